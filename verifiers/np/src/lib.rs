@@ -1,0 +1,35 @@
+//! Referee's NP optimisation environments: seeded generators, verifiers, exact and heuristic
+//! reference solvers, and quality-aware rewards.
+//!
+//! Three entry points:
+//!
+//! - [`catalogue`] lists every task with its levels and answer format (`GET /v1/environments`);
+//! - [`generate`] / [`generate_instances`] build instances with prompts and references from
+//!   (task, level, seed) (`POST /v1/environments/{task}/instances`);
+//! - [`NpVerifier`] implements [`referee_core::Verifier`] as verifier `np`, scoring a response
+//!   against an instance given inline or regenerated from (level, seed).
+//!
+//! Answers are extracted and tokenised, never evaluated; see [`extract`] and [`parse`] for the
+//! exact policy, and `docs/verifiers/np.md` for tasks, levels and reward formulas.
+
+mod catalogue;
+pub mod extract;
+mod graph;
+pub mod parse;
+pub mod reward;
+pub mod rng;
+pub mod task;
+pub mod tasks;
+#[cfg(test)]
+mod testkit;
+mod verifier;
+pub mod violation;
+
+pub use catalogue::{
+    GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError,
+    TaskInfo, catalogue, generate, generate_instances,
+};
+pub use reward::{Direction, RewardMode};
+pub use task::{Reference, ReferenceKind};
+pub use verifier::{NpInput, NpVerifier};
+pub use violation::{ErrorKind, Violation};

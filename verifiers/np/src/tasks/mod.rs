@@ -1,0 +1,28 @@
+//! The tasks, one module each, and the one explicit registry list.
+
+use crate::catalogue::{Env, Environment};
+
+pub mod tsp;
+
+/// Every task in catalogue order. Adding a task means adding its module and one line here.
+pub(crate) static ALL: &[&dyn Environment] = &[&Env::<tsp::Tsp>::NEW];
+
+/// `[a, b, c]`.
+pub(crate) fn list_text<T: std::fmt::Display>(items: &[T]) -> String {
+    let mut s = String::with_capacity(items.len() * 4 + 2);
+    s.push('[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&x.to_string());
+    }
+    s.push(']');
+    s
+}
+
+/// `[[a, b], [c]]`.
+pub(crate) fn nested_text<T: std::fmt::Display>(lists: &[Vec<T>]) -> String {
+    let inner: Vec<String> = lists.iter().map(|l| list_text(l)).collect();
+    format!("[{}]", inner.join(", "))
+}
