@@ -204,7 +204,7 @@ impl<P: Problem> Env<P> {
         }
     }
 
-    fn instance(level: u8, seed: u64) -> P::Instance {
+    fn instance(level: u8, seed: u64) -> (P::Instance, Option<P::Solution>) {
         let mut rng = Rng::for_instance(P::NAME, level, seed);
         P::generate(level, &mut rng)
     }
@@ -234,8 +234,8 @@ impl<P: Problem> Environment for Env<P> {
 
     fn generate(&self, level: u8, seed: u64) -> Result<GeneratedInstance, NpError> {
         Self::check_level(level)?;
-        let instance = Self::instance(level, seed);
-        let reference = reference_of::<P>(&instance);
+        let (instance, planted) = Self::instance(level, seed);
+        let reference = reference_of::<P>(&instance, planted.as_ref());
         let json = serde_json::to_value(&instance).map_err(|e| NpError::InvalidInstance {
             task: P::NAME.to_owned(),
             reason: e.to_string(),
@@ -263,8 +263,8 @@ impl<P: Problem> Environment for Env<P> {
                 Self::check_level(level)?;
                 let entry = cache
                     .get_or_insert((P::NAME, level, seed), || {
-                        let instance = Self::instance(level, seed);
-                        let reference = reference_of::<P>(&instance);
+                        let (instance, planted) = Self::instance(level, seed);
+                        let reference = reference_of::<P>(&instance, planted.as_ref());
                         (instance, reference)
                     })
                     .ok_or_else(|| NpError::InvalidInstance {
@@ -291,7 +291,7 @@ impl<P: Problem> Environment for Env<P> {
                 let reference = match reference {
                     Some(r) => r,
                     None => {
-                        computed = reference_of::<P>(&instance);
+                        computed = reference_of::<P>(&instance, None);
                         &computed
                     }
                 };

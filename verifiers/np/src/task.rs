@@ -98,8 +98,9 @@ pub trait Problem: 'static {
     /// The levels, 1-based and contiguous.
     const LEVELS: &'static [LevelSpec];
 
-    /// A fresh instance for `level` (already validated) from `rng`.
-    fn generate(level: u8, rng: &mut Rng) -> Self::Instance;
+    /// A fresh instance for `level` (already validated) from `rng`, with the planted solution
+    /// when the generator plants one.
+    fn generate(level: u8, rng: &mut Rng) -> (Self::Instance, Option<Self::Solution>);
     /// Checks a caller-supplied instance: consistent dimensions and sizes within caps.
     fn validate(instance: &Self::Instance) -> Result<(), String>;
     /// The problem statement (the answer-format instructions are appended generically).
@@ -114,7 +115,10 @@ pub trait Problem: 'static {
     /// The solution in the answer format.
     fn format(instance: &Self::Instance, solution: &Self::Solution) -> String;
     /// The reference solver: exact where the instance is small enough, else a bounded heuristic.
-    fn solve(instance: &Self::Instance) -> Solved<Self::Solution>;
+    /// `planted` is the generator's planted solution, when known (never for caller-supplied
+    /// instances); a solver may return it as `planted_optimal` when a bound proves it optimal.
+    fn solve(instance: &Self::Instance, planted: Option<&Self::Solution>)
+    -> Solved<Self::Solution>;
     /// A cheap baseline solution, whose quality anchors the `quality` reward's zero point.
     fn baseline(instance: &Self::Instance) -> Self::Solution;
 }
@@ -182,8 +186,11 @@ pub struct ScoreOptions {
 }
 
 /// Computes the reference of an instance.
-pub fn reference_of<P: Problem>(instance: &P::Instance) -> Reference {
-    let solved = P::solve(instance);
+pub fn reference_of<P: Problem>(
+    instance: &P::Instance,
+    planted: Option<&P::Solution>,
+) -> Reference {
+    let solved = P::solve(instance, planted);
     let baseline = P::baseline(instance);
     // Both come from the task's own solvers; an infeasible one is a bug that the property
     // tests catch, and here it degrades to the worst objective rather than a panic.

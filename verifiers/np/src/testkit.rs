@@ -151,7 +151,7 @@ pub(crate) fn check_tiny<P: Testable>(count: usize, seed: u64) {
         );
         let baseline = objective::<P>(&instance, &P::baseline(&instance), "baseline");
         assert!(P::DIRECTION.at_least_as_good(optimum, baseline));
-        let solved = P::solve(&instance);
+        let solved = P::solve(&instance, None);
         let reference = objective::<P>(&instance, &solved.solution, "reference");
         if solved.kind.proven() {
             assert_eq!(

@@ -2,10 +2,16 @@
 
 use crate::catalogue::{Env, Environment};
 
+pub mod knapsack;
+pub mod subset_sum;
 pub mod tsp;
 
 /// Every task in catalogue order. Adding a task means adding its module and one line here.
-pub(crate) static ALL: &[&dyn Environment] = &[&Env::<tsp::Tsp>::NEW];
+pub(crate) static ALL: &[&dyn Environment] = &[
+    &Env::<tsp::Tsp>::NEW,
+    &Env::<knapsack::Knapsack>::NEW,
+    &Env::<subset_sum::SubsetSum>::NEW,
+];
 
 /// `[a, b, c]`.
 pub(crate) fn list_text<T: std::fmt::Display>(items: &[T]) -> String {

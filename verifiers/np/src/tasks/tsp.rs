@@ -66,7 +66,7 @@ impl Problem for Tsp {
         },
     ];
 
-    fn generate(level: u8, rng: &mut Rng) -> TspInstance {
+    fn generate(level: u8, rng: &mut Rng) -> (TspInstance, Option<Vec<usize>>) {
         let (lo, hi) = match level {
             1 => (6, 9),
             2 => (10, 13),
@@ -77,7 +77,7 @@ impl Problem for Tsp {
         let points: Vec<(i64, i64)> = (0..n)
             .map(|_| (rng.range(0, 1000), rng.range(0, 1000)))
             .collect();
-        euclidean(&points)
+        (euclidean(&points), None)
     }
 
     fn validate(inst: &TspInstance) -> Result<(), String> {
@@ -142,7 +142,7 @@ impl Problem for Tsp {
         list_text(tour)
     }
 
-    fn solve(inst: &TspInstance) -> Solved<Vec<usize>> {
+    fn solve(inst: &TspInstance, _: Option<&Self::Solution>) -> Solved<Vec<usize>> {
         if inst.n <= EXACT_MAX {
             Solved {
                 solution: held_karp(&inst.distances),
