@@ -258,3 +258,56 @@ pub(crate) mod tests {
         }
     }
 }
+
+/// Prompt lines describing a graph.
+pub fn describe(g: &GraphSpec) -> String {
+    format!(
+        "The graph has {} vertices labelled 0 to {} and {} edges:\n{}",
+        g.n,
+        g.n.saturating_sub(1),
+        g.edges.len(),
+        g.edge_text()
+    )
+}
+
+/// Sorted copy of a vertex list, as JSON (canonical form of a vertex set).
+pub fn sorted_json(vertices: &[usize]) -> serde_json::Value {
+    let mut sorted = vertices.to_vec();
+    sorted.sort_unstable();
+    serde_json::json!(sorted)
+}
+
+/// The first pair of `set` that is (`want_edge == false`) or is not (`want_edge == true`)
+/// adjacent: the witness against an independent set or a clique.
+pub fn bad_pair(g: &Bitgraph, set: &[usize], want_edge: bool) -> Option<[usize; 2]> {
+    for (i, &u) in set.iter().enumerate() {
+        for &v in &set[i + 1..] {
+            let adjacent = g.adj[u] & bit(v) != 0;
+            if adjacent != want_edge {
+                return Some([u.min(v), u.max(v)]);
+            }
+        }
+    }
+    None
+}
+
+/// Randomised greedy cliques from a fixed seed, best of `starts` (deterministic).
+pub fn multistart_clique(g: &Bitgraph, starts: usize) -> Vec<usize> {
+    let mut best = g.greedy_clique();
+    let mut rng = Rng::from_seed(0xC11C);
+    for _ in 0..starts {
+        let mut candidates = g.all();
+        let mut clique = Vec::new();
+        while candidates != 0 {
+            let pool: Vec<usize> = members(candidates).collect();
+            let v = pool[rng.index(pool.len())];
+            clique.push(v);
+            candidates &= g.adj[v];
+        }
+        if clique.len() > best.len() {
+            best = clique;
+        }
+    }
+    best.sort_unstable();
+    best
+}

@@ -2,7 +2,10 @@
 
 use crate::catalogue::{Env, Environment};
 
+pub mod independent_set;
 pub mod knapsack;
+pub mod max_clique;
+pub mod number_partition;
 pub mod subset_sum;
 pub mod tsp;
 
@@ -10,7 +13,11 @@ pub mod tsp;
 pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<tsp::Tsp>::NEW,
     &Env::<knapsack::Knapsack>::NEW,
+    &Env::<independent_set::MaxIndependentSet>::NEW,
+    &Env::<max_clique::MaxClique>::NEW,
+    &Env::<independent_set::MinVertexCover>::NEW,
     &Env::<subset_sum::SubsetSum>::NEW,
+    &Env::<number_partition::NumberPartition>::NEW,
 ];
 
 /// `[a, b, c]`.
