@@ -140,11 +140,14 @@ pub(crate) enum InstanceSource<'a> {
     Seeded { level: u8, seed: u64 },
 }
 
+/// (task, level, seed).
+type CacheKey = (&'static str, u8, u64);
+
 /// Instances regenerated from (task, level, seed), kept so repeated scoring of the same seed
 /// (a GRPO group scores many responses per prompt) does not re-solve the reference.
 #[derive(Debug, Default)]
 pub(crate) struct InstanceCache {
-    entries: Mutex<HashMap<(&'static str, u8, u64), Arc<dyn Any + Send + Sync>>>,
+    entries: Mutex<HashMap<CacheKey, Arc<dyn Any + Send + Sync>>>,
 }
 
 /// Entries kept before the cache is emptied; a crude bound that keeps memory predictable.
@@ -153,13 +156,13 @@ const CACHE_CAPACITY: usize = 4096;
 impl InstanceCache {
     fn get_or_insert<T: Send + Sync + 'static>(
         &self,
-        key: (&'static str, u8, u64),
+        key: CacheKey,
         make: impl FnOnce() -> T,
     ) -> Option<Arc<T>> {
-        if let Ok(map) = self.entries.lock() {
-            if let Some(hit) = map.get(&key) {
-                return Arc::clone(hit).downcast::<T>().ok();
-            }
+        if let Ok(map) = self.entries.lock()
+            && let Some(hit) = map.get(&key)
+        {
+            return Arc::clone(hit).downcast::<T>().ok();
         }
         // Generated outside the lock: references can take milliseconds.
         let value = Arc::new(make());

@@ -87,13 +87,13 @@ pub fn find_region(response: &str, strict: bool) -> Option<Region<'_>> {
         text = &text[i + "</think>".len()..];
     }
     let bytes = text.as_bytes();
-    if let Some(close) = rfind_tag(bytes, b"</answer>") {
-        if let Some(open) = rfind_tag(&bytes[..close], b"<answer>") {
-            return Some(Region {
-                text: &text[open + "<answer>".len()..close],
-                rule: RegionRule::AnswerTag,
-            });
-        }
+    if let Some(close) = rfind_tag(bytes, b"</answer>")
+        && let Some(open) = rfind_tag(&bytes[..close], b"<answer>")
+    {
+        return Some(Region {
+            text: &text[open + "<answer>".len()..close],
+            rule: RegionRule::AnswerTag,
+        });
     }
     if let Some(open) = rfind_tag(bytes, b"<answer>") {
         // An unclosed tag at the end (generation cut at a stop string) still marks the answer.

@@ -225,40 +225,6 @@ impl CliqueSearch<'_> {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// Clique number by enumerating every subset (n <= 16).
-    pub(crate) fn brute_clique(g: &Bitgraph) -> usize {
-        let mut best = 0;
-        for mask in 0u32..(1 << g.n) {
-            let set = u128::from(mask);
-            if members(set).all(|v| (g.adj[v] | bit(v)) & set == set) {
-                best = best.max(mask.count_ones() as usize);
-            }
-        }
-        best
-    }
-
-    #[test]
-    fn clique_search_matches_enumeration() {
-        let mut rng = Rng::from_seed(11);
-        for _ in 0..400 {
-            let n = rng.range_usize(1, 12);
-            let p = rng.unit();
-            let g = GraphSpec::random(n, p, &mut rng, |_, _| None).bitgraph();
-            let (clique, finished, bound) = g.max_clique(u64::MAX);
-            assert!(finished);
-            assert_eq!(clique.len(), brute_clique(&g));
-            assert!(bound >= clique.len());
-            assert!(g.greedy_clique().len() <= clique.len());
-            let c = g.complement().complement();
-            assert_eq!(c, g);
-        }
-    }
-}
-
 /// Prompt lines describing a graph.
 pub fn describe(g: &GraphSpec) -> String {
     format!(
@@ -310,4 +276,38 @@ pub fn multistart_clique(g: &Bitgraph, starts: usize) -> Vec<usize> {
     }
     best.sort_unstable();
     best
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Clique number by enumerating every subset (n <= 16).
+    pub(crate) fn brute_clique(g: &Bitgraph) -> usize {
+        let mut best = 0;
+        for mask in 0u32..(1 << g.n) {
+            let set = u128::from(mask);
+            if members(set).all(|v| (g.adj[v] | bit(v)) & set == set) {
+                best = best.max(mask.count_ones() as usize);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn clique_search_matches_enumeration() {
+        let mut rng = Rng::from_seed(11);
+        for _ in 0..400 {
+            let n = rng.range_usize(1, 12);
+            let p = rng.unit();
+            let g = GraphSpec::random(n, p, &mut rng, |_, _| None).bitgraph();
+            let (clique, finished, bound) = g.max_clique(u64::MAX);
+            assert!(finished);
+            assert_eq!(clique.len(), brute_clique(&g));
+            assert!(bound >= clique.len());
+            assert!(g.greedy_clique().len() <= clique.len());
+            let c = g.complement().complement();
+            assert_eq!(c, g);
+        }
+    }
 }

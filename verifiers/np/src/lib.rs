@@ -12,6 +12,11 @@
 //! Answers are extracted and tokenised, never evaluated; see [`extract`] and [`parse`] for the
 //! exact policy, and `docs/verifiers/np.md` for tasks, levels and reward formulas.
 
+#![allow(
+    clippy::needless_range_loop,
+    reason = "solvers index several parallel arrays and matrices by the same vertex; iterator zips obscure that"
+)]
+
 mod catalogue;
 pub mod extract;
 mod graph;
@@ -24,6 +29,7 @@ pub mod tasks;
 mod testkit;
 mod verifier;
 pub mod violation;
+pub mod weighted;
 
 pub use catalogue::{
     GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError,

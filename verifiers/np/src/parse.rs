@@ -366,7 +366,7 @@ impl Node {
                 .iter()
                 .map(|item| match item {
                     Node::Int(v) => Ok(*v),
-                    other => Err(Violation::parse(format!(
+                    other @ (Node::List(_) | Node::Map(_)) => Err(Violation::parse(format!(
                         "expected a flat list of integers, found {} inside",
                         other.shape()
                     ))),
@@ -380,7 +380,7 @@ impl Node {
     pub fn nested(&self) -> Result<Vec<Vec<i64>>, Violation> {
         match self {
             Node::List(items) => items.iter().map(Node::ints).collect(),
-            other => Err(Violation::parse(format!(
+            other @ (Node::Int(_) | Node::Map(_)) => Err(Violation::parse(format!(
                 "expected a list of lists, found {}",
                 other.shape()
             ))),
@@ -412,7 +412,7 @@ impl Node {
                     .map(|(i, v)| v.ok_or_else(|| Violation::missing(what, i)))
                     .collect()
             }
-            other => {
+            other @ (Node::Int(_) | Node::List(_)) => {
                 let values = other.ints()?;
                 if values.len() != n {
                     return Err(Violation::wrong_length(

@@ -107,11 +107,20 @@ pub(crate) fn check_generated<P: Testable>(seeds_per_level: u64) {
                 assert!((v.score - expected).abs() < 1e-9, "{} {v:?}", P::NAME);
                 let inline = NpInput {
                     instance: Some(g.instance.clone()),
+                    reference: Some(g.reference.clone()),
                     level: None,
                     seed: None,
                     ..by_seed
                 };
                 assert_eq!(verifier.verify_one(&inline).score, v.score);
+                // Without the stored reference the verifier re-solves, possibly less strongly
+                // (no planted solution), so the reference answer is still at least as good.
+                let unreferenced = NpInput {
+                    reference: None,
+                    ..inline
+                };
+                let v = verifier.verify_one(&unreferenced);
+                assert_eq!(v.status, Status::Correct, "{v:?}");
             }
             for (text, kind) in P::mutations(&instance, &solution, &mut rng) {
                 let result = check::<P>(&instance, &format!("Answer: {text}"), false).result;

@@ -2,10 +2,16 @@
 
 use crate::catalogue::{Env, Environment};
 
+mod assign;
+pub mod bin_packing;
+pub mod graph_coloring;
 pub mod independent_set;
 pub mod knapsack;
 pub mod max_clique;
+pub mod max_cut;
+pub mod min_bisection;
 pub mod number_partition;
+pub mod parallel_machines;
 pub mod subset_sum;
 pub mod tsp;
 
@@ -15,9 +21,14 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<knapsack::Knapsack>::NEW,
     &Env::<independent_set::MaxIndependentSet>::NEW,
     &Env::<max_clique::MaxClique>::NEW,
+    &Env::<graph_coloring::GraphColoring>::NEW,
     &Env::<independent_set::MinVertexCover>::NEW,
+    &Env::<max_cut::MaxCut>::NEW,
+    &Env::<min_bisection::MinBisection>::NEW,
     &Env::<subset_sum::SubsetSum>::NEW,
     &Env::<number_partition::NumberPartition>::NEW,
+    &Env::<bin_packing::BinPacking>::NEW,
+    &Env::<parallel_machines::ParallelMachines>::NEW,
 ];
 
 /// `[a, b, c]`.

@@ -3,12 +3,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::parse::{Node, index};
+use crate::parse::Node;
 use crate::reward::Direction;
 use crate::rng::Rng;
 use crate::task::{LevelSpec, Problem, ReferenceKind, Solved};
 use crate::tasks::list_text;
 use crate::violation::Violation;
+use crate::weighted::{canonical_sides, decode_sides};
 
 const MAX_NUMBERS: usize = 200;
 /// Cap on the total, which bounds the subset-sum DP.
@@ -101,35 +102,7 @@ impl Problem for NumberPartition {
     }
 
     fn decode(inst: &PartitionInstance, answer: &Node) -> Result<Vec<u8>, Violation> {
-        let n = inst.numbers.len();
-        if answer.is_nested() {
-            let groups = answer.nested()?;
-            if groups.len() != 2 {
-                return Err(Violation::wrong_length("groups", 2, groups.len()));
-            }
-            let mut sides = vec![u8::MAX; n];
-            for (side, group) in groups.iter().enumerate() {
-                for &v in group {
-                    let i = index(v, n, "position")?;
-                    if sides[i] != u8::MAX {
-                        return Err(Violation::duplicate("position", i));
-                    }
-                    sides[i] = side as u8;
-                }
-            }
-            if let Some(missing) = sides.iter().position(|&s| s == u8::MAX) {
-                return Err(Violation::missing("position", missing));
-            }
-            return Ok(sides);
-        }
-        answer
-            .per_index(n, "position")?
-            .into_iter()
-            .map(|s| match s {
-                0 | 1 => Ok(s as u8),
-                other => Err(Violation::out_of_range("side", other, 2)),
-            })
-            .collect()
+        decode_sides(answer, inst.numbers.len(), "position")
     }
 
     fn objective(inst: &PartitionInstance, sides: &Vec<u8>) -> Result<i64, Violation> {
@@ -137,9 +110,7 @@ impl Problem for NumberPartition {
     }
 
     fn canonical(_: &PartitionInstance, sides: &Vec<u8>) -> Value {
-        // Which group is called 0 does not matter: name position 0's group 0.
-        let flip = sides.first().copied().unwrap_or(0);
-        json!(sides.iter().map(|&s| s ^ flip).collect::<Vec<u8>>())
+        json!(canonical_sides(sides))
     }
 
     fn format(_: &PartitionInstance, sides: &Vec<u8>) -> String {
