@@ -1,0 +1,143 @@
+//! The API's one error type, its one status mapping, and the JSON extractor that uses it.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use utoipa::ToSchema;
+
+/// The body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A stable, machine-readable code, e.g. `malformed_json`.
+    pub code: &'static str,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// Everything a request can fail with. Per-item problems are verdicts, never these.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("malformed JSON: {0}")]
+    MalformedJson(String),
+    #[error("expected a JSON body with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    #[error("invalid request body: {0}")]
+    InvalidBody(String),
+    #[error("request body larger than the {limit}-byte limit")]
+    PayloadTooLarge { limit: usize },
+    #[error("{count} items in one request; the limit is {limit}")]
+    TooManyItems { count: usize, limit: usize },
+    #[error("missing or invalid API key; send `Authorization: Bearer <key>`")]
+    Unauthorized,
+    #[error("no route for {0}")]
+    NotFound(String),
+    #[error("no verifier is registered as `{0}`; GET /v1/verifiers lists them")]
+    UnknownVerifier(String),
+    #[error("method not allowed for this route")]
+    MethodNotAllowed,
+    #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
+    Overloaded { retry_after_secs: u32 },
+    #[error("the server is starting; retry after {retry_after_secs} s")]
+    Starting { retry_after_secs: u32 },
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The status and stable code of each error. Exhaustive on purpose: a new variant must be
+    /// given its status here.
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
+            ApiError::UnsupportedMediaType => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"),
+            ApiError::InvalidBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+            ApiError::PayloadTooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            ApiError::TooManyItems { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_many_items"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::UnknownVerifier(_) => (StatusCode::NOT_FOUND, "unknown_verifier"),
+            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
+        }
+    }
+
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        self.status_and_code().0
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let message = match &self {
+            ApiError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "internal error; the server log has the details".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let mut response = (status, axum::Json(ErrorBody { code, message })).into_response();
+        let headers = response.headers_mut();
+        match self {
+            ApiError::Overloaded { retry_after_secs } | ApiError::Starting { retry_after_secs } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            }
+            ApiError::Unauthorized => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            ApiError::MalformedJson(_)
+            | ApiError::UnsupportedMediaType
+            | ApiError::InvalidBody(_)
+            | ApiError::PayloadTooLarge { .. }
+            | ApiError::TooManyItems { .. }
+            | ApiError::NotFound(_)
+            | ApiError::UnknownVerifier(_)
+            | ApiError::MethodNotAllowed
+            | ApiError::Internal(_) => {}
+        }
+        response
+    }
+}
+
+/// `axum::Json` whose rejections are [`ApiError`]s.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let limit = req.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(from_json_rejection(rejection, limit)),
+        }
+    }
+}
+
+/// The configured body limit, put in request extensions so rejections can state it.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
+    match rejection {
+        JsonRejection::JsonDataError(e) => ApiError::InvalidBody(e.body_text()),
+        JsonRejection::JsonSyntaxError(e) => ApiError::MalformedJson(e.body_text()),
+        JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
+        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::PayloadTooLarge { limit }
+        }
+        JsonRejection::BytesRejection(e) => ApiError::MalformedJson(e.body_text()),
+        other => ApiError::InvalidBody(other.body_text()),
+    }
+}

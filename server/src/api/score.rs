@@ -1,0 +1,140 @@
+//! `POST /v1/score` and `POST /v1/verifiers/{id}/score`.
+
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use referee_core::Budget;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::error::{ApiError, ApiJson, ErrorBody};
+use super::{AppState, Limits};
+use crate::scoring::{ItemShape, ScoreResult};
+
+/// One item of `POST /v1/score`: which verifier judges it and that verifier's input. The
+/// document lists one variant per registered verifier, discriminated by `verifier`.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "documents the wire shape; the engine reads items one by one to isolate bad ones")]
+pub struct ScoreItem {
+    /// Echoed in the result, to match results with items.
+    pub id: Option<String>,
+    /// The verifier id, as listed by `GET /v1/verifiers`.
+    pub verifier: String,
+    /// The verifier's input.
+    #[schema(value_type = Object)]
+    pub input: Value,
+}
+
+/// A batch of items to score. Items may mix verifiers; each verifier receives its items as one
+/// batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`
+/// result: it never fails the batch.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    /// The items, answered in the same order.
+    #[schema(value_type = Vec<ScoreItem>)]
+    pub items: Vec<Value>,
+    /// This request's time budget in milliseconds, capped by the server's own. Items not
+    /// judged in time get `timeout`.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// One item of `POST /v1/verifiers/{id}/score`.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "documents the wire shape; the engine reads items one by one to isolate bad ones")]
+pub struct VerifierScoreItem {
+    /// Echoed in the result.
+    pub id: Option<String>,
+    /// The verifier's input, as its schema in `GET /v1/verifiers` describes.
+    #[schema(value_type = Object)]
+    pub input: Value,
+}
+
+/// A batch of items for one verifier.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifierScoreRequest {
+    /// The items, answered in the same order.
+    #[schema(value_type = Vec<VerifierScoreItem>)]
+    pub items: Vec<Value>,
+    /// This request's time budget in milliseconds, capped by the server's own.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// The results, one per item, in item order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreResponse {
+    pub results: Vec<ScoreResult>,
+}
+
+fn budget(limits: &Limits, timeout_ms: Option<u64>) -> Budget {
+    let timeout = timeout_ms.map_or(limits.request_timeout, |ms| Duration::from_millis(ms).min(limits.request_timeout));
+    Budget::with_timeout(timeout)
+}
+
+fn request_id(headers: &HeaderMap) -> String {
+    headers.get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned()
+}
+
+fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> {
+    if count > limits.max_batch_items {
+        return Err(ApiError::TooManyItems { count, limit: limits.max_batch_items });
+    }
+    Ok(())
+}
+
+/// Scores a batch of items, each naming its verifier.
+#[utoipa::path(post, path = "/v1/score", tag = "scoring", request_body = ScoreRequest, responses(
+    (status = 200, description = "One result per item, in item order.", body = ScoreResponse),
+    (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+    (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+    (status = 413, description = "The body or the number of items is over the limit.", body = ErrorBody),
+    (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
+    (status = 422, description = "The body is JSON but not a score request.", body = ErrorBody),
+    (status = 503, description = "Overloaded; retry after `Retry-After` seconds.", body = ErrorBody),
+), security((), ("api_key" = [])))]
+pub async fn score(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<ScoreRequest>,
+) -> Result<axum::Json<ScoreResponse>, ApiError> {
+    check_size(&state.limits, request.items.len())?;
+    let budget = budget(&state.limits, request.timeout_ms);
+    let results = state.engine.score(request.items, ItemShape::Named, budget, &request_id(&headers)).await;
+    Ok(axum::Json(ScoreResponse { results }))
+}
+
+/// Scores a batch of items with the verifier named in the path.
+#[utoipa::path(post, path = "/v1/verifiers/{id}/score", tag = "scoring", request_body = VerifierScoreRequest,
+    params(("id" = String, Path, description = "The verifier id, as listed by `GET /v1/verifiers`.")),
+    responses(
+        (status = 200, description = "One result per item, in item order.", body = ScoreResponse),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No verifier has this id.", body = ErrorBody),
+        (status = 413, description = "The body or the number of items is over the limit.", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
+        (status = 422, description = "The body is JSON but not a score request.", body = ErrorBody),
+        (status = 503, description = "Overloaded; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn score_with_verifier(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<VerifierScoreRequest>,
+) -> Result<axum::Json<ScoreResponse>, ApiError> {
+    if state.engine.registry().get(&id).is_none() {
+        return Err(ApiError::UnknownVerifier(id));
+    }
+    check_size(&state.limits, request.items.len())?;
+    let budget = budget(&state.limits, request.timeout_ms);
+    let results = state.engine.score(request.items, ItemShape::For(&id), budget, &request_id(&headers)).await;
+    Ok(axum::Json(ScoreResponse { results }))
+}

@@ -1,0 +1,124 @@
+//! The `referee` command line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{Config, Overrides, ServerOverrides};
+use crate::registry::Registry;
+use crate::{api, local, server, telemetry};
+
+/// Referee: verifiers and reward models for RL training of language models.
+#[derive(Debug, Parser)]
+#[command(name = "referee", version, about)]
+pub struct Cli {
+    /// A TOML configuration file (layered over the defaults, under `REFEREE__*` variables and flags).
+    #[arg(long, global = true, env = "REFEREE_CONFIG")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the HTTP API.
+    Serve {
+        /// Address to listen on; port 0 picks a free port (default 127.0.0.1:8080).
+        #[arg(long)]
+        listen: Option<SocketAddr>,
+        /// `sqlite://PATH` or `postgres://...` (default: a SQLite file in the data directory).
+        #[arg(long)]
+        database_url: Option<String>,
+        /// Directory for the default SQLite database.
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+    /// Score a JSONL file of items locally, without a server; results go out as JSONL in order.
+    Score {
+        /// Input file: one item per line, `{"id"?, "verifier", "input"}`.
+        input: PathBuf,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Items scored per batch.
+        #[arg(long, default_value_t = 512)]
+        batch_size: usize,
+        /// Time budget of one batch, in milliseconds.
+        #[arg(long, default_value_t = 60_000)]
+        timeout_ms: u64,
+        /// Do not draw the progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// List the registered verifiers.
+    Verifiers {
+        /// Print the full listing, input schemas included, as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Inspect the configuration.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the configuration in effect, as TOML.
+    Show,
+}
+
+/// Runs the command line; the process exit code follows from the result.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let overrides = match &cli.command {
+        Command::Serve { listen, database_url, data_dir } => Overrides {
+            database_url: database_url.clone(),
+            data_dir: data_dir.clone(),
+            server: ServerOverrides { listen: *listen },
+        },
+        Command::Score { .. } | Command::Verifiers { .. } | Command::Openapi | Command::Config { .. } => {
+            Overrides::default()
+        }
+    };
+    let config = Config::load(cli.config.as_deref(), &overrides)?;
+    match cli.command {
+        Command::Serve { .. } => {
+            telemetry::init_logging(&config.log);
+            server::start(&config).await?.run_until_signal().await
+        }
+        Command::Score { input, output, batch_size, timeout_ms, quiet } => {
+            let options = local::LocalOptions {
+                batch_size: batch_size.max(1),
+                timeout: Duration::from_millis(timeout_ms),
+                progress: !quiet,
+            };
+            let summary = local::score_file(&input, output.as_deref(), &options).await?;
+            eprintln!("scored {} items: {} correct, {} invalid", summary.items, summary.correct, summary.invalid);
+            Ok(())
+        }
+        Command::Verifiers { json } => {
+            let listing = api::verifier_catalogue(&Registry::builtin());
+            if json {
+                println!("{}", serde_json::to_string_pretty(&listing)?);
+            } else {
+                for verifier in listing.verifiers {
+                    println!("{:<20} v{:<4} {}", verifier.id, verifier.version, verifier.description);
+                }
+            }
+            Ok(())
+        }
+        Command::Openapi => {
+            println!("{}", api::openapi_json(&Registry::builtin()));
+            Ok(())
+        }
+        Command::Config { action: ConfigAction::Show } => {
+            print!("{}", config.to_toml());
+            Ok(())
+        }
+    }
+}

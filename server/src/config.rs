@@ -1,0 +1,306 @@
+//! Configuration in layers: compiled-in defaults, then a TOML file, then `REFEREE__...`
+//! environment variables, then command-line flags. Unknown keys are an error naming the key.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+/// Everything the server and the CLI read from configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Where the SQLite database and other state live when no `database_url` is set.
+    pub data_dir: PathBuf,
+    /// `sqlite://PATH` or `postgres://...`; defaults to `sqlite://<data_dir>/referee.db`.
+    pub database_url: Option<String>,
+    pub server: ServerConfig,
+    pub database: DatabaseConfig,
+    pub scoring_log: ScoringLogConfig,
+    pub cache: CacheConfig,
+    pub auth: AuthConfig,
+    pub log: LogConfig,
+}
+
+/// The HTTP listener and its limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address to bind; port 0 picks a free port.
+    pub listen: SocketAddr,
+    /// Time budget of one scoring request, in milliseconds; items still unjudged then are
+    /// answered with `timeout`.
+    pub request_timeout_ms: u64,
+    /// Largest accepted request body, in bytes (413 above).
+    pub body_limit_bytes: usize,
+    /// Most items in one scoring request (413 above).
+    pub max_batch_items: usize,
+    /// Requests processed at once; more are refused with 503 and `Retry-After`.
+    pub max_concurrent_requests: usize,
+    /// Seconds a client is told to wait in `Retry-After` when refused for load.
+    pub retry_after_secs: u32,
+    /// How long shutdown waits for in-flight requests, in milliseconds.
+    pub shutdown_grace_ms: u64,
+}
+
+/// Connection pool settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    pub max_connections: u32,
+}
+
+/// Which scored items are written to the scoring log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogMode {
+    Off,
+    Sampled,
+    All,
+}
+
+/// The scoring log: one row per scored item, written in batches off the request path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ScoringLogConfig {
+    pub mode: LogMode,
+    /// Fraction of items logged in `sampled` mode.
+    pub sample_rate: f64,
+    /// Rows buffered in memory before new ones are dropped (and counted in metrics).
+    pub queue_capacity: usize,
+    /// Longest a row waits before its batch is written, in milliseconds.
+    pub flush_interval_ms: u64,
+}
+
+/// The result cache keyed by (verifier id, version, input hash).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CacheConfig {
+    pub enabled: bool,
+}
+
+/// API keys. With none configured, `/v1` is open.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuthConfig {
+    /// Keys, each either `sha256:<hex digest>` or the key itself (hashed at load).
+    pub api_keys: Vec<String>,
+    /// A file of keys in the same forms, one per line; `#` starts a comment.
+    pub api_keys_file: Option<PathBuf>,
+}
+
+/// Log output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// `tracing` filter directives, e.g. `info,referee_server=debug`.
+    pub filter: String,
+    /// One JSON object per line instead of text.
+    pub json: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("data"),
+            database_url: None,
+            server: ServerConfig::default(),
+            database: DatabaseConfig::default(),
+            scoring_log: ScoringLogConfig::default(),
+            cache: CacheConfig::default(),
+            auth: AuthConfig::default(),
+            log: LogConfig::default(),
+        }
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            request_timeout_ms: 30_000,
+            body_limit_bytes: 64 << 20,
+            max_batch_items: 16_384,
+            max_concurrent_requests: 1024,
+            retry_after_secs: 1,
+            shutdown_grace_ms: 30_000,
+        }
+    }
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig { max_connections: 8 }
+    }
+}
+
+impl Default for ScoringLogConfig {
+    fn default() -> Self {
+        ScoringLogConfig { mode: LogMode::Off, sample_rate: 0.01, queue_capacity: 100_000, flush_interval_ms: 200 }
+    }
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig { enabled: false }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig { filter: "info".to_owned(), json: false }
+    }
+}
+
+/// Values given on the command line; `None` leaves the lower layers' value.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Overrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
+    #[serde(skip_serializing_if = "ServerOverrides::is_empty")]
+    pub server: ServerOverrides,
+}
+
+/// Command-line values for the `[server]` table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ServerOverrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<SocketAddr>,
+}
+
+impl ServerOverrides {
+    fn is_empty(&self) -> bool {
+        self.listen.is_none()
+    }
+}
+
+/// A configuration that could not be loaded; the message names the key and the layer.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration error: {0}")]
+    Invalid(String),
+}
+
+impl From<figment::Error> for ConfigError {
+    fn from(error: figment::Error) -> Self {
+        let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
+        ConfigError::Invalid(messages.join("; "))
+    }
+}
+
+impl Config {
+    /// Loads the layers: defaults, `file` (when given), `REFEREE__*` environment variables
+    /// (`__` separates nesting: `REFEREE__SERVER__LISTEN`), then `overrides`.
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, ConfigError> {
+        Config::load_with_env(file, overrides, Env::prefixed("REFEREE__").split("__"))
+    }
+
+    fn load_with_env(file: Option<&Path>, overrides: &Overrides, env: Env) -> Result<Config, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        if let Some(file) = file {
+            if !file.exists() {
+                return Err(ConfigError::Invalid(format!("config file {} does not exist", file.display())));
+            }
+            figment = figment.merge(Toml::file_exact(file));
+        }
+        let config: Config = figment.merge(env).merge(Serialized::defaults(overrides)).extract()?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |what: &str| Err(ConfigError::Invalid(what.to_owned()));
+        if !(0.0..=1.0).contains(&self.scoring_log.sample_rate) {
+            return bad("scoring_log.sample_rate must be between 0 and 1");
+        }
+        if self.server.max_concurrent_requests == 0 {
+            return bad("server.max_concurrent_requests must be at least 1");
+        }
+        if self.server.max_batch_items == 0 {
+            return bad("server.max_batch_items must be at least 1");
+        }
+        if self.server.request_timeout_ms == 0 {
+            return bad("server.request_timeout_ms must be at least 1");
+        }
+        if self.database.max_connections == 0 {
+            return bad("database.max_connections must be at least 1");
+        }
+        if let Some(url) = &self.database_url
+            && !(url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return bad("database_url must start with sqlite:, postgres:// or postgresql://");
+        }
+        Ok(())
+    }
+
+    /// The database URL in effect: the configured one, or a SQLite file in the data directory.
+    pub fn effective_database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}?mode=rwc", self.data_dir.join("referee.db").display()),
+        }
+    }
+
+    /// The configuration as TOML, with key material shown only as digests.
+    pub fn to_toml(&self) -> String {
+        let mut shown = self.clone();
+        shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::auth::digest_form(k)).collect();
+        toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env() -> Env {
+        Env::prefixed("REFEREE_TEST_UNSET_PREFIX__").split("__")
+    }
+
+    #[test]
+    fn layers_apply_in_order() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9000\"\nrequest_timeout_ms = 5\n[cache]\nenabled = true\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let config = Config::load_with_env(Some(&file), &Overrides::default(), no_env()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.server.listen.port(), 9000);
+        assert!(config.cache.enabled);
+        let flags = Overrides {
+            server: ServerOverrides { listen: Some("127.0.0.1:0".parse().unwrap_or_else(|e| panic!("{e}"))) },
+            ..Overrides::default()
+        };
+        let config = Config::load_with_env(Some(&file), &flags, no_env()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.server.listen.port(), 0);
+        assert_eq!(config.server.request_timeout_ms, 5);
+    }
+
+    #[test]
+    fn unknown_keys_name_the_key() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9000\"\nmax_conections = 5\n").unwrap_or_else(|e| panic!("{e}"));
+        let err = Config::load_with_env(Some(&file), &Overrides::default(), no_env()).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(err.contains("max_conections"), "{err}");
+    }
+
+    #[test]
+    fn invalid_values_are_refused() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        std::fs::write(&file, "database_url = \"mysql://x\"\n").unwrap_or_else(|e| panic!("{e}"));
+        assert!(Config::load_with_env(Some(&file), &Overrides::default(), no_env()).is_err());
+        assert!(Config::load_with_env(Some(&dir.path().join("missing.toml")), &Overrides::default(), no_env()).is_err());
+    }
+
+    #[test]
+    fn default_database_is_sqlite_in_the_data_dir() {
+        let config = Config::default();
+        assert_eq!(config.effective_database_url(), "sqlite://data/referee.db?mode=rwc");
+    }
+}

@@ -1,0 +1,77 @@
+//! The one list of scorers this server offers. Adding a verifier means adding a line here.
+
+use std::collections::HashMap;
+
+use referee_core::{Scorer, ScorerInfo};
+use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
+
+/// A registered scorer with its description and input schema, computed once.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub scorer: Scorer,
+    pub info: ScorerInfo,
+}
+
+impl Entry {
+    /// The scorer's id.
+    pub fn id(&self) -> &'static str {
+        self.info.description.id
+    }
+
+    /// The scorer's version.
+    pub fn version(&self) -> &'static str {
+        self.info.description.version
+    }
+}
+
+/// The scorers by id, in registration order.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    entries: Vec<Entry>,
+    by_id: HashMap<&'static str, usize>,
+}
+
+impl Registry {
+    /// Every scorer Referee ships.
+    pub fn builtin() -> Registry {
+        Registry::new(vec![
+            Scorer::verifier(ExactMatch),
+            Scorer::verifier(RegexMatch),
+            Scorer::verifier(MultipleChoice),
+        ])
+    }
+
+    /// A registry of exactly these scorers.
+    ///
+    /// # Panics
+    /// When two scorers share an id: that is a programming error in the list above.
+    pub fn new(scorers: Vec<Scorer>) -> Registry {
+        let entries: Vec<Entry> = scorers.into_iter().map(|scorer| Entry { info: scorer.info(), scorer }).collect();
+        let mut by_id = HashMap::new();
+        for (index, entry) in entries.iter().enumerate() {
+            let previous = by_id.insert(entry.id(), index);
+            assert!(previous.is_none(), "two scorers are registered as {}", entry.id());
+        }
+        Registry { entries, by_id }
+    }
+
+    /// The scorer with this id.
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.by_id.get(id).map(|&i| &self.entries[i])
+    }
+
+    /// The position of the scorer with this id.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The scorer at a position from [`Registry::index_of`].
+    pub fn at(&self, index: usize) -> &Entry {
+        &self.entries[index]
+    }
+
+    /// All scorers in registration order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+}

@@ -1,0 +1,442 @@
+//! The scoring engine: groups a request's items by scorer, runs each group as one batch (CPU
+//! verifiers on the rayon pool, async scorers on the runtime), enforces the deadline, and puts
+//! the verdicts back in item order. The HTTP handlers and `referee score` both call it.
+
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use referee_core::{Budget, Scorer, Status, Verdict};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use tokio::sync::oneshot;
+use utoipa::ToSchema;
+
+use crate::config::{LogMode, ScoringLogConfig};
+use crate::registry::{Entry, Registry};
+use crate::storage::{CacheRow, LogRow, Storage, WriteQueue};
+
+/// The verdict of one item, as returned by the API.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct ScoreResult {
+    /// The item's `id`, echoed; null when the item had none.
+    pub id: Option<String>,
+    /// The verifier that judged the item; null when the item named none.
+    pub verifier: Option<String>,
+    /// The reward. Finite; 0 for every non-judging status.
+    pub score: f64,
+    /// The outcome class.
+    pub status: Status,
+    /// Verifier-specific details; error verdicts carry their reason under `error`.
+    #[schema(value_type = Object)]
+    pub details: Map<String, Value>,
+    /// Microseconds the item's verifier batch took (0 for cached and malformed items).
+    pub elapsed_us: u64,
+}
+
+/// Where verdicts go after scoring, when a database is configured.
+#[derive(Debug, Clone)]
+pub struct Persistence {
+    pub storage: Storage,
+    pub queue: WriteQueue,
+    pub log: ScoringLogConfig,
+    pub cache: bool,
+}
+
+/// Scores batches of items through the registry.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    registry: Arc<Registry>,
+    /// Set once the database is open; until then nothing is logged or cached.
+    persistence: OnceLock<Persistence>,
+}
+
+/// One item after its envelope (`id`, `verifier`, `input`) has been read.
+struct Envelope {
+    id: Option<String>,
+    verifier: Option<String>,
+    /// The registry position of the verifier and the input, or why the item is invalid.
+    target: Result<(usize, Value), String>,
+}
+
+/// Which envelope fields an item may have.
+#[derive(Debug, Clone, Copy)]
+pub enum ItemShape<'a> {
+    /// `{id?, verifier, input}`, as in `POST /v1/score`.
+    Named,
+    /// `{id?, input}` for the given verifier, as in `POST /v1/verifiers/{id}/score`.
+    For(&'a str),
+}
+
+impl Engine {
+    /// An engine over `registry` that persists nothing until [`Engine::attach`].
+    pub fn new(registry: Arc<Registry>) -> Engine {
+        Engine { registry, persistence: OnceLock::new() }
+    }
+
+    /// Starts logging and caching through `persistence`; only the first call has an effect.
+    pub fn attach(&self, persistence: Persistence) {
+        let _ = self.persistence.set(persistence);
+    }
+
+    /// The registry this engine scores through.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The storage, when configured.
+    pub fn storage(&self) -> Option<&Storage> {
+        self.persistence.get().map(|p| &p.storage)
+    }
+
+    /// Scores `items`, one result per item in order. Never fails as a whole: malformed items,
+    /// unknown verifiers, panics and timeouts become per-item verdicts.
+    pub async fn score(&self, items: Vec<Value>, shape: ItemShape<'_>, budget: Budget, request_id: &str) -> Vec<ScoreResult> {
+        let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
+        let mut results: Vec<Option<ScoreResult>> = vec![None; envelopes.len()];
+        let mut groups: Vec<Vec<(usize, Value)>> = vec![Vec::new(); self.registry.entries().len()];
+        let mut names: Vec<(Option<String>, Option<String>)> = Vec::with_capacity(envelopes.len());
+        for (position, envelope) in envelopes.into_iter().enumerate() {
+            match envelope.target {
+                Ok((index, input)) => groups[index].push((position, input)),
+                Err(reason) => {
+                    results[position] = Some(ScoreResult {
+                        id: envelope.id.clone(),
+                        verifier: envelope.verifier.clone(),
+                        score: 0.0,
+                        status: Status::InvalidInput,
+                        details: Verdict::invalid_input(reason).details,
+                        elapsed_us: 0,
+                    });
+                }
+            }
+            names.push((envelope.id, envelope.verifier));
+        }
+
+        let runs = groups
+            .into_iter()
+            .enumerate()
+            .filter(|(_, group)| !group.is_empty())
+            .map(|(index, group)| self.run_group(self.registry.at(index), group, budget, request_id));
+        for group in join_all(runs).await {
+            for (position, verdict, elapsed_us) in group {
+                let (id, verifier) = &names[position];
+                results[position] = Some(ScoreResult {
+                    id: id.clone(),
+                    verifier: verifier.clone(),
+                    score: verdict.score,
+                    status: verdict.status,
+                    details: verdict.details,
+                    elapsed_us,
+                });
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|| ScoreResult {
+                    id: None,
+                    verifier: None,
+                    score: 0.0,
+                    status: Status::InternalError,
+                    details: Verdict::internal_error("item was not scored").details,
+                    elapsed_us: 0,
+                })
+            })
+            .collect()
+    }
+
+    fn open_envelope(&self, item: Value, shape: ItemShape<'_>) -> Envelope {
+        let Value::Object(mut fields) = item else {
+            return Envelope { id: None, verifier: None, target: Err("an item must be a JSON object".to_owned()) };
+        };
+        let id = match fields.remove("id") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(id)) => Ok(Some(id)),
+            Some(_) => Err("`id` must be a string".to_owned()),
+        };
+        let verifier = match shape {
+            ItemShape::Named => match fields.remove("verifier") {
+                Some(Value::String(name)) => Ok(name),
+                Some(_) => Err("`verifier` must be a string".to_owned()),
+                None => Err("missing `verifier`".to_owned()),
+            },
+            ItemShape::For(name) => Ok(name.to_owned()),
+        };
+        let input = fields.remove("input");
+        let extra: Vec<String> = fields.keys().map(|k| format!("`{k}`")).collect();
+        let verifier_name = verifier.as_ref().ok().cloned();
+        let target = (|| {
+            let id_ok = id.as_ref().map(|_| ()).map_err(Clone::clone);
+            id_ok?;
+            let name = verifier?;
+            if !extra.is_empty() {
+                return Err(format!("unknown item field(s) {}; an item has `id`, `verifier` and `input`", extra.join(", ")));
+            }
+            let index = self
+                .registry
+                .index_of(&name)
+                .ok_or_else(|| format!("no verifier is registered as `{name}`; GET /v1/verifiers lists them"))?;
+            let input = input.ok_or_else(|| "missing `input`".to_owned())?;
+            Ok((index, input))
+        })();
+        Envelope { id: id.ok().flatten(), verifier: verifier_name, target }
+    }
+
+    /// Scores one verifier's items as a batch: cache first, then the scorer under the deadline.
+    async fn run_group(
+        &self,
+        entry: &Entry,
+        group: Vec<(usize, Value)>,
+        budget: Budget,
+        request_id: &str,
+    ) -> Vec<(usize, Verdict, u64)> {
+        let persistence = self.persistence.get();
+        let wants_hash = persistence.is_some_and(|p| p.cache || p.log.mode != LogMode::Off);
+        let hashes: Vec<String> = if wants_hash {
+            group.iter().map(|(_, input)| input_hash(entry.id(), input)).collect()
+        } else {
+            Vec::new()
+        };
+
+        let mut done: Vec<(usize, Verdict, u64, Option<String>)> = Vec::with_capacity(group.len());
+        let mut pending: Vec<(usize, Value)> = Vec::with_capacity(group.len());
+        let mut pending_hashes: Vec<Option<String>> = Vec::with_capacity(group.len());
+        let cached = match persistence.filter(|p| p.cache) {
+            Some(p) => lookup_cache(p, entry, &hashes).await,
+            None => Default::default(),
+        };
+        for (i, (position, input)) in group.into_iter().enumerate() {
+            let hash = hashes.get(i).cloned();
+            match hash.as_ref().and_then(|h| cached.get(h)) {
+                Some(verdict) => {
+                    done.push((position, verdict.clone().with("cached", true), 0, hash));
+                    metrics::counter!("referee_cache_hits_total", "verifier" => entry.id()).increment(1);
+                }
+                None => {
+                    pending.push((position, input));
+                    pending_hashes.push(hash);
+                }
+            }
+        }
+
+        if !pending.is_empty() {
+            let (positions, inputs): (Vec<usize>, Vec<Value>) = pending.into_iter().unzip();
+            let started = Instant::now();
+            let verdicts = run_scorer(&entry.scorer, inputs, budget).await;
+            let elapsed = started.elapsed();
+            let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+            metrics::histogram!("referee_verifier_batch_seconds", "verifier" => entry.id()).record(elapsed.as_secs_f64());
+            for ((position, verdict), hash) in positions.into_iter().zip(verdicts).zip(pending_hashes) {
+                let verdict = sanitize(verdict);
+                if let (Some(p), Some(hash)) = (persistence, &hash)
+                    && p.cache
+                    && cacheable(verdict.status)
+                {
+                    p.queue.cache(CacheRow {
+                        verifier: entry.id(),
+                        verifier_version: entry.version(),
+                        input_hash: hash.clone(),
+                        score: verdict.score,
+                        status: verdict.status.as_str(),
+                        details: Value::Object(verdict.details.clone()).to_string(),
+                    });
+                }
+                done.push((position, verdict, elapsed_us, hash));
+            }
+        }
+
+        for (position, verdict, elapsed_us, hash) in &done {
+            metrics::counter!("referee_items_total", "verifier" => entry.id(), "status" => verdict.status.as_str())
+                .increment(1);
+            if let Some(p) = persistence.filter(|p| should_log(&p.log)) {
+                p.queue.log(LogRow {
+                    request_id: request_id.to_owned(),
+                    item_index: i64::try_from(*position).unwrap_or(i64::MAX),
+                    item_hash: hash.clone().unwrap_or_default(),
+                    verifier: entry.id(),
+                    verifier_version: entry.version(),
+                    score: verdict.score,
+                    status: verdict.status.as_str(),
+                    latency_us: i64::try_from(*elapsed_us).unwrap_or(i64::MAX),
+                });
+            }
+        }
+        done.into_iter().map(|(position, verdict, elapsed_us, _)| (position, verdict, elapsed_us)).collect()
+    }
+}
+
+/// Runs a scorer on its inputs, turning an overrun deadline into `timeout` verdicts.
+async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<Verdict> {
+    let count = inputs.len();
+    // The scorer sees the deadline itself; this margin covers answering the items it finished.
+    let limit = budget.remaining().map(|left| left + Duration::from_millis(50));
+    let run = async move {
+        match scorer {
+            Scorer::Blocking(verifier) => {
+                let verifier = Arc::clone(verifier);
+                let (tx, rx) = oneshot::channel();
+                rayon::spawn(move || {
+                    let _ = tx.send(verifier.verify_json(&inputs, &budget));
+                });
+                rx.await.unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
+            }
+            Scorer::Async(model) => Arc::clone(model).score_json(inputs, budget).await,
+        }
+    };
+    match limit {
+        Some(limit) => tokio::time::timeout(limit, run).await.unwrap_or_else(|_| vec![Verdict::timeout(); count]),
+        None => run.await,
+    }
+}
+
+/// Replaces a verdict whose score is not a finite number: trainers must never see NaN.
+fn sanitize(verdict: Verdict) -> Verdict {
+    if verdict.score.is_finite() {
+        verdict
+    } else {
+        Verdict::internal_error(format!("scorer returned the non-finite score {}", verdict.score))
+    }
+}
+
+/// Verdicts that depend only on the input, not on load or the scorer's health.
+fn cacheable(status: Status) -> bool {
+    match status {
+        Status::Correct | Status::Partial | Status::Incorrect | Status::Unparseable => true,
+        Status::Timeout | Status::ResourceLimit | Status::InvalidInput | Status::InternalError => false,
+    }
+}
+
+fn should_log(log: &ScoringLogConfig) -> bool {
+    match log.mode {
+        LogMode::Off => false,
+        LogMode::All => true,
+        LogMode::Sampled => rand::random::<f64>() < log.sample_rate,
+    }
+}
+
+async fn lookup_cache(p: &Persistence, entry: &Entry, hashes: &[String]) -> std::collections::HashMap<String, Verdict> {
+    match p.storage.cached(entry.id(), entry.version(), hashes).await {
+        Ok(rows) => rows
+            .into_iter()
+            .filter_map(|(hash, score, status, details)| {
+                let status: Status = serde_json::from_value(Value::String(status)).ok()?;
+                let details = match serde_json::from_str(&details) {
+                    Ok(Value::Object(map)) => map,
+                    _ => Map::new(),
+                };
+                Some((hash, Verdict { score, status, details }))
+            })
+            .collect(),
+        Err(error) => {
+            // A cache that cannot be read is a miss, never a failed request.
+            metrics::counter!("referee_cache_errors_total").increment(1);
+            tracing::warn!(%error, "result cache lookup failed");
+            Default::default()
+        }
+    }
+}
+
+/// SHA-256 of the verifier id and the input in a canonical form (object keys sorted), hex.
+pub fn input_hash(verifier: &str, input: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(verifier.as_bytes());
+    hasher.update([0]);
+    feed_canonical(&mut hasher, input);
+    hex::encode(hasher.finalize())
+}
+
+fn feed_canonical(hasher: &mut Sha256, value: &Value) {
+    match value {
+        Value::Null => hasher.update(b"n"),
+        Value::Bool(b) => hasher.update(if *b { b"t" } else { b"f" }),
+        Value::Number(n) => {
+            hasher.update(b"#");
+            hasher.update(n.to_string().as_bytes());
+            hasher.update(b";");
+        }
+        Value::String(s) => feed_string(hasher, s),
+        Value::Array(items) => {
+            hasher.update(b"[");
+            for item in items {
+                feed_canonical(hasher, item);
+            }
+            hasher.update(b"]");
+        }
+        Value::Object(fields) => {
+            let mut keys: Vec<&String> = fields.keys().collect();
+            keys.sort();
+            hasher.update(b"{");
+            for key in keys {
+                feed_string(hasher, key);
+                feed_canonical(hasher, &fields[key]);
+            }
+            hasher.update(b"}");
+        }
+    }
+}
+
+fn feed_string(hasher: &mut Sha256, s: &str) {
+    hasher.update(b"\"");
+    hasher.update((s.len() as u64).to_le_bytes());
+    hasher.update(s.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn hash_ignores_key_order_but_not_content() {
+        let a = json!({"response": "x", "reference": "y", "opts": {"a": 1, "b": [1, 2]}});
+        let b = json!({"opts": {"b": [1, 2], "a": 1}, "reference": "y", "response": "x"});
+        assert_eq!(input_hash("exact-match", &a), input_hash("exact-match", &b));
+        assert_ne!(input_hash("exact-match", &a), input_hash("regex-match", &a));
+        let c = json!({"response": "x", "reference": "y", "opts": {"a": 1, "b": [2, 1]}});
+        assert_ne!(input_hash("exact-match", &a), input_hash("exact-match", &c));
+        assert_ne!(input_hash("v", &json!(["ab", "c"])), input_hash("v", &json!(["a", "bc"])));
+    }
+
+    #[tokio::test]
+    async fn batches_keep_order_and_isolate_bad_items() {
+        let engine = Engine::new(Arc::new(Registry::builtin()));
+        let items = vec![
+            json!({"id": "a", "verifier": "exact-match", "input": {"response": "4", "reference": "4"}}),
+            json!({"id": "b", "verifier": "nope", "input": {}}),
+            json!("not an object"),
+            json!({"id": "d", "verifier": "regex-match", "input": {"response": "abc", "pattern": "b"}}),
+            json!({"id": "e", "verifier": "exact-match", "input": {"response": "4"}}),
+            json!({"id": "f", "verifier": "exact-match", "input": {"response": "5", "reference": "4"}, "extra": 1}),
+            json!({"id": "g", "verifier": "exact-match", "input": {"response": "5", "reference": "4"}}),
+        ];
+        let results = engine.score(items, ItemShape::Named, Budget::unlimited(), "t").await;
+        let statuses: Vec<Status> = results.iter().map(|r| r.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::Correct,
+                Status::InvalidInput,
+                Status::InvalidInput,
+                Status::Correct,
+                Status::InvalidInput,
+                Status::InvalidInput,
+                Status::Incorrect
+            ]
+        );
+        let ids: Vec<Option<&str>> = results.iter().map(|r| r.id.as_deref()).collect();
+        assert_eq!(ids, [Some("a"), Some("b"), None, Some("d"), Some("e"), Some("f"), Some("g")]);
+        assert!(results[1].details["error"].as_str().is_some_and(|e| e.contains("nope")));
+    }
+
+    #[tokio::test]
+    async fn an_expired_budget_times_items_out() {
+        let engine = Engine::new(Arc::new(Registry::builtin()));
+        let items: Vec<Value> = (0..40)
+            .map(|i| json!({"verifier": "exact-match", "input": {"response": i.to_string(), "reference": "1"}}))
+            .collect();
+        let results = engine.score(items, ItemShape::Named, Budget::with_timeout(Duration::ZERO), "t").await;
+        assert!(results.iter().all(|r| r.status == Status::Timeout), "{results:?}");
+    }
+}

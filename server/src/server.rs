@@ -1,0 +1,145 @@
+//! Starting and stopping the HTTP server.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::api::{self, AppState, Limits, Readiness};
+use crate::auth::ApiKeys;
+use crate::config::Config;
+use crate::registry::Registry;
+use crate::scoring::{Engine, Persistence};
+use crate::storage::{Storage, Writer, spawn_writer};
+use crate::telemetry;
+
+/// A server accepting connections, and what is needed to stop it cleanly.
+#[derive(Debug)]
+pub struct RunningServer {
+    addr: SocketAddr,
+    readiness: Arc<Readiness>,
+    storage: Storage,
+    stop: oneshot::Sender<()>,
+    serving: JoinHandle<std::io::Result<()>>,
+    writer: Writer,
+    grace: Duration,
+}
+
+/// Binds, starts serving (answering 503 until ready), opens and migrates the database, then
+/// marks the server ready. The first log line names the bound address.
+pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
+    let keys = ApiKeys::load(&config.auth.api_keys, config.auth.api_keys_file.as_deref())?;
+    let listener = TcpListener::bind(config.server.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.server.listen))?;
+    let addr = listener.local_addr()?;
+    tracing::info!("listening on http://{addr}");
+
+    let readiness = Arc::new(Readiness::default());
+    let engine = Arc::new(Engine::new(Arc::new(Registry::builtin())));
+    let state = AppState {
+        engine: Arc::clone(&engine),
+        readiness: Arc::clone(&readiness),
+        keys: Arc::new(keys),
+        metrics: telemetry::prometheus(),
+        limits: Limits::from_config(&config.server),
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let app = api::app(state);
+    let serving = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            })
+            .await
+    });
+
+    let url = config.effective_database_url();
+    let storage = Storage::open(&url, config.database.max_connections).await?;
+    tracing::info!(backend = ?storage.backend(), "database ready");
+    let (queue, writer) = spawn_writer(
+        storage.clone(),
+        config.scoring_log.queue_capacity,
+        Duration::from_millis(config.scoring_log.flush_interval_ms),
+    );
+    engine.attach(Persistence {
+        storage: storage.clone(),
+        queue,
+        log: config.scoring_log.clone(),
+        cache: config.cache.enabled,
+    });
+    readiness.set_ready();
+    tracing::info!(verifiers = engine.registry().entries().len(), "ready");
+    Ok(RunningServer {
+        addr,
+        readiness,
+        storage,
+        stop,
+        serving,
+        writer,
+        grace: Duration::from_millis(config.server.shutdown_grace_ms),
+    })
+}
+
+impl RunningServer {
+    /// The bound address (with the real port when 0 was asked for).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The database the server writes to.
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
+    pub async fn run_until_signal(self) -> anyhow::Result<()> {
+        shutdown_signal().await;
+        tracing::info!("shutdown requested; draining in-flight requests");
+        self.shutdown().await
+    }
+
+    /// Flips readiness to draining, stops accepting connections, lets in-flight requests finish
+    /// (up to the grace period), then writes every queued log and cache row.
+    pub async fn shutdown(self) -> anyhow::Result<()> {
+        self.readiness.set_draining();
+        let _ = self.stop.send(());
+        match tokio::time::timeout(self.grace, self.serving).await {
+            Ok(Ok(result)) => result.context("server error")?,
+            Ok(Err(join)) => return Err(join).context("server task failed"),
+            Err(_) => tracing::warn!(grace = ?self.grace, "in-flight requests outlived the grace period"),
+        }
+        self.writer.finish().await;
+        self.storage.close().await;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}
