@@ -8,7 +8,7 @@ use crate::reward::Direction;
 use crate::rng::Rng;
 use crate::task::{LevelSpec, Problem, ReferenceKind, Solved};
 use crate::tasks::assign::{decode_groups, loads, random_cut, relabel};
-use crate::tasks::{list_text, nested_text};
+use crate::tasks::nested_text;
 use crate::violation::Violation;
 
 const MAX_ITEMS: usize = 500;
@@ -299,6 +299,7 @@ impl PackSearch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::list_text;
     use crate::testkit::{Testable, check_generated, check_tiny};
     use crate::violation::ErrorKind;
 
