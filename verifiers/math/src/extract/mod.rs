@@ -1,0 +1,185 @@
+//! Finding the answer in a full response: boxed answers, answer tags, "final answer" phrases
+//! in several languages, bold values, the last formula and the last number.
+
+mod scan;
+
+use crate::options::ExtractionMode;
+pub use scan::{Segment, math_segments};
+use scan::{bold_spans, boxes, find_markers, last_number, sentence_after};
+
+/// One place an answer may be, in the order they are tried.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The answer text as found.
+    pub text: String,
+    /// Which extraction rule found it.
+    pub rule: &'static str,
+    /// True when the text carries no LaTeX (enables the decimal comma).
+    pub plain: bool,
+    /// Whether a parse to free text (not math) is acceptable for this candidate.
+    pub allow_text: bool,
+}
+
+/// What extraction produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extraction {
+    /// Candidates in priority order (possibly empty).
+    Candidates(Vec<Candidate>),
+    /// Several different boxed answers while they are not allowed.
+    Hedged(Vec<String>),
+}
+
+/// Tokens that end a model's turn; whatever follows was not part of the answer.
+const TURN_ENDS: &[&str] = &[
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|eot_id|>",
+    "<|end|>",
+];
+
+/// The part of the response that can hold the final answer: before any end-of-turn token and
+/// after the last `</think>`.
+pub fn answer_region(response: &str) -> &str {
+    let mut text = response;
+    if let Some(cut) = TURN_ENDS.iter().filter_map(|t| text.find(t)).min() {
+        text = &text[..cut];
+    }
+    if let Some(at) = text.rfind("</think>") {
+        let after = &text[at + "</think>".len()..];
+        if !after.trim().is_empty() {
+            text = after;
+        }
+    }
+    text
+}
+
+fn is_plain(s: &str) -> bool {
+    !s.contains('\\') && !s.contains('$') && !s.contains('{')
+}
+
+fn candidate(text: &str, rule: &'static str, allow_text: bool) -> Candidate {
+    let text = text.trim().to_owned();
+    Candidate {
+        plain: is_plain(&text),
+        text,
+        rule,
+        allow_text,
+    }
+}
+
+/// Removes math delimiters so an answer written as `$1$ and $2$` reads as `1 and 2`.
+pub fn strip_delimiters(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '$' => {}
+            '\\' if matches!(chars.peek(), Some('(' | ')' | '[' | ']')) => {
+                chars.next();
+                out.push(' ');
+            }
+            '\\' => {
+                out.push('\\');
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn word_count(s: &str) -> usize {
+    s.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+}
+
+/// Extracts the answer candidates from a response (or a reference written like one).
+pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool) -> Extraction {
+    let text = answer_region(response);
+    let mut out = Vec::new();
+    if let Some(tagged) = answer_tag(text) {
+        out.push(candidate(tagged, "answer_tag", true));
+    }
+    match boxes(text) {
+        scan::Boxed::None => {}
+        scan::Boxed::Run(contents) => {
+            if contents.len() > 1 && !allow_multiple_boxed {
+                return Extraction::Hedged(contents);
+            }
+            let joined = contents.join("; ");
+            out.push(candidate(
+                &joined,
+                if contents.len() > 1 {
+                    "boxed_list"
+                } else {
+                    "boxed"
+                },
+                true,
+            ));
+        }
+    }
+    if mode == ExtractionMode::Boxed {
+        return Extraction::Candidates(out);
+    }
+    let whole = strip_delimiters(text);
+    if mode == ExtractionMode::Whole {
+        out.push(candidate(&whole, "whole", true));
+        return Extraction::Candidates(out);
+    }
+    if whole.len() <= 400 {
+        let allow_text = word_count(&whole) <= 3 || text.contains("\\text");
+        out.push(candidate(&whole, "whole", allow_text));
+    }
+    let segments = math_segments(text);
+    if let Some(marker_end) = find_markers(text) {
+        let sentence = sentence_after(text, marker_end, &segments);
+        let trimmed = sentence
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*'));
+        if let Some(seg) = segments.iter().find(|s| {
+            s.valid
+                && s.start >= marker_end
+                && s.start <= marker_end + (sentence.len() - trimmed.len()) + 4
+        }) {
+            out.push(candidate(&seg.content, "answer_phrase", true));
+        }
+        let stripped = strip_delimiters(trimmed);
+        out.push(candidate(
+            &stripped,
+            "answer_phrase",
+            word_count(&stripped) <= 3,
+        ));
+        let sentence_start = marker_end;
+        if let Some((number, _)) = scan::first_number(
+            text,
+            sentence_start,
+            sentence_start + sentence.len(),
+            &segments,
+        ) {
+            out.push(candidate(&number, "answer_phrase_number", false));
+        }
+    }
+    // The latest of: the last formula, the last short bold value, the last number.
+    let mut positional: Vec<(usize, Candidate)> = Vec::new();
+    if let Some(seg) = segments.iter().rev().find(|s| s.valid) {
+        positional.push((seg.end, candidate(&seg.content, "last_formula", false)));
+    }
+    if let Some((end, content)) = bold_spans(text).into_iter().next_back() {
+        positional.push((end, candidate(&content, "bold", false)));
+    }
+    if let Some((number, end)) = last_number(text, &segments) {
+        positional.push((end, candidate(&number, "last_number", false)));
+    }
+    positional.sort_by(|a, b| b.0.cmp(&a.0));
+    out.extend(positional.into_iter().map(|(_, c)| c));
+    Extraction::Candidates(out)
+}
+
+fn answer_tag(text: &str) -> Option<&str> {
+    let start = text.rfind("<answer>")? + "<answer>".len();
+    let rest = &text[start..];
+    Some(rest.find("</answer>").map_or(rest, |end| &rest[..end]))
+}

@@ -1,0 +1,232 @@
+//! One response against one reference: extraction, parsing, comparison, verdict.
+
+use referee_core::{Budget, Status, Verdict};
+
+use crate::ast::Node;
+use crate::compare::{Ctx, equivalent};
+use crate::extract::{Candidate, Extraction, extract};
+use crate::letters;
+use crate::limits::MAX_INPUT_BYTES;
+use crate::options::{ExtractionMode, MathOptions};
+use crate::parser::parse;
+
+/// The outcome of judging one pair, before it becomes a [`Verdict`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    pub status: Status,
+    /// The rule that decided (`normal_form`, `numeric`, `interval`, ...).
+    pub rule: Option<&'static str>,
+    /// Why the answer was not credited.
+    pub reason: Option<String>,
+    /// The answer text extracted from the response.
+    pub extracted: Option<String>,
+    /// How it was extracted (`boxed`, `answer_phrase`, `last_number`...).
+    pub extraction: Option<&'static str>,
+    /// The parsed answer, as plain text.
+    pub parsed: Option<String>,
+    /// The reference answer as extracted and parsed.
+    pub reference_parsed: Option<String>,
+}
+
+impl Judgement {
+    fn new(status: Status) -> Self {
+        Judgement {
+            status,
+            rule: None,
+            reason: None,
+            extracted: None,
+            extraction: None,
+            parsed: None,
+            reference_parsed: None,
+        }
+    }
+
+    fn reject(mut self, status: Status, reason: impl Into<String>) -> Self {
+        self.status = status;
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// True when the answer was credited.
+    pub fn is_correct(&self) -> bool {
+        self.status == Status::Correct
+    }
+
+    /// The verdict with the judgement's details.
+    pub fn into_verdict(self) -> Verdict {
+        let mut v = match self.status {
+            Status::Correct => Verdict::correct(),
+            Status::Incorrect => Verdict::incorrect(),
+            Status::Timeout => Verdict::timeout(),
+            other => Verdict::new(0.0, other),
+        };
+        if let Some(r) = self.reason {
+            if self.status.is_judgement()
+                && matches!(self.status, Status::Incorrect | Status::Correct)
+            {
+                v = v.with("reason", r);
+            } else {
+                v = v.with("error", r);
+            }
+        }
+        for (key, value) in [
+            ("rule", self.rule.map(str::to_owned)),
+            ("extracted", self.extracted),
+            ("extraction", self.extraction.map(str::to_owned)),
+            ("parsed", self.parsed),
+            ("reference_parsed", self.reference_parsed),
+        ] {
+            if let Some(value) = value {
+                v = v.with(key, value);
+            }
+        }
+        v
+    }
+}
+
+/// Whitespace- and markup-insensitive text, for answers no rule could parse.
+fn loose_text(s: &str) -> String {
+    let s = crate::extract::strip_delimiters(s);
+    let mut s = s
+        .replace("\\left", "")
+        .replace("\\right", "")
+        .replace("\\dfrac", "\\frac")
+        .replace("\\tfrac", "\\frac");
+    for spacing in ["\\!", "\\,", "\\;", "\\:", "\\ "] {
+        s = s.replace(spacing, "");
+    }
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .trim_end_matches('.')
+        .to_lowercase()
+}
+
+fn first_parse(candidates: &[Candidate]) -> Option<(&Candidate, Node)> {
+    for c in candidates {
+        if c.text.trim().is_empty() {
+            continue;
+        }
+        match parse(&c.text, c.plain) {
+            Ok(Node::Text(_)) if !c.allow_text => continue,
+            Ok(node) => return Some((c, node)),
+            Err(_) => continue,
+        }
+    }
+    None
+}
+
+/// Judges `response` against `reference`.
+pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budget) -> Judgement {
+    if response.len() > MAX_INPUT_BYTES || reference.len() > MAX_INPUT_BYTES {
+        return Judgement::new(Status::ResourceLimit).reject(
+            Status::ResourceLimit,
+            format!("input longer than {MAX_INPUT_BYTES} bytes"),
+        );
+    }
+    if budget.expired() {
+        return Judgement::new(Status::Timeout);
+    }
+    if let Some(letter) = letters::reference_letter(reference) {
+        return judge_letter(response, letter);
+    }
+    let mut j = Judgement::new(Status::Incorrect);
+    let gold_candidates = match extract(reference, ExtractionMode::Auto, true) {
+        Extraction::Candidates(c) => c,
+        Extraction::Hedged(items) => vec![Candidate {
+            text: items.join("; "),
+            rule: "boxed_list",
+            plain: false,
+            allow_text: true,
+        }],
+    };
+    let pred_candidates = match extract(response, opts.extraction, opts.allow_multiple_boxed) {
+        Extraction::Candidates(c) => c,
+        Extraction::Hedged(items) => {
+            j.extracted = Some(items.join("; "));
+            j.extraction = Some("boxed_list");
+            return j.reject(
+                Status::Incorrect,
+                "several different boxed answers (hedging)",
+            );
+        }
+    };
+    let Some(first_pred) = pred_candidates.first() else {
+        return j.reject(Status::Unparseable, "no answer found in the response");
+    };
+    let gold = first_parse(&gold_candidates);
+    let pred = first_parse(&pred_candidates);
+    let gold_text = gold
+        .as_ref()
+        .map(|(c, _)| c.text.as_str())
+        .or(gold_candidates.first().map(|c| c.text.as_str()));
+    j.extracted = Some(
+        pred.as_ref()
+            .map_or(first_pred.text.clone(), |(c, _)| c.text.clone()),
+    );
+    j.extraction = Some(pred.as_ref().map_or(first_pred.rule, |(c, _)| c.rule));
+    j.parsed = pred.as_ref().map(|(_, n)| n.to_string());
+    j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
+    let same_text = gold_text
+        .is_some_and(|g| loose_text(g) == loose_text(j.extracted.as_deref().unwrap_or_default()));
+    if same_text {
+        j.status = Status::Correct;
+        j.rule = Some("same_text");
+        return j;
+    }
+    let Some((_, gold_node)) = gold else {
+        return j.reject(
+            Status::Incorrect,
+            "the reference could not be parsed and the texts differ",
+        );
+    };
+    let Some((_, pred_node)) = pred else {
+        return j.reject(
+            Status::Unparseable,
+            "the extracted answer could not be parsed",
+        );
+    };
+    let ctx = Ctx {
+        opts,
+        deadline: budget.deadline,
+        timed_out: std::cell::Cell::new(false),
+    };
+    match equivalent(&gold_node, &pred_node, &ctx) {
+        Some(rule) => {
+            j.status = Status::Correct;
+            j.rule = Some(rule);
+            j
+        }
+        None if ctx.timed_out.get() => j.reject(Status::Timeout, "the item's time budget ran out"),
+        None => j.reject(
+            Status::Incorrect,
+            "the answer is not equivalent to the reference",
+        ),
+    }
+}
+
+fn judge_letter(response: &str, letter: char) -> Judgement {
+    let mut j = Judgement::new(Status::Incorrect);
+    j.reference_parsed = Some(letter.to_string());
+    match letters::response_letter(response, letter) {
+        None => j.reject(
+            Status::Unparseable,
+            "no option letter found in the response",
+        ),
+        Some((chosen, how)) => {
+            j.extracted = Some(chosen.to_string());
+            j.parsed = Some(chosen.to_string());
+            j.extraction = Some(how);
+            if chosen == letter {
+                j.status = Status::Correct;
+                j.rule = Some("option_letter");
+                j
+            } else {
+                j.reject(
+                    Status::Incorrect,
+                    format!("chose option {chosen}, the reference is {letter}"),
+                )
+            }
+        }
+    }
+}
