@@ -183,7 +183,7 @@ fn repair_double_escapes(s: &str) -> String {
             let word = &s[start..end];
             if !word.is_empty() && REPAIRABLE.iter().any(|r| word.starts_with(r)) {
                 out.push('\\');
-                i += 1;
+                i += 2;
                 continue;
             }
             out.push_str("\\\\");

@@ -44,7 +44,8 @@ fn leading_label(s: &str, before_name: bool) -> Option<char> {
     let next = rest.chars().next();
     let ok = match next {
         None => true,
-        Some(n) if matches!(n, '.' | ')' | ':' | ',' | '。' | '、') => true,
+        Some('。' | '、') => true,
+        Some('.' | ')' | ':' | ',') => rest[1..].chars().next().is_none_or(char::is_whitespace),
         Some(n) if !n.is_ascii() => true,
         // `C Cecile` in a reference: a space then a capitalised name.
         Some(' ') => {
@@ -113,7 +114,7 @@ pub fn response_letter(response: &str, reference: char) -> Option<(char, &'stati
     let text = answer_region(response);
     let highest = reference.max('E');
     if let crate::extract::Extraction::Candidates(c) =
-        crate::extract::extract(text, crate::options::ExtractionMode::Boxed, true)
+        crate::extract::extract(text, crate::options::ExtractionMode::Boxed, true, crate::extract::Side::Response)
         && let Some(first) = c.first()
         && let Some(l) = letter_alone(&first.text)
     {

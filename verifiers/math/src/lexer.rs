@@ -232,10 +232,18 @@ fn number(input: &str) -> IResult<&str, Option<Tok>> {
 }
 
 fn word(input: &str) -> IResult<&str, Option<Tok>> {
-    let (rest, run) = take_while1(|c: char| c.is_ascii_alphabetic()).parse(input)?;
+    let (rest, run) = take_while1(|c: char| c.is_alphabetic()).parse(input)?;
+    // `1orW(x)`: a separator glued to the next name.
+    for sep in ["or", "and"] {
+        if let Some(tail) = run.strip_prefix(sep)
+            && tail.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            return Ok((&input[sep.len()..], Some(Tok::Word(sep.to_owned()))));
+        }
+    }
     let mut chars = run.chars();
     let tok = match (chars.next(), chars.next()) {
-        (Some(c), None) => Tok::Letter(c),
+        (Some(c), None) if c.is_ascii_alphabetic() => Tok::Letter(c),
         _ => Tok::Word(run.to_owned()),
     };
     Ok((rest, Some(tok)))

@@ -4,7 +4,7 @@ use referee_core::{Budget, Status, Verdict};
 
 use crate::ast::Node;
 use crate::compare::{Ctx, equivalent};
-use crate::extract::{Candidate, Extraction, extract};
+use crate::extract::{Candidate, Extraction, Side, extract};
 use crate::letters;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::options::{ExtractionMode, MathOptions};
@@ -131,7 +131,7 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         return judge_letter(response, letter);
     }
     let mut j = Judgement::new(Status::Incorrect);
-    let gold_candidates = match extract(reference, ExtractionMode::Auto, true) {
+    let gold_candidates = match extract(reference, ExtractionMode::Auto, true, Side::Reference) {
         Extraction::Candidates(c) => c,
         Extraction::Hedged(items) => vec![Candidate {
             text: items.join("; "),
@@ -140,7 +140,7 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
             allow_text: true,
         }],
     };
-    let pred_candidates = match extract(response, opts.extraction, opts.allow_multiple_boxed) {
+    let pred_candidates = match extract(response, opts.extraction, opts.allow_multiple_boxed, Side::Response) {
         Extraction::Candidates(c) => c,
         Extraction::Hedged(items) => {
             j.extracted = Some(items.join("; "));

@@ -77,7 +77,7 @@ fn value_of(c: &Chain, allow_assignment: bool) -> Option<&Node> {
     }
     let lhs = c.members.first()?;
     let last = c.members.last()?;
-    if c.members.len() >= 3 || lhs.is_constant() && lhs.is_scalar() {
+    if c.members.len() >= 3 || (lhs.is_constant() && lhs.is_scalar() && last.is_constant()) {
         return Some(last);
     }
     (allow_assignment && is_target(lhs)).then_some(last)

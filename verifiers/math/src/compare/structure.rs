@@ -215,7 +215,9 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
             ordered(a, b, ctx).or_else(|| single(g, p, ctx))
         }
         _ if items(g).is_some() && items(p).is_some() => {
-            let (a, b) = (items(g).unwrap_or_default(), items(p).unwrap_or_default());
+            // Answers are sets: a repeated element is one element.
+            let (a, b) = (distinct(items(g).unwrap_or_default()), distinct(items(p).unwrap_or_default()));
+            let (a, b) = (a.as_slice(), b.as_slice());
             unordered(a, b, ctx).or_else(|| {
                 let (fa, fb) = (flattened(a), flattened(b));
                 if fa.len() == a.len() && fb.len() == b.len() {
@@ -280,6 +282,16 @@ fn single(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     } else {
         None
     }
+}
+
+fn distinct(v: &[Node]) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(v.len());
+    for n in v {
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    out
 }
 
 fn ordered(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {

@@ -58,14 +58,26 @@ fn is_plain(s: &str) -> bool {
     !s.contains('\\') && !s.contains('$') && !s.contains('{')
 }
 
-fn candidate(text: &str, rule: &'static str, allow_text: bool) -> Candidate {
-    let text = text.trim().to_owned();
-    Candidate {
-        plain: is_plain(&text),
-        text,
-        rule,
-        allow_text,
+fn candidate(text: &str, rule: &'static str, allow_text: bool, plain: bool) -> Candidate {
+    Candidate { text: text.trim().to_owned(), rule, plain, allow_text }
+}
+
+/// The text with the content of malformed formulas (inline math across a line break) blanked
+/// out, byte offsets unchanged.
+fn blank_invalid(text: &str) -> String {
+    let segments = math_segments(text);
+    if segments.iter().all(|s| s.valid) {
+        return text.to_owned();
     }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for seg in segments.iter().filter(|s| !s.valid) {
+        out.push_str(&text[at..seg.start]);
+        out.extend(std::iter::repeat_n(' ', seg.end - seg.start));
+        at = seg.end;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// Removes math delimiters so an answer written as `$1$ and $2$` reads as `1 and 2`.
@@ -97,12 +109,29 @@ fn word_count(s: &str) -> usize {
         .count()
 }
 
+/// Which side of the pair a text is: references skip the last-number fallback unless they are
+/// written as prose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Reference,
+    Response,
+}
+
 /// Extracts the answer candidates from a response (or a reference written like one).
-pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool) -> Extraction {
-    let text = answer_region(response);
+pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool, side: Side) -> Extraction {
+    let blanked = blank_invalid(answer_region(response));
+    let text = blanked.as_str();
     let mut out = Vec::new();
     if let Some(tagged) = answer_tag(text) {
-        out.push(candidate(tagged, "answer_tag", true));
+        out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
+    }
+    let segments = math_segments(text);
+    let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
+    // "The final answer is X" outranks earlier boxes, as in the usual answer templates.
+    if let Some((marker_end, true)) = marker {
+        let sentence = sentence_after(text, marker_end, &segments);
+        let stripped = strip_delimiters(sentence);
+        out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(sentence)));
     }
     match boxes(text) {
         scan::Boxed::None => {}
@@ -119,6 +148,7 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool)
                     "boxed"
                 },
                 true,
+                false,
             ));
         }
     }
@@ -127,15 +157,14 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool)
     }
     let whole = strip_delimiters(text);
     if mode == ExtractionMode::Whole {
-        out.push(candidate(&whole, "whole", true));
+        out.push(candidate(&whole, "whole", true, is_plain(text)));
         return Extraction::Candidates(out);
     }
     if whole.len() <= 400 {
         let allow_text = word_count(&whole) <= 3 || text.contains("\\text");
-        out.push(candidate(&whole, "whole", allow_text));
+        out.push(candidate(&whole, "whole", allow_text, is_plain(text)));
     }
-    let segments = math_segments(text);
-    if let Some(marker_end) = find_markers(text) {
+    if let Some((marker_end, _)) = marker {
         let sentence = sentence_after(text, marker_end, &segments);
         let trimmed = sentence
             .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*'));
@@ -144,13 +173,14 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool)
                 && s.start >= marker_end
                 && s.start <= marker_end + (sentence.len() - trimmed.len()) + 4
         }) {
-            out.push(candidate(&seg.content, "answer_phrase", true));
+            out.push(candidate(&seg.content, "answer_phrase", true, false));
         }
         let stripped = strip_delimiters(trimmed);
         out.push(candidate(
             &stripped,
             "answer_phrase",
             word_count(&stripped) <= 3,
+            is_plain(trimmed),
         ));
         let sentence_start = marker_end;
         if let Some((number, _)) = scan::first_number(
@@ -159,19 +189,20 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool)
             sentence_start + sentence.len(),
             &segments,
         ) {
-            out.push(candidate(&number, "answer_phrase_number", false));
+            out.push(candidate(&number, "answer_phrase_number", false, true));
         }
     }
     // The latest of: the last formula, the last short bold value, the last number.
     let mut positional: Vec<(usize, Candidate)> = Vec::new();
     if let Some(seg) = segments.iter().rev().find(|s| s.valid) {
-        positional.push((seg.end, candidate(&seg.content, "last_formula", false)));
+        positional.push((seg.end, candidate(&seg.content, "last_formula", false, false)));
     }
     if let Some((end, content)) = bold_spans(text).into_iter().next_back() {
-        positional.push((end, candidate(&content, "bold", false)));
+        positional.push((end, candidate(&content, "bold", false, is_plain(&content))));
     }
-    if let Some((number, end)) = last_number(text, &segments) {
-        positional.push((end, candidate(&number, "last_number", false)));
+    let prose = side == Side::Response || word_count(text) >= 5;
+    if prose && let Some((number, end)) = last_number(text, &segments) {
+        positional.push((end, candidate(&number, "last_number", false, true)));
     }
     positional.sort_by(|a, b| b.0.cmp(&a.0));
     out.extend(positional.into_iter().map(|(_, c)| c));

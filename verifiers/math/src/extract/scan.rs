@@ -203,8 +203,9 @@ const MARKERS: &[&str] = &[
     "lösung",
 ];
 
-/// Byte offset just after the last answer marker, with fillers such as `is` skipped.
-pub fn find_markers(s: &str) -> Option<usize> {
+/// Byte offset just after the last answer marker, with fillers such as `is` skipped, and
+/// whether the marker was "final answer".
+pub fn find_markers(s: &str) -> Option<(usize, bool)> {
     let lower = s.to_lowercase();
     // Lowercasing can change byte lengths outside ASCII; fall back to ASCII-only lowering then.
     let hay = if lower.len() == s.len() {
@@ -228,11 +229,11 @@ pub fn find_markers(s: &str) -> Option<usize> {
             from = end;
         }
     }
-    let (_, mut end) = best?;
+    let (start, mut end) = best?;
+    let is_final = hay[..start].trim_end().ends_with("final") && hay[end..].trim_start().starts_with(['i', ':']);
     loop {
         let rest = &hay[end..];
-        let trimmed = rest
-            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*' | '='));
+        let trimmed = rest.trim_start_matches(|c: char| matches!(c, ' ' | '\t' | ':' | '：' | '*' | '='));
         end += rest.len() - trimmed.len();
         let mut advanced = false;
         for filler in [
@@ -259,7 +260,7 @@ pub fn find_markers(s: &str) -> Option<usize> {
             break;
         }
     }
-    Some(end)
+    Some((end, is_final))
 }
 
 /// The text from `from` to the end of its sentence; formulas do not end sentences.
@@ -267,7 +268,7 @@ pub fn sentence_after<'a>(s: &'a str, from: usize, segments: &[Segment]) -> &'a 
     let bytes = s.as_bytes();
     let mut i = from;
     while i < s.len() {
-        if let Some(seg) = segments.iter().find(|g| g.start == i) {
+        if let Some(seg) = segments.iter().find(|g| g.start == i && g.valid) {
             i = seg.end;
             continue;
         }

@@ -401,7 +401,7 @@ impl Parser {
                     cur = Node::Div(Box::new(cur), Box::new(f));
                 }
                 _ => {
-                    if self.skip_unit() {
+                    if cur.has_number() && self.skip_unit() {
                         continue;
                     }
                     if self.at_percent_word() {
@@ -461,7 +461,7 @@ impl Parser {
                     && crate::functions::canonical(w).is_none()
                     && !matches!(w.as_str(), "pi" | "inf" | "infty" | "infinity" | "oo")
                     && !w.chars().all(|c| c.is_ascii_uppercase())
-                    && (w.len() >= 3 || SHORT_UNITS.contains(&w.as_str()))
+                    && (w.len() >= 3 || SHORT_UNITS.contains(&w.as_str()) || !w.is_ascii())
             }
             Some(Tok::Text(t)) => {
                 let t = t.trim();
@@ -473,16 +473,12 @@ impl Parser {
                         .all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
                     && (t.chars().count() >= 2 || !t.starts_with(|c: char| c.is_ascii_alphabetic()))
             }
-            Some(Tok::Other(c)) => c.is_alphabetic(),
             _ => false,
         };
         if !is_unit {
             return false;
         }
         self.pos += 1;
-        while matches!(self.peek(), Some(Tok::Other(c)) if c.is_alphabetic()) {
-            self.pos += 1;
-        }
         // `cm^2`, `\text{ m}^{3}`.
         if self.peek() == Some(&Tok::Punct('^')) {
             match self.peek_at(1) {

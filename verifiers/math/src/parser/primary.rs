@@ -48,6 +48,12 @@ const GREEK: &[&str] = &[
     "Omega",
 ];
 
+/// Two-letter words that are prose, not products of two variables.
+const PROSE_WORDS: &[&str] = &[
+    "is", "so", "to", "of", "in", "at", "be", "we", "it", "an", "by", "on", "if", "as", "no", "do", "he", "me", "my",
+    "up", "us", "am", "de", "la", "le", "et", "un", "il", "es", "en", "el", "ist", "the",
+];
+
 const DECORATIONS: &[&str] = &[
     "vec",
     "hat",
@@ -361,8 +367,10 @@ impl Parser {
             "inf" | "infty" | "infinity" | "oo" => return Ok(Node::Const(Constant::Infinity)),
             _ => {}
         }
-        // `AB`, `xy`: products of one-letter names.
-        if w.len() <= 2 || w.chars().all(|c| c.is_ascii_uppercase()) {
+        // `AB`, `xy`: products of one-letter names; but `is`, `so`, `we` are prose.
+        let ascii = w.chars().all(|c| c.is_ascii_alphabetic());
+        let prose = PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str());
+        if ascii && !prose && (w.len() <= 2 || w.chars().all(|c| c.is_ascii_uppercase())) {
             self.pos -= 1;
             let space_before = self.space_before();
             let letters: Vec<Token> = w
