@@ -151,9 +151,18 @@ fn drop_thin_space_after_commas(s: &str) -> String {
 fn collapse_braced_commas(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(at) = rest.find("{,}") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 3..];
+    while let Some(at) = rest.find('{') {
+        let inner = &rest[at + 1..];
+        let close = inner.find('}');
+        let is_comma = close.is_some_and(|c| inner[..c].trim() == ",");
+        let Some(c) = close.filter(|_| is_comma) else {
+            out.push_str(&rest[..=at]);
+            rest = inner;
+            continue;
+        };
+        // `14 {,}916`: the space before the group belongs to the number too.
+        out.push_str(rest[..at].trim_end_matches(' '));
+        let after = &inner[c + 1..];
         let digits = after.chars().take_while(char::is_ascii_digit).count();
         if digits != 3 {
             out.push('.');

@@ -167,8 +167,11 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
     j.extraction = Some(pred.as_ref().map_or(first_pred.rule, |(c, _)| c.rule));
     j.parsed = pred.as_ref().map(|(_, n)| n.to_string());
     j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
-    let same_text = gold_text
-        .is_some_and(|g| loose_text(g) == loose_text(j.extracted.as_deref().unwrap_or_default()));
+    let pred_text = j.extracted.as_deref().unwrap_or_default();
+    let same_text = gold_text.is_some_and(|g| loose_text(g) == loose_text(pred_text))
+        || gold_candidates
+            .first()
+            .is_some_and(|g| loose_text(&g.text) == loose_text(&first_pred.text));
     if same_text {
         j.status = Status::Correct;
         j.rule = Some("same_text");

@@ -119,10 +119,11 @@ pub enum Side {
 
 /// Extracts the answer candidates from a response (or a reference written like one).
 pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool, side: Side) -> Extraction {
-    let blanked = blank_invalid(answer_region(response));
+    let region = answer_region(response);
+    let blanked = blank_invalid(region);
     let text = blanked.as_str();
     let mut out = Vec::new();
-    if let Some(tagged) = answer_tag(text) {
+    if let Some(tagged) = answer_tag(region) {
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
     let segments = math_segments(text);
@@ -133,7 +134,7 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool,
         let stripped = strip_delimiters(sentence);
         out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(sentence)));
     }
-    match boxes(text) {
+    match boxes(region) {
         scan::Boxed::None => {}
         scan::Boxed::Run(contents) => {
             if contents.len() > 1 && !allow_multiple_boxed {

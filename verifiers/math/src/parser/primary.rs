@@ -369,7 +369,8 @@ impl Parser {
         }
         // `AB`, `xy`: products of one-letter names; but `is`, `so`, `we` are prose.
         let ascii = w.chars().all(|c| c.is_ascii_alphabetic());
-        let prose = PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str());
+        let upper = w.chars().all(|c| c.is_ascii_uppercase());
+        let prose = !upper && PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str());
         if ascii && !prose && (w.len() <= 2 || w.chars().all(|c| c.is_ascii_uppercase())) {
             self.pos -= 1;
             let space_before = self.space_before();
