@@ -37,9 +37,11 @@ pub struct ExactMatchInput {
     pub extract: Extraction,
     /// Strip leading and trailing whitespace from both sides.
     #[serde(default = "yes")]
+    #[schema(default = true)]
     pub trim: bool,
     /// Replace every run of whitespace with one space on both sides.
     #[serde(default = "yes")]
+    #[schema(default = true)]
     pub collapse_whitespace: bool,
     /// Compare case-insensitively (Unicode lowercase).
     #[serde(default)]
