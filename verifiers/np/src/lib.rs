@@ -18,6 +18,7 @@
 )]
 
 mod catalogue;
+mod cover;
 pub mod extract;
 mod graph;
 pub mod parse;

@@ -4,6 +4,7 @@ use crate::catalogue::{Env, Environment};
 
 mod assign;
 pub mod bin_packing;
+pub mod dominating_set;
 pub mod graph_coloring;
 pub mod independent_set;
 pub mod knapsack;
@@ -12,6 +13,7 @@ pub mod max_cut;
 pub mod min_bisection;
 pub mod number_partition;
 pub mod parallel_machines;
+pub mod set_cover;
 pub mod subset_sum;
 pub mod tsp;
 
@@ -29,6 +31,8 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<number_partition::NumberPartition>::NEW,
     &Env::<bin_packing::BinPacking>::NEW,
     &Env::<parallel_machines::ParallelMachines>::NEW,
+    &Env::<set_cover::SetCover>::NEW,
+    &Env::<dominating_set::DominatingSet>::NEW,
 ];
 
 /// `[a, b, c]`.
