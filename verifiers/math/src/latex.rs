@@ -98,8 +98,7 @@ pub fn is_spacing(name: &str) -> bool {
 pub fn normalize(input: &str) -> String {
     let repaired = repair_double_escapes(input);
     let mut out = String::with_capacity(repaired.len());
-    let mut chars = repaired.chars().peekable();
-    while let Some(c) = chars.next() {
+    for c in repaired.chars() {
         match c {
             '−' | '–' | '—' => out.push('-'),
             '×' | '·' | '⋅' | '∙' => out.push('*'),

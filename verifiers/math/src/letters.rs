@@ -113,9 +113,12 @@ fn standalone_letters(s: &str, highest: char) -> Vec<char> {
 pub fn response_letter(response: &str, reference: char) -> Option<(char, &'static str)> {
     let text = answer_region(response);
     let highest = reference.max('E');
-    if let crate::extract::Extraction::Candidates(c) =
-        crate::extract::extract(text, crate::options::ExtractionMode::Boxed, true, crate::extract::Side::Response)
-        && let Some(first) = c.first()
+    if let crate::extract::Extraction::Candidates(c) = crate::extract::extract(
+        text,
+        crate::options::ExtractionMode::Boxed,
+        true,
+        crate::extract::Side::Response,
+    ) && let Some(first) = c.first()
         && let Some(l) = letter_alone(&first.text)
     {
         return Some((l, "boxed_letter"));

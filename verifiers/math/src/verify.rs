@@ -140,7 +140,12 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
             allow_text: true,
         }],
     };
-    let pred_candidates = match extract(response, opts.extraction, opts.allow_multiple_boxed, Side::Response) {
+    let pred_candidates = match extract(
+        response,
+        opts.extraction,
+        opts.allow_multiple_boxed,
+        Side::Response,
+    ) {
         Extraction::Candidates(c) => c,
         Extraction::Hedged(items) => {
             j.extracted = Some(items.join("; "));

@@ -216,7 +216,10 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         }
         _ if items(g).is_some() && items(p).is_some() => {
             // Answers are sets: a repeated element is one element.
-            let (a, b) = (distinct(items(g).unwrap_or_default()), distinct(items(p).unwrap_or_default()));
+            let (a, b) = (
+                distinct(items(g).unwrap_or_default()),
+                distinct(items(p).unwrap_or_default()),
+            );
             let (a, b) = (a.as_slice(), b.as_slice());
             unordered(a, b, ctx).or_else(|| {
                 let (fa, fb) = (flattened(a), flattened(b));

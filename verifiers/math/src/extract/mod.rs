@@ -59,7 +59,12 @@ fn is_plain(s: &str) -> bool {
 }
 
 fn candidate(text: &str, rule: &'static str, allow_text: bool, plain: bool) -> Candidate {
-    Candidate { text: text.trim().to_owned(), rule, plain, allow_text }
+    Candidate {
+        text: text.trim().to_owned(),
+        rule,
+        plain,
+        allow_text,
+    }
 }
 
 /// The text with the content of malformed formulas (inline math across a line break) blanked
@@ -118,7 +123,12 @@ pub enum Side {
 }
 
 /// Extracts the answer candidates from a response (or a reference written like one).
-pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool, side: Side) -> Extraction {
+pub fn extract(
+    response: &str,
+    mode: ExtractionMode,
+    allow_multiple_boxed: bool,
+    side: Side,
+) -> Extraction {
     let region = answer_region(response);
     let blanked = blank_invalid(region);
     let text = blanked.as_str();
@@ -127,12 +137,21 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool,
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
     let segments = math_segments(text);
-    let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
+    let marker = if mode == ExtractionMode::Auto {
+        find_markers(text)
+    } else {
+        None
+    };
     // "The final answer is X" outranks earlier boxes, as in the usual answer templates.
     if let Some((marker_end, true)) = marker {
         let sentence = sentence_after(text, marker_end, &segments);
         let stripped = strip_delimiters(sentence);
-        out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(sentence)));
+        out.push(candidate(
+            &stripped,
+            "final_answer_phrase",
+            word_count(&stripped) <= 3,
+            is_plain(sentence),
+        ));
     }
     match boxes(region) {
         scan::Boxed::None => {}
@@ -196,7 +215,10 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool,
     // The latest of: the last formula, the last short bold value, the last number.
     let mut positional: Vec<(usize, Candidate)> = Vec::new();
     if let Some(seg) = segments.iter().rev().find(|s| s.valid) {
-        positional.push((seg.end, candidate(&seg.content, "last_formula", false, false)));
+        positional.push((
+            seg.end,
+            candidate(&seg.content, "last_formula", false, false),
+        ));
     }
     if let Some((end, content)) = bold_spans(text).into_iter().next_back() {
         positional.push((end, candidate(&content, "bold", false, is_plain(&content))));
@@ -205,7 +227,7 @@ pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool,
     if prose && let Some((number, end)) = last_number(text, &segments) {
         positional.push((end, candidate(&number, "last_number", false, true)));
     }
-    positional.sort_by(|a, b| b.0.cmp(&a.0));
+    positional.sort_by_key(|b| std::cmp::Reverse(b.0));
     out.extend(positional.into_iter().map(|(_, c)| c));
     Extraction::Candidates(out)
 }

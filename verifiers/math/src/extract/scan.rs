@@ -230,10 +230,11 @@ pub fn find_markers(s: &str) -> Option<(usize, bool)> {
         }
     }
     let (start, mut end) = best?;
-    let is_final = hay[..start].trim_end().ends_with("final") && hay[end..].trim_start().starts_with(['i', ':']);
+    let is_final = hay[..start].trim_end().ends_with("final")
+        && hay[end..].trim_start().starts_with(['i', ':']);
     loop {
         let rest = &hay[end..];
-        let trimmed = rest.trim_start_matches(|c: char| matches!(c, ' ' | '\t' | ':' | '：' | '*' | '='));
+        let trimmed = rest.trim_start_matches([' ', '\t', ':', '：', '*', '=']);
         end += rest.len() - trimmed.len();
         let mut advanced = false;
         for filler in [
@@ -380,7 +381,7 @@ fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
     Some((text, j))
 }
 
-fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String, usize)> {
+fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String, usize, usize)> {
     let bytes = s.as_bytes();
     let mut out = Vec::new();
     let mut i = from;
@@ -396,7 +397,7 @@ fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String
             && !inside_invalid(i, segments)
             && let Some((text, end)) = number_at(s, i)
         {
-            out.push((text, end));
+            out.push((text, i, end));
             i = end.max(i + 1);
             continue;
         }
@@ -405,9 +406,32 @@ fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String
     out
 }
 
-/// The last number in the text, outside malformed formulas.
+/// Words that join numbers into one answer (`2 and 3`) or a hedge (`4 or 5`).
+const JOINERS: &[&str] = &[
+    "or", "and", "ou", "et", "oder", "und", "o", "y", "或", "和", "或者",
+];
+
+fn is_joiner(gap: &str) -> bool {
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() == 1 && JOINERS.contains(&words[0].to_lowercase().as_str())
+}
+
+/// The last number in the text, outside malformed formulas, together with the numbers joined
+/// to it by `and`/`or` (`4 or 5` is read whole so a hedge is not credited as its last part).
 pub fn last_number(s: &str, segments: &[Segment]) -> Option<(String, usize)> {
-    numbers(s, 0, s.len(), segments).pop()
+    let all = numbers(s, 0, s.len(), segments);
+    let (mut text, mut start, end) = all.last()?.clone();
+    for (prev, prev_start, prev_end) in all.iter().rev().skip(1) {
+        if !is_joiner(&s[*prev_end..start]) {
+            break;
+        }
+        text = format!("{prev}{}{text}", &s[*prev_end..start]);
+        start = *prev_start;
+    }
+    Some((text, end))
 }
 
 /// The first number between `from` and `to`.
@@ -420,4 +444,5 @@ pub fn first_number(
     numbers(s, from, to.min(s.len()), segments)
         .into_iter()
         .next()
+        .map(|(t, _, e)| (t, e))
 }

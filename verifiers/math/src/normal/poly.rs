@@ -383,7 +383,7 @@ pub fn rational_root(c: &BigRational, p: i64, q: u32) -> Result<Option<(Poly, bo
         return Ok(None);
     }
     let negative = c.is_negative();
-    if negative && q % 2 == 0 && q != 2 {
+    if negative && q.is_multiple_of(2) && q != 2 {
         return Ok(None);
     }
     let magnitude = c.abs();

@@ -483,10 +483,11 @@ impl Parser {
         if self.peek() == Some(&Tok::Punct('^')) {
             match self.peek_at(1) {
                 Some(Tok::Num(_)) => self.pos += 2,
-                Some(Tok::Punct('{')) if matches!(self.peek_at(2), Some(Tok::Num(_))) => {
-                    if self.peek_at(3) == Some(&Tok::Punct('}')) {
-                        self.pos += 4;
-                    }
+                Some(Tok::Punct('{'))
+                    if matches!(self.peek_at(2), Some(Tok::Num(_)))
+                        && self.peek_at(3) == Some(&Tok::Punct('}')) =>
+                {
+                    self.pos += 4;
                 }
                 _ => {}
             }

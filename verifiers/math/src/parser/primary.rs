@@ -50,8 +50,9 @@ const GREEK: &[&str] = &[
 
 /// Two-letter words that are prose, not products of two variables.
 const PROSE_WORDS: &[&str] = &[
-    "is", "so", "to", "of", "in", "at", "be", "we", "it", "an", "by", "on", "if", "as", "no", "do", "he", "me", "my",
-    "up", "us", "am", "de", "la", "le", "et", "un", "il", "es", "en", "el", "ist", "the",
+    "is", "so", "to", "of", "in", "at", "be", "we", "it", "an", "by", "on", "if", "as", "no", "do",
+    "he", "me", "my", "up", "us", "am", "de", "la", "le", "et", "un", "il", "es", "en", "el",
+    "ist", "the",
 ];
 
 const DECORATIONS: &[&str] = &[

@@ -1,0 +1,394 @@
+//! Accept/reject fixtures per category: the behaviour `docs/verifiers/math.md` promises.
+
+use std::time::{Duration, Instant};
+
+use referee_core::{Budget, Status, Verifier};
+use referee_math::{ExtractionMode, MathInput, MathOptions, MathVerifier, PercentPolicy, judge};
+
+/// `(reference, response, expected)` rows, grouped by what they exercise.
+const FIXTURES: &[(&str, &[(&str, &str, bool)])] = &[
+    (
+        "numbers",
+        &[
+            ("12", "12.0", true),
+            ("-5", "−5", true),
+            ("1234567", "1,234,567", true),
+            ("1234567", "1 234 567", true),
+            ("32349", "\\boxed{32, 349}", false),
+            ("2.5", "2,5", true),
+            ("0.5", ".5", true),
+            ("1.5e3", "1500", true),
+            ("3 \\times 10^{4}", "30000", true),
+            ("\\frac{1}{3}", "0.\\overline{3}", true),
+            ("\\frac{1}{6}", "0.1\\overline{6}", true),
+            ("2\\frac{1}{2}", "\\frac{5}{2}", true),
+            ("2\\frac{1}{2}", "1", false),
+            ("54", "204_5", true),
+            ("7", "8", false),
+            ("10", "10.5", false),
+        ],
+    ),
+    (
+        "fractions_and_radicals",
+        &[
+            ("\\frac{1}{2}", "\\dfrac12", true),
+            ("\\frac{3}{4}", "6/8", true),
+            ("2\\sqrt{3}", "\\sqrt{12}", true),
+            ("\\frac{\\sqrt{2}}{2}", "\\frac{1}{\\sqrt{2}}", true),
+            ("\\sqrt[3]{16}", "2\\sqrt[3]{2}", true),
+            ("\\sqrt{2}+\\sqrt{3}", "\\sqrt{3}+\\sqrt{2}", true),
+            ("\\sqrt{8}", "2\\sqrt{3}", false),
+            ("\\frac{1}{1+\\sqrt{2}}", "\\sqrt{2}-1", true),
+            ("\\sqrt{-4}", "2i", true),
+        ],
+    ),
+    (
+        "constants",
+        &[
+            ("\\frac{9\\pi}{4}", "\\frac94\\pi", true),
+            ("\\pi/2", "pi/2", true),
+            ("2\\pi", "6.28", true),
+            ("2\\pi", "6.29", false),
+            ("2\\pi", "6.2", false),
+            ("2\\pi", "6", false),
+            ("e^{2}", "\\exp(2)", true),
+            ("3.14159", "\\pi", true),
+            ("14 - i", "14.0 + -1.0i", true),
+            ("\\infty", "+\\infty", true),
+            ("\\infty", "-\\infty", false),
+        ],
+    ),
+    (
+        "magnitudes",
+        &[
+            ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", false),
+            ("\\frac{1}{2^{99}}", "2^{-99}", true),
+            ("\\frac{1}{2004!}", "\\frac{1}{2006!}", false),
+            ("2^{2^{2^{2^2}}}", "2^{65536}", true),
+            ("2^{2^{2^{2^2}}}", "2^{65537}", false),
+            ("10^{100}+1", "10^{100}", false),
+            ("10^{-30}", "0", false),
+        ],
+    ),
+    (
+        "algebra",
+        &[
+            ("\\frac{x+2}{7}", "\\frac{x}{7}+\\frac{2}{7}", true),
+            ("(x+1)^2", "x^2+2x+1", true),
+            ("(x+1)^2", "x^2+1", false),
+            ("\\frac{x^2-1}{x-1}", "x+1", true),
+            ("\\tan^2(y)+1", "\\sec^2(y)", true),
+            ("\\sin^2 x + \\cos^2 x", "1", true),
+            ("\\ln(x^2)", "2\\ln x", true),
+            ("x^{2/3}", "\\sqrt[3]{x^2}", true),
+            ("f(x)", "f(y)", false),
+            ("ab", "ba", true),
+        ],
+    ),
+    (
+        "percent",
+        &[
+            ("28\\%", "28", true),
+            ("28\\%", "0.28", true),
+            ("28\\%", "28 percent", true),
+            ("28\\%", "0.28\\%", false),
+            ("0.28", "28\\%", true),
+        ],
+    ),
+    (
+        "units_and_degrees",
+        &[
+            ("90^\\circ", "90", true),
+            ("90", "90°", true),
+            ("15\\text{ cm}^2", "15", true),
+            ("5", "\\$5", true),
+            ("125", "125 miles", true),
+            ("125", "126 miles", false),
+        ],
+    ),
+    (
+        "sets_intervals_tuples",
+        &[
+            ("\\{1, 2, 3\\}", "\\{3, 2, 1\\}", true),
+            ("\\{1, 2, 3\\}", "\\{1, 2\\}", false),
+            ("(1, 2)", "(2, 1)", false),
+            ("(1, 2)", "(1, 2)", true),
+            ("[0, 1)", "[0, 1)", true),
+            ("[0, 1)", "(0, 1)", false),
+            (
+                "(-\\infty, 2] \\cup (3, \\infty)",
+                "(3, \\infty) \\cup (-\\infty, 2]",
+                true,
+            ),
+            ("\\emptyset", "\\varnothing", true),
+            ("\\emptyset", "\\{0\\}", false),
+            ("1 \\pm \\sqrt{2}", "1+\\sqrt{2}, 1-\\sqrt{2}", true),
+            ("\\pm 3", "3", false),
+            ("1, 2", "2, 1", true),
+            ("1, 2", "1", false),
+        ],
+    ),
+    (
+        "matrices",
+        &[
+            (
+                "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}",
+                "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}",
+                true,
+            ),
+            (
+                "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}",
+                "\\begin{pmatrix}1 & 3 \\\\ 2 & 4\\end{pmatrix}",
+                false,
+            ),
+            (
+                "\\begin{pmatrix}2 \\\\ 4\\end{pmatrix}",
+                "2\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}",
+                true,
+            ),
+            (
+                "\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}",
+                "\\begin{pmatrix}1 & 0\\end{pmatrix}",
+                false,
+            ),
+        ],
+    ),
+    (
+        "equations_and_inequalities",
+        &[
+            ("x = 3", "3", true),
+            ("3", "x = 3", true),
+            ("y = 2x + 1", "2x - y + 1 = 0", true),
+            ("y = 2x + 1", "y = 2x - 1", false),
+            ("x > 2", "2 < x", true),
+            ("x > 2", "x \\geq 2", false),
+            ("x \\le 3", "x \\in (-\\infty, 3]", true),
+            ("x \\in (-\\infty, 3]", "x \\le 3", false),
+            ("x^2 < 4", "(-2, 2)", true),
+            ("a + b = 0", "0", false),
+        ],
+    ),
+    (
+        "extraction",
+        &[
+            ("5", "Adding them gives \\boxed{5}.", true),
+            ("5", "We get $x=3$ first, then the answer is $5$.", true),
+            ("5", "<think>maybe 4</think>The answer is 5.", true),
+            ("5", "<answer>5</answer>", true),
+            ("5", "**Final answer:** 5", true),
+            ("5", "Donc la réponse est 5.", true),
+            ("5", "所以答案是 5。", true),
+            ("5", "\\boxed{4} or \\boxed{5}", false),
+            ("5", "It is either 4 or 5", false),
+            ("5", "I could not solve it.", false),
+            ("C", "The correct option is (C).", true),
+            ("C", "\\boxed{B}", false),
+        ],
+    ),
+    (
+        "text",
+        &[
+            ("\\text{odd}", "odd", true),
+            ("\\text{odd}", "even", false),
+            ("\\text{Evelyn}", "\\boxed{\\text{Evelyn}}", true),
+        ],
+    ),
+];
+
+fn run(reference: &str, response: &str, opts: &MathOptions) -> bool {
+    judge(response, reference, opts, &Budget::unlimited()).is_correct()
+}
+
+#[test]
+fn fixtures_behave_as_documented() {
+    let opts = MathOptions::default();
+    let mut failures = Vec::new();
+    for (category, rows) in FIXTURES {
+        for (reference, response, expected) in *rows {
+            let got = run(reference, response, &opts);
+            if got != *expected {
+                let j = judge(response, reference, &opts, &Budget::unlimited());
+                failures.push(format!(
+                    "[{category}] {reference:?} vs {response:?}: expected {expected}, got {j:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixtures failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn percent_policy_is_configurable() {
+    let number = MathOptions {
+        percent: PercentPolicy::Number,
+        ..MathOptions::default()
+    };
+    assert!(run("28\\%", "28", &number));
+    assert!(!run("28\\%", "0.28", &number));
+    let fraction = MathOptions {
+        percent: PercentPolicy::Fraction,
+        ..MathOptions::default()
+    };
+    assert!(!run("28\\%", "28", &fraction));
+    assert!(run("28\\%", "0.28", &fraction));
+}
+
+#[test]
+fn assignment_and_rounding_can_be_disabled() {
+    let strict = MathOptions {
+        allow_assignment: false,
+        accept_rounded: false,
+        ..MathOptions::default()
+    };
+    assert!(!run("3", "x = 3", &strict));
+    assert!(!run("\\frac{1}{3}", "0.33", &strict));
+    assert!(run("\\frac{1}{3}", "0.33", &MathOptions::default()));
+}
+
+#[test]
+fn hedged_boxes_are_rejected_when_multiple_boxes_are_not_allowed() {
+    let single = MathOptions {
+        allow_multiple_boxed: false,
+        ..MathOptions::default()
+    };
+    let j = judge(
+        "\\boxed{1} and \\boxed{2}",
+        "1, 2",
+        &single,
+        &Budget::unlimited(),
+    );
+    assert_eq!(j.status, Status::Incorrect);
+    assert!(run(
+        "1, 2",
+        "\\boxed{1} and \\boxed{2}",
+        &MathOptions::default()
+    ));
+    assert!(run("5", "\\boxed{5} so \\boxed{5}", &single));
+}
+
+#[test]
+fn extraction_modes_limit_where_answers_are_found() {
+    let boxed = MathOptions {
+        extraction: ExtractionMode::Boxed,
+        ..MathOptions::default()
+    };
+    assert!(!run("5", "The answer is 5.", &boxed));
+    assert!(run("5", "so \\boxed{5}", &boxed));
+    let whole = MathOptions {
+        extraction: ExtractionMode::Whole,
+        ..MathOptions::default()
+    };
+    assert!(run("5", "5", &whole));
+    assert!(!run("5", "The answer is 5.", &whole));
+}
+
+#[test]
+fn missing_answers_are_unparseable() {
+    let j = judge(
+        "I do not know.",
+        "5",
+        &MathOptions::default(),
+        &Budget::unlimited(),
+    );
+    assert_eq!(j.status, Status::Unparseable);
+}
+
+#[test]
+fn expired_budget_times_out_without_judging() {
+    let budget = Budget::with_timeout(Duration::ZERO);
+    let j = judge("\\boxed{5}", "5", &MathOptions::default(), &budget);
+    assert_eq!(j.status, Status::Timeout);
+}
+
+#[test]
+fn oversized_input_is_a_resource_limit() {
+    let huge = "1".repeat(referee_math::limits::MAX_INPUT_BYTES + 1);
+    let j = judge(&huge, "1", &MathOptions::default(), &Budget::unlimited());
+    assert_eq!(j.status, Status::ResourceLimit);
+}
+
+#[test]
+fn power_towers_are_decided_or_refused_quickly() {
+    let cases = [
+        ("5^{5^{5^{5^5}}}", "5^{5^{5^{5^5}}}+1"),
+        (
+            "\\dfrac{5^{\\left(5^{\\left(5^{\\left(5^5\\right)}\\right)} - 4\\right)} - 5}{16}",
+            "7",
+        ),
+        ("9^{9^{9^{9}}}", "9^{9^{9^{9}}}"),
+        ("(x+1)^{1000000}", "(x+1)^{1000001}"),
+        ("10^{10^{10}}!", "1"),
+        ("\\sum_{k=1}^{10^{9}} k", "5"),
+    ];
+    for (reference, response) in cases {
+        let start = Instant::now();
+        let j = judge(
+            response,
+            reference,
+            &MathOptions::default(),
+            &Budget::unlimited(),
+        );
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_millis(500),
+            "{reference} vs {response} took {took:?}"
+        );
+        assert!(
+            !(j.is_correct() && reference != response),
+            "{reference} vs {response} accepted: {j:?}"
+        );
+    }
+}
+
+#[test]
+fn verifier_reports_details_and_description() {
+    let v = MathVerifier::new();
+    assert_eq!(v.description().id, "math");
+    assert_eq!(v.description().version, "1");
+    let inputs = vec![
+        MathInput {
+            response: "so \\boxed{\\frac{1}{2}}".into(),
+            reference: "0.5".into(),
+            options: MathOptions::default(),
+        },
+        MathInput {
+            response: "so \\boxed{3}".into(),
+            reference: "4".into(),
+            options: MathOptions::default(),
+        },
+    ];
+    let verdicts = v.verify_batch(&inputs, &Budget::unlimited());
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdicts[0].status, Status::Correct);
+    assert_eq!(
+        verdicts[0]
+            .details
+            .get("extracted")
+            .and_then(|v| v.as_str()),
+        Some("\\frac{1}{2}")
+    );
+    assert!(verdicts[0].details.contains_key("rule"));
+    assert_eq!(verdicts[1].status, Status::Incorrect);
+    assert!(verdicts[1].details.contains_key("reason"));
+}
+
+#[test]
+fn input_rejects_unknown_fields_and_fills_defaults() {
+    let ok: MathInput =
+        serde_json::from_value(serde_json::json!({"response": "1", "reference": "1"}))
+            .unwrap_or_else(|e| panic!("defaults should fill the options: {e}"));
+    assert_eq!(ok.options, MathOptions::default());
+    let bad = serde_json::from_value::<MathInput>(
+        serde_json::json!({"response": "1", "reference": "1", "x": 1}),
+    );
+    assert!(bad.is_err());
+    let bad_option = serde_json::from_value::<MathInput>(
+        serde_json::json!({"response": "1", "reference": "1", "options": {"percent": "maybe"}}),
+    );
+    assert!(bad_option.is_err());
+}
