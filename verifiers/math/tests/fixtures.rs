@@ -5,8 +5,11 @@ use std::time::{Duration, Instant};
 use referee_core::{Budget, Status, Verifier};
 use referee_math::{ExtractionMode, MathInput, MathOptions, MathVerifier, PercentPolicy, judge};
 
-/// `(reference, response, expected)` rows, grouped by what they exercise.
-const FIXTURES: &[(&str, &[(&str, &str, bool)])] = &[
+/// One fixture: reference, response, whether the response is credited.
+type Row = (&'static str, &'static str, bool);
+
+/// Fixture rows, grouped by what they exercise.
+const FIXTURES: &[(&str, &[Row])] = &[
     (
         "numbers",
         &[
