@@ -3,10 +3,7 @@
 use std::time::Instant;
 
 fn main() {
-    let seeds: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let seeds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     let only = std::env::args().nth(2);
     for info in referee_np::catalogue() {
         if only.as_deref().is_some_and(|o| o != info.task) {

@@ -132,10 +132,7 @@ pub struct InstancesResponse {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum InstanceSource<'a> {
     /// A caller-supplied instance, optionally with its reference.
-    Given {
-        instance: &'a Value,
-        reference: Option<&'a Reference>,
-    },
+    Given { instance: &'a Value, reference: Option<&'a Reference> },
     /// Regenerated from (level, seed).
     Seeded { level: u8, seed: u64 },
 }
@@ -154,11 +151,7 @@ pub(crate) struct InstanceCache {
 const CACHE_CAPACITY: usize = 4096;
 
 impl InstanceCache {
-    fn get_or_insert<T: Send + Sync + 'static>(
-        &self,
-        key: CacheKey,
-        make: impl FnOnce() -> T,
-    ) -> Option<Arc<T>> {
+    fn get_or_insert<T: Send + Sync + 'static>(&self, key: CacheKey, make: impl FnOnce() -> T) -> Option<Arc<T>> {
         if let Ok(map) = self.entries.lock()
             && let Some(hit) = map.get(&key)
         {
@@ -199,11 +192,7 @@ impl<P: Problem> Env<P> {
         if P::LEVELS.iter().any(|l| l.level == level) {
             Ok(())
         } else {
-            Err(NpError::UnknownLevel {
-                task: P::NAME.to_owned(),
-                level,
-                max: P::LEVELS.len() as u8,
-            })
+            Err(NpError::UnknownLevel { task: P::NAME.to_owned(), level, max: P::LEVELS.len() as u8 })
         }
     }
 
@@ -223,10 +212,7 @@ impl<P: Problem> Environment for Env<P> {
             generator_version: P::GENERATOR_VERSION,
             levels: P::LEVELS
                 .iter()
-                .map(|l| LevelInfo {
-                    level: l.level,
-                    description: l.description.to_owned(),
-                })
+                .map(|l| LevelInfo { level: l.level, description: l.description.to_owned() })
                 .collect(),
         }
     }
@@ -239,10 +225,8 @@ impl<P: Problem> Environment for Env<P> {
         Self::check_level(level)?;
         let (instance, planted) = Self::instance(level, seed);
         let reference = reference_of::<P>(&instance, planted.as_ref());
-        let json = serde_json::to_value(&instance).map_err(|e| NpError::InvalidInstance {
-            task: P::NAME.to_owned(),
-            reason: e.to_string(),
-        })?;
+        let json = serde_json::to_value(&instance)
+            .map_err(|e| NpError::InvalidInstance { task: P::NAME.to_owned(), reason: e.to_string() })?;
         Ok(GeneratedInstance {
             task: P::NAME.to_owned(),
             level,
@@ -275,20 +259,11 @@ impl<P: Problem> Environment for Env<P> {
                         reason: "cache type mismatch".into(),
                     })?;
                 let (instance, reference) = &*entry;
-                Ok(score::<P>(instance, reference, response, options)
-                    .with("level", level)
-                    .with("seed", seed))
+                Ok(score::<P>(instance, reference, response, options).with("level", level).with("seed", seed))
             }
-            InstanceSource::Given {
-                instance,
-                reference,
-            } => {
-                let invalid = |reason: String| NpError::InvalidInstance {
-                    task: P::NAME.to_owned(),
-                    reason,
-                };
-                let instance: P::Instance =
-                    P::Instance::deserialize(instance).map_err(|e| invalid(e.to_string()))?;
+            InstanceSource::Given { instance, reference } => {
+                let invalid = |reason: String| NpError::InvalidInstance { task: P::NAME.to_owned(), reason };
+                let instance: P::Instance = P::Instance::deserialize(instance).map_err(|e| invalid(e.to_string()))?;
                 P::validate(&instance).map_err(invalid)?;
                 let computed;
                 let reference = match reference {
@@ -310,11 +285,7 @@ pub(crate) fn environments() -> &'static [&'static dyn Environment] {
 }
 
 pub(crate) fn find(task: &str) -> Result<&'static dyn Environment, NpError> {
-    environments()
-        .iter()
-        .copied()
-        .find(|e| e.name() == task)
-        .ok_or_else(|| NpError::UnknownTask(task.to_owned()))
+    environments().iter().copied().find(|e| e.name() == task).ok_or_else(|| NpError::UnknownTask(task.to_owned()))
 }
 
 /// Every task with its levels and answer format: the body of `GET /v1/environments`.
@@ -332,22 +303,13 @@ pub fn generate(task: &str, level: u8, seed: u64) -> Result<GeneratedInstance, N
 
 /// Generates `count` instances with seeds `seed, seed + 1, ...`: the body of
 /// `POST /v1/environments/{task}/instances`.
-pub fn generate_instances(
-    task: &str,
-    request: &InstancesRequest,
-) -> Result<InstancesResponse, NpError> {
+pub fn generate_instances(task: &str, request: &InstancesRequest) -> Result<InstancesResponse, NpError> {
     if request.count == 0 || request.count > MAX_COUNT {
-        return Err(NpError::BadCount {
-            count: request.count,
-            max: MAX_COUNT,
-        });
+        return Err(NpError::BadCount { count: request.count, max: MAX_COUNT });
     }
     let env = find(task)?;
     let instances = (0..u64::from(request.count))
         .map(|i| env.generate(request.level, request.seed.wrapping_add(i)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(InstancesResponse {
-        task: task.to_owned(),
-        instances,
-    })
+    Ok(InstancesResponse { task: task.to_owned(), instances })
 }

@@ -13,14 +13,7 @@ pub fn min_cover(universe: u128, sets: &[u128], budget: u64) -> Option<(Vec<usiz
         return None;
     }
     let best = greedy_cover(universe, sets);
-    let mut s = CoverSearch {
-        universe,
-        sets,
-        current: Vec::new(),
-        best,
-        nodes: 0,
-        budget,
-    };
+    let mut s = CoverSearch { universe, sets, current: Vec::new(), best, nodes: 0, budget };
     s.go(0);
     let finished = s.nodes <= budget;
     let mut best = s.best;
@@ -34,12 +27,9 @@ pub fn greedy_cover(universe: u128, sets: &[u128]) -> Vec<usize> {
     let mut covered = 0u128;
     let mut chosen = Vec::new();
     while covered & universe != universe {
-        let Some(best) = (0..sets.len()).max_by_key(|&i| {
-            (
-                (sets[i] & universe & !covered).count_ones(),
-                std::cmp::Reverse(i),
-            )
-        }) else {
+        let Some(best) =
+            (0..sets.len()).max_by_key(|&i| ((sets[i] & universe & !covered).count_ones(), std::cmp::Reverse(i)))
+        else {
             break;
         };
         if sets[best] & universe & !covered == 0 {
@@ -59,11 +49,7 @@ pub fn remove_redundant(universe: u128, sets: &[u128], chosen: &mut Vec<usize>) 
     let mut k = chosen.len();
     while k > 0 {
         k -= 1;
-        let others = chosen
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != k)
-            .fold(0u128, |a, (_, &i)| a | sets[i]);
+        let others = chosen.iter().enumerate().filter(|&(j, _)| j != k).fold(0u128, |a, (_, &i)| a | sets[i]);
         if others & universe == universe {
             chosen.remove(k);
         }
@@ -122,9 +108,7 @@ impl CoverSearch<'_> {
         if self.current.len() + needed >= self.best.len() {
             return;
         }
-        let mut options: Vec<usize> = (0..self.sets.len())
-            .filter(|&i| self.sets[i] & bit(pick) != 0)
-            .collect();
+        let mut options: Vec<usize> = (0..self.sets.len()).filter(|&i| self.sets[i] & bit(pick) != 0).collect();
         options.sort_by_key(|&i| std::cmp::Reverse((self.sets[i] & uncovered).count_ones()));
         for i in options {
             self.current.push(i);
@@ -169,10 +153,7 @@ fn algorithm_x(
     while rest != 0 {
         let e = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let count = sets
-            .iter()
-            .filter(|&&s| s & bit(e) != 0 && usable(s))
-            .count();
+        let count = sets.iter().filter(|&&s| s & bit(e) != 0 && usable(s)).count();
         if pick.is_none_or(|(_, c)| count < c) {
             pick = Some((e, count));
         }

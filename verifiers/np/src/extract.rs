@@ -90,45 +90,27 @@ pub fn find_region(response: &str, strict: bool) -> Option<Region<'_>> {
     if let Some(close) = rfind_tag(bytes, b"</answer>")
         && let Some(open) = rfind_tag(&bytes[..close], b"<answer>")
     {
-        return Some(Region {
-            text: &text[open + "<answer>".len()..close],
-            rule: RegionRule::AnswerTag,
-        });
+        return Some(Region { text: &text[open + "<answer>".len()..close], rule: RegionRule::AnswerTag });
     }
     if let Some(open) = rfind_tag(bytes, b"<answer>") {
         // An unclosed tag at the end (generation cut at a stop string) still marks the answer.
-        return Some(Region {
-            text: &text[open + "<answer>".len()..],
-            rule: RegionRule::AnswerTag,
-        });
+        return Some(Region { text: &text[open + "<answer>".len()..], rule: RegionRule::AnswerTag });
     }
     if let Some(start) = answer_line(bytes) {
         let rest = &text[start..];
-        let end = rest
-            .find("\n\n")
-            .or_else(|| rest.find("\r\n\r\n"))
-            .unwrap_or(rest.len());
-        return Some(Region {
-            text: &rest[..end],
-            rule: RegionRule::AnswerLine,
-        });
+        let end = rest.find("\n\n").or_else(|| rest.find("\r\n\r\n")).unwrap_or(rest.len());
+        return Some(Region { text: &rest[..end], rule: RegionRule::AnswerLine });
     }
     if strict {
         return None;
     }
     if let Some(block) = last_fenced_block(text) {
-        return Some(Region {
-            text: block,
-            rule: RegionRule::FencedBlock,
-        });
+        return Some(Region { text: block, rule: RegionRule::FencedBlock });
     }
     if text.trim().is_empty() {
         return None;
     }
-    Some(Region {
-        text,
-        rule: RegionRule::LastBracket,
-    })
+    Some(Region { text, rule: RegionRule::LastBracket })
 }
 
 fn last_fenced_block(text: &str) -> Option<&str> {
@@ -154,45 +136,24 @@ mod tests {
     #[test]
     fn marker_priority() {
         let s = "<think>Answer: [9]</think>I think <answer>[1, 2]</answer> then Answer: [3]";
-        assert_eq!(
-            region(s, true),
-            Some(("[1, 2]".into(), RegionRule::AnswerTag))
-        );
+        assert_eq!(region(s, true), Some(("[1, 2]".into(), RegionRule::AnswerTag)));
         let s = "<think>Answer: [9]</think>so **Answer:** [3, 4]\n\nbye";
-        assert_eq!(
-            region(s, true),
-            Some(("[3, 4]".into(), RegionRule::AnswerLine))
-        );
+        assert_eq!(region(s, true), Some(("[3, 4]".into(), RegionRule::AnswerLine)));
         let s = "<think><answer>[9]</answer></think> nothing";
         assert_eq!(region(s, true), None);
-        assert_eq!(
-            region(s, false),
-            Some(("nothing".into(), RegionRule::LastBracket))
-        );
+        assert_eq!(region(s, false), Some(("nothing".into(), RegionRule::LastBracket)));
         let s = "text\n```json\n[1, 2]\n```\nmore";
-        assert_eq!(
-            region(s, false),
-            Some(("[1, 2]".into(), RegionRule::FencedBlock))
-        );
+        assert_eq!(region(s, false), Some(("[1, 2]".into(), RegionRule::FencedBlock)));
         assert_eq!(region(s, true), None);
         let s = "first answer: [1]; final ANSWER: [2]";
-        assert_eq!(
-            region(s, true),
-            Some(("[2]".into(), RegionRule::AnswerLine))
-        );
-        assert_eq!(
-            region("<answer>[5, 6]", true),
-            Some(("[5, 6]".into(), RegionRule::AnswerTag))
-        );
+        assert_eq!(region(s, true), Some(("[2]".into(), RegionRule::AnswerLine)));
+        assert_eq!(region("<answer>[5, 6]", true), Some(("[5, 6]".into(), RegionRule::AnswerTag)));
     }
 
     #[test]
     fn long_responses_search_only_the_tail() {
         let mut s = "é".repeat(MAX_TAIL_BYTES);
         s.push_str("Answer: [1]");
-        assert_eq!(
-            region(&s, true),
-            Some(("[1]".into(), RegionRule::AnswerLine))
-        );
+        assert_eq!(region(&s, true), Some(("[1]".into(), RegionRule::AnswerLine)));
     }
 }

@@ -53,10 +53,7 @@ impl GraphSpec {
         let mut seen = std::collections::HashSet::new();
         for &[u, v] in &self.edges {
             if u >= self.n || v >= self.n || u == v {
-                return Err(format!(
-                    "edge [{u}, {v}] is not between two distinct vertices below {}",
-                    self.n
-                ));
+                return Err(format!("edge [{u}, {v}] is not between two distinct vertices below {}", self.n));
             }
             if !seen.insert((u.min(v), u.max(v))) {
                 return Err(format!("edge [{u}, {v}] is listed twice"));
@@ -78,12 +75,7 @@ impl GraphSpec {
     }
 
     /// G(n, p) plus `forced` edges, minus `forbidden` pairs (a planted structure).
-    pub fn random(
-        n: usize,
-        p: f64,
-        rng: &mut Rng,
-        keep: impl Fn(usize, usize) -> Option<bool>,
-    ) -> GraphSpec {
+    pub fn random(n: usize, p: f64, rng: &mut Rng, keep: impl Fn(usize, usize) -> Option<bool>) -> GraphSpec {
         let mut edges = Vec::new();
         for u in 0..n {
             for v in u + 1..n {
@@ -106,27 +98,14 @@ impl GraphSpec {
 impl Bitgraph {
     /// The complement graph.
     pub fn complement(&self) -> Bitgraph {
-        let all = if self.n == MAX_VERTICES {
-            u128::MAX
-        } else {
-            bit(self.n) - 1
-        };
-        let adj = self
-            .adj
-            .iter()
-            .enumerate()
-            .map(|(v, &a)| !a & all & !bit(v))
-            .collect();
+        let all = if self.n == MAX_VERTICES { u128::MAX } else { bit(self.n) - 1 };
+        let adj = self.adj.iter().enumerate().map(|(v, &a)| !a & all & !bit(v)).collect();
         Bitgraph { n: self.n, adj }
     }
 
     /// All vertices.
     pub fn all(&self) -> u128 {
-        if self.n == MAX_VERTICES {
-            u128::MAX
-        } else {
-            bit(self.n) - 1
-        }
+        if self.n == MAX_VERTICES { u128::MAX } else { bit(self.n) - 1 }
     }
 
     /// Greedy clique: repeatedly add the candidate with most candidate neighbours.
@@ -134,12 +113,8 @@ impl Bitgraph {
         let mut candidates = self.all();
         let mut clique = Vec::new();
         while candidates != 0 {
-            let v = members(candidates).max_by_key(|&v| {
-                (
-                    (self.adj[v] & candidates).count_ones(),
-                    std::cmp::Reverse(v),
-                )
-            });
+            let v =
+                members(candidates).max_by_key(|&v| ((self.adj[v] & candidates).count_ones(), std::cmp::Reverse(v)));
             let Some(v) = v else { break };
             clique.push(v);
             candidates &= self.adj[v];
@@ -153,13 +128,8 @@ impl Bitgraph {
     /// whether the clique is proven maximum. Also returns the colouring bound at the root, an
     /// upper bound on the clique number either way.
     pub fn max_clique(&self, node_budget: u64) -> (Vec<usize>, bool, usize) {
-        let mut search = CliqueSearch {
-            g: self,
-            best: self.greedy_clique(),
-            current: Vec::new(),
-            nodes: 0,
-            budget: node_budget,
-        };
+        let mut search =
+            CliqueSearch { g: self, best: self.greedy_clique(), current: Vec::new(), nodes: 0, budget: node_budget };
         let (_, root_bounds) = colour_sort(self, self.all());
         let root_bound = root_bounds.last().copied().unwrap_or(0);
         search.expand(self.all());

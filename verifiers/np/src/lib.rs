@@ -33,8 +33,8 @@ pub mod violation;
 pub mod weighted;
 
 pub use catalogue::{
-    GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError,
-    TaskInfo, catalogue, generate, generate_instances,
+    GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError, TaskInfo, catalogue,
+    generate, generate_instances,
 };
 pub use reward::{Direction, RewardMode};
 pub use task::{Reference, ReferenceKind};

@@ -52,19 +52,12 @@ struct Parser<'a> {
 }
 
 fn too_large(what: &str) -> Violation {
-    Violation::new(
-        ErrorKind::TooLarge,
-        format!("answer exceeds the {what} cap"),
-    )
+    Violation::new(ErrorKind::TooLarge, format!("answer exceeds the {what} cap"))
 }
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Self {
-        Parser {
-            b: text.as_bytes(),
-            pos: 0,
-            nodes: 0,
-        }
+        Parser { b: text.as_bytes(), pos: 0, nodes: 0 }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -79,9 +72,7 @@ impl<'a> Parser<'a> {
                 b' ' | b'\t' | b'\n' | b'\r' | b',' | b';' => self.pos += 1,
                 b'-' if self.b.get(self.pos + 1) == Some(&b'>') => self.pos += 2,
                 // U+2192 RIGHTWARDS ARROW.
-                0xE2 if self.b.get(self.pos + 1..self.pos + 3) == Some(&[0x86, 0x92]) => {
-                    self.pos += 3
-                }
+                0xE2 if self.b.get(self.pos + 1..self.pos + 3) == Some(&[0x86, 0x92]) => self.pos += 3,
                 _ => break,
             }
         }
@@ -96,11 +87,7 @@ impl<'a> Parser<'a> {
 
     fn count(&mut self) -> Result<(), Violation> {
         self.nodes += 1;
-        if self.nodes > MAX_NODES {
-            Err(too_large("element"))
-        } else {
-            Ok(())
-        }
+        if self.nodes > MAX_NODES { Err(too_large("element")) } else { Ok(()) }
     }
 
     fn value(&mut self, depth: usize) -> Result<Node, Violation> {
@@ -114,14 +101,11 @@ impl<'a> Parser<'a> {
             Some(b'{') => self.brace(depth),
             Some(q @ (b'"' | b'\'')) => self.quoted(q),
             Some(b'-' | b'0'..=b'9') => self.int().map(Node::Int),
-            Some(b't' | b'f' | b'T' | b'F') => Err(Violation::parse(
-                "booleans are not accepted where integers are expected",
-            )),
+            Some(b't' | b'f' | b'T' | b'F') => {
+                Err(Violation::parse("booleans are not accepted where integers are expected"))
+            }
             Some(b'+') => Err(Violation::parse("a leading '+' is not accepted")),
-            Some(c) => Err(Violation::parse(format!(
-                "unexpected character {:?} at byte {}",
-                c as char, self.pos
-            ))),
+            Some(c) => Err(Violation::parse(format!("unexpected character {:?} at byte {}", c as char, self.pos))),
             None => Err(Violation::parse("the answer ends inside a structure")),
         }
     }
@@ -219,13 +203,12 @@ impl<'a> Parser<'a> {
             return Err(Violation::parse("expected an integer"));
         }
         match self.peek() {
-            Some(b'.') if matches!(self.b.get(self.pos + 1), Some(b'0'..=b'9')) => Err(
-                Violation::parse("non-integer number where an integer is expected"),
-            ),
-            Some(c) if c.is_ascii_alphanumeric() || c == b'_' => Err(Violation::parse(format!(
-                "unexpected character {:?} after a number",
-                c as char
-            ))),
+            Some(b'.') if matches!(self.b.get(self.pos + 1), Some(b'0'..=b'9')) => {
+                Err(Violation::parse("non-integer number where an integer is expected"))
+            }
+            Some(c) if c.is_ascii_alphanumeric() || c == b'_' => {
+                Err(Violation::parse(format!("unexpected character {:?} after a number", c as char)))
+            }
             _ => Ok(if negative { -value } else { value }),
         }
     }
@@ -239,8 +222,7 @@ impl<'a> Parser<'a> {
             let before = self.pos;
             self.skip_separators();
             let continues = matches!(self.peek(), Some(b'0'..=b'9'))
-                || (self.peek() == Some(b'-')
-                    && matches!(self.b.get(self.pos + 1), Some(b'0'..=b'9')));
+                || (self.peek() == Some(b'-') && matches!(self.b.get(self.pos + 1), Some(b'0'..=b'9')));
             if self.pos == before || !continues {
                 return Ok(Node::List(items));
             }
@@ -257,11 +239,7 @@ fn is_open(c: u8) -> bool {
 /// Strict: the region, less surrounding whitespace and one trailing `.`, must be exactly one
 /// structure or one bare integer sequence. Lenient: the first (`prefer_last == false`) or last
 /// structure that parses anywhere in the region, else the first bare integer run.
-pub fn parse_region(
-    region: &str,
-    strict: bool,
-    prefer_last: bool,
-) -> Result<(Node, ParseRule), Violation> {
+pub fn parse_region(region: &str, strict: bool, prefer_last: bool) -> Result<(Node, ParseRule), Violation> {
     if region.len() > MAX_REGION_BYTES {
         return Err(too_large("answer region size"));
     }
@@ -307,8 +285,7 @@ pub fn parse_region(
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        let starts =
-            c.is_ascii_digit() || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
+        let starts = c.is_ascii_digit() || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
         let glued = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
         if starts && !glued {
             p.pos = i;
@@ -321,9 +298,7 @@ pub fn parse_region(
         }
         i += 1;
     }
-    Err(Violation::parse(
-        "no list or number found in the answer region",
-    ))
+    Err(Violation::parse("no list or number found in the answer region"))
 }
 
 fn parse_strict(region: &str) -> Result<(Node, ParseRule), Violation> {
@@ -340,10 +315,7 @@ fn parse_strict(region: &str) -> Result<(Node, ParseRule), Violation> {
     };
     p.skip_whitespace();
     if p.pos != trimmed.len() {
-        return Err(Violation::parse(format!(
-            "unexpected text after the answer at byte {}",
-            p.pos
-        )));
+        return Err(Violation::parse(format!("unexpected text after the answer at byte {}", p.pos)));
     }
     Ok((node, rule))
 }
@@ -380,10 +352,9 @@ impl Node {
     pub fn nested(&self) -> Result<Vec<Vec<i64>>, Violation> {
         match self {
             Node::List(items) => items.iter().map(Node::ints).collect(),
-            other @ (Node::Int(_) | Node::Map(_)) => Err(Violation::parse(format!(
-                "expected a list of lists, found {}",
-                other.shape()
-            ))),
+            other @ (Node::Int(_) | Node::Map(_)) => {
+                Err(Violation::parse(format!("expected a list of lists, found {}", other.shape())))
+            }
         }
     }
 
@@ -407,19 +378,12 @@ impl Node {
                         return Err(Violation::duplicate(what, idx));
                     }
                 }
-                out.into_iter()
-                    .enumerate()
-                    .map(|(i, v)| v.ok_or_else(|| Violation::missing(what, i)))
-                    .collect()
+                out.into_iter().enumerate().map(|(i, v)| v.ok_or_else(|| Violation::missing(what, i))).collect()
             }
             other @ (Node::Int(_) | Node::List(_)) => {
                 let values = other.ints()?;
                 if values.len() != n {
-                    return Err(Violation::wrong_length(
-                        "entries (one per index)",
-                        n,
-                        values.len(),
-                    ));
+                    return Err(Violation::wrong_length("entries (one per index)", n, values.len()));
                 }
                 Ok(values)
             }
@@ -457,15 +421,11 @@ mod tests {
     use super::*;
 
     fn lenient(s: &str) -> Result<Node, ErrorKind> {
-        parse_region(s, false, false)
-            .map(|(n, _)| n)
-            .map_err(|e| e.kind)
+        parse_region(s, false, false).map(|(n, _)| n).map_err(|e| e.kind)
     }
 
     fn strict(s: &str) -> Result<Node, ErrorKind> {
-        parse_region(s, true, false)
-            .map(|(n, _)| n)
-            .map_err(|e| e.kind)
+        parse_region(s, true, false).map(|(n, _)| n).map_err(|e| e.kind)
     }
 
     fn list(v: &[i64]) -> Node {
@@ -481,14 +441,8 @@ mod tests {
         assert_eq!(lenient("[\"0\", '1', 2]"), Ok(list(&[0, 1, 2])));
         assert_eq!(lenient("{2, 1}"), Ok(list(&[2, 1])));
         assert_eq!(lenient("[0, 1] (size 2)"), Ok(list(&[0, 1])));
-        assert_eq!(
-            lenient("{0: 1, \"1\": 2}"),
-            Ok(Node::Map(vec![(0, Node::Int(1)), (1, Node::Int(2))]))
-        );
-        assert_eq!(
-            lenient("[[0,1],[2]]"),
-            Ok(Node::List(vec![list(&[0, 1]), list(&[2])]))
-        );
+        assert_eq!(lenient("{0: 1, \"1\": 2}"), Ok(Node::Map(vec![(0, Node::Int(1)), (1, Node::Int(2))])));
+        assert_eq!(lenient("[[0,1],[2]]"), Ok(Node::List(vec![list(&[0, 1]), list(&[2])])));
         assert_eq!(lenient("[]"), Ok(Node::List(vec![])));
         assert_eq!(lenient("[-3]"), Ok(list(&[-3])));
         assert_eq!(strict("[0, 1, 2]."), Ok(list(&[0, 1, 2])));
@@ -506,10 +460,7 @@ mod tests {
         assert_eq!(lenient("[[[[[[1]]]]]]"), Err(ErrorKind::TooLarge));
         assert_eq!(strict("[0, 1] (size 2)"), Err(ErrorKind::ParseError));
         assert_eq!(strict("the tour [0, 1]"), Err(ErrorKind::ParseError));
-        assert_eq!(
-            lenient("__import__('os').system('x')"),
-            Err(ErrorKind::ParseError)
-        );
+        assert_eq!(lenient("__import__('os').system('x')"), Err(ErrorKind::ParseError));
         let huge = format!("[{}]", "1,".repeat(MAX_NODES + 5));
         assert_eq!(lenient(&huge), Err(ErrorKind::TooLarge));
     }
@@ -520,9 +471,7 @@ mod tests {
         let alphabet = b"[](){}:,-> 0123456789\"'x.\xe2\x86\x92";
         for _ in 0..3000 {
             let len = rng.index(40);
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| alphabet[rng.index(alphabet.len())])
-                .collect();
+            let bytes: Vec<u8> = (0..len).map(|_| alphabet[rng.index(alphabet.len())]).collect();
             let text = String::from_utf8_lossy(&bytes);
             let _ = parse_region(&text, false, rng.chance(0.5));
             let _ = parse_region(&text, true, false);
@@ -533,17 +482,8 @@ mod tests {
     fn per_index_and_distinct() {
         let m = lenient("{1: 5, 0: 7}").unwrap_or(Node::Int(0));
         assert_eq!(m.per_index(2, "vertex").ok(), Some(vec![7, 5]));
-        assert_eq!(
-            m.per_index(3, "vertex").map_err(|e| e.kind),
-            Err(ErrorKind::MissingElement)
-        );
-        assert_eq!(
-            distinct_indices(&[2, 2, 2], 5, "vertex").map_err(|e| e.kind),
-            Err(ErrorKind::Duplicate)
-        );
-        assert_eq!(
-            distinct_indices(&[5], 5, "vertex").map_err(|e| e.kind),
-            Err(ErrorKind::OutOfRange)
-        );
+        assert_eq!(m.per_index(3, "vertex").map_err(|e| e.kind), Err(ErrorKind::MissingElement));
+        assert_eq!(distinct_indices(&[2, 2, 2], 5, "vertex").map_err(|e| e.kind), Err(ErrorKind::Duplicate));
+        assert_eq!(distinct_indices(&[5], 5, "vertex").map_err(|e| e.kind), Err(ErrorKind::OutOfRange));
     }
 }

@@ -85,13 +85,7 @@ pub struct Quality {
 }
 
 /// Quality numbers of a feasible objective.
-pub fn quality(
-    direction: Direction,
-    objective: i64,
-    reference: i64,
-    baseline: i64,
-    reference_proven: bool,
-) -> Quality {
+pub fn quality(direction: Direction, objective: i64, reference: i64, baseline: i64, reference_proven: bool) -> Quality {
     let ratio = direction.ratio(objective, reference);
     let baseline_ratio = direction.ratio(baseline, reference);
     let reaches_reference = direction.at_least_as_good(objective, reference);
@@ -110,12 +104,7 @@ pub fn quality(
 }
 
 /// The score of one judged answer under `mode`.
-pub fn reward(
-    mode: RewardMode,
-    judgement: &Judgement,
-    quality: Option<&Quality>,
-    infeasible_reward: f64,
-) -> f64 {
+pub fn reward(mode: RewardMode, judgement: &Judgement, quality: Option<&Quality>, infeasible_reward: f64) -> f64 {
     match mode {
         RewardMode::Quality => match (judgement.parsed, quality) {
             (false, _) => 0.0,
@@ -123,11 +112,7 @@ pub fn reward(
             (true, Some(q)) => 0.3 + 0.7 * q.gap_closed + if q.proven_optimal { 0.1 } else { 0.0 },
         },
         RewardMode::Forge => {
-            let format = if judgement.has_answer_marker {
-                1.0
-            } else {
-                -1.0
-            };
+            let format = if judgement.has_answer_marker { 1.0 } else { -1.0 };
             format + quality.map_or(-1.5, |q| q.ratio)
         }
         RewardMode::Ratio => quality.map_or(0.0, |q| q.ratio.min(1.0)),
@@ -159,11 +144,7 @@ mod tests {
         // Baseline ratio 0.5, answer ratio 0.75: half the gap closed.
         let q = quality(Direction::Maximize, 75, 100, 50, true);
         assert!((q.gap_closed - 0.5).abs() < 1e-12);
-        let j = Judgement {
-            parsed: true,
-            objective: Some(75),
-            has_answer_marker: true,
-        };
+        let j = Judgement { parsed: true, objective: Some(75), has_answer_marker: true };
         assert!((reward(RewardMode::Quality, &j, Some(&q), 0.1) - 0.65).abs() < 1e-12);
         assert!((reward(RewardMode::Forge, &j, Some(&q), 0.1) - 1.75).abs() < 1e-12);
         assert_eq!(reward(RewardMode::Binary, &j, Some(&q), 0.1), 0.0);
@@ -176,18 +157,10 @@ mod tests {
         // Worse than the baseline still earns the feasibility floor.
         let poor = quality(Direction::Maximize, 10, 100, 50, true);
         assert!((reward(RewardMode::Quality, &j, Some(&poor), 0.1) - 0.3).abs() < 1e-12);
-        let infeasible = Judgement {
-            parsed: true,
-            objective: None,
-            has_answer_marker: false,
-        };
+        let infeasible = Judgement { parsed: true, objective: None, has_answer_marker: false };
         assert_eq!(reward(RewardMode::Quality, &infeasible, None, 0.1), 0.1);
         assert_eq!(reward(RewardMode::Forge, &infeasible, None, 0.1), -2.5);
-        let unparsed = Judgement {
-            parsed: false,
-            objective: None,
-            has_answer_marker: true,
-        };
+        let unparsed = Judgement { parsed: false, objective: None, has_answer_marker: true };
         assert_eq!(reward(RewardMode::Quality, &unparsed, None, 0.1), 0.0);
         assert_eq!(reward(RewardMode::Forge, &unparsed, None, 0.1), -0.5);
         // A baseline that is already optimal: only reaching the reference counts.

@@ -33,12 +33,7 @@ impl Rng {
     /// A stream from one 64-bit seed.
     pub fn from_seed(seed: u64) -> Self {
         let mut state = seed;
-        let s = [
-            splitmix(&mut state),
-            splitmix(&mut state),
-            splitmix(&mut state),
-            splitmix(&mut state),
-        ];
+        let s = [splitmix(&mut state), splitmix(&mut state), splitmix(&mut state), splitmix(&mut state)];
         Rng { s }
     }
 
@@ -139,11 +134,7 @@ mod tests {
         assert_ne!(x, z);
     }
 
-    const PINNED: [u64; 3] = [
-        11_091_344_671_253_066_420,
-        13_793_997_310_169_335_082,
-        1_900_383_378_846_508_768,
-    ];
+    const PINNED: [u64; 3] = [11_091_344_671_253_066_420, 13_793_997_310_169_335_082, 1_900_383_378_846_508_768];
 
     #[test]
     fn below_stays_in_range_and_covers_it() {

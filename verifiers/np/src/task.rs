@@ -117,8 +117,7 @@ pub trait Problem: 'static {
     /// The reference solver: exact where the instance is small enough, else a bounded heuristic.
     /// `planted` is the generator's planted solution, when known (never for caller-supplied
     /// instances); a solver may return it as `planted_optimal` when a bound proves it optimal.
-    fn solve(instance: &Self::Instance, planted: Option<&Self::Solution>)
-    -> Solved<Self::Solution>;
+    fn solve(instance: &Self::Instance, planted: Option<&Self::Solution>) -> Solved<Self::Solution>;
     /// A cheap baseline solution, whose quality anchors the `quality` reward's zero point.
     fn baseline(instance: &Self::Instance) -> Self::Solution;
 }
@@ -135,17 +134,10 @@ pub struct Checked<S> {
 }
 
 /// Extracts, parses, decodes and checks an answer: the whole verifier hot path, without reward.
-pub fn check<P: Problem>(
-    instance: &P::Instance,
-    response: &str,
-    strict: bool,
-) -> Checked<P::Solution> {
+pub fn check<P: Problem>(instance: &P::Instance, response: &str, strict: bool) -> Checked<P::Solution> {
     let Some(region) = find_region(response, strict) else {
-        let message = if strict {
-            "no <answer> tag or 'Answer:' marker"
-        } else {
-            "the response is empty after reasoning"
-        };
+        let message =
+            if strict { "no <answer> tag or 'Answer:' marker" } else { "the response is empty after reasoning" };
         return Checked {
             region_rule: None,
             parse_rule: None,
@@ -156,22 +148,14 @@ pub fn check<P: Problem>(
     let (node, parse_rule) = match parse_region(region.text, strict, prefer_last) {
         Ok(parsed) => parsed,
         Err(e) => {
-            return Checked {
-                region_rule: Some(region.rule),
-                parse_rule: None,
-                result: Err(e),
-            };
+            return Checked { region_rule: Some(region.rule), parse_rule: None, result: Err(e) };
         }
     };
     let result = P::decode(instance, &node).and_then(|solution| {
         let objective = P::objective(instance, &solution)?;
         Ok((solution, objective))
     });
-    Checked {
-        region_rule: Some(region.rule),
-        parse_rule: Some(parse_rule),
-        result,
-    }
+    Checked { region_rule: Some(region.rule), parse_rule: Some(parse_rule), result }
 }
 
 /// Options of one scoring call.
@@ -186,10 +170,7 @@ pub struct ScoreOptions {
 }
 
 /// Computes the reference of an instance.
-pub fn reference_of<P: Problem>(
-    instance: &P::Instance,
-    planted: Option<&P::Solution>,
-) -> Reference {
+pub fn reference_of<P: Problem>(instance: &P::Instance, planted: Option<&P::Solution>) -> Reference {
     let solved = P::solve(instance, planted);
     let baseline = P::baseline(instance);
     // Both come from the task's own solvers; an infeasible one is a bug that the property
@@ -233,31 +214,13 @@ pub fn score<P: Problem>(
         details.insert(k.to_owned(), v);
     };
     put("task", Value::from(P::NAME));
-    put(
-        "parsing",
-        Value::from(if options.strict { "strict" } else { "lenient" }),
-    );
-    put(
-        "region_rule",
-        serde_json::to_value(checked.region_rule).unwrap_or(Value::Null),
-    );
-    put(
-        "parse_rule",
-        serde_json::to_value(checked.parse_rule).unwrap_or(Value::Null),
-    );
+    put("parsing", Value::from(if options.strict { "strict" } else { "lenient" }));
+    put("region_rule", serde_json::to_value(checked.region_rule).unwrap_or(Value::Null));
+    put("parse_rule", serde_json::to_value(checked.parse_rule).unwrap_or(Value::Null));
     put("reference_objective", Value::from(reference.objective));
-    put(
-        "reference_kind",
-        serde_json::to_value(reference.kind).unwrap_or(Value::Null),
-    );
-    put(
-        "bound",
-        serde_json::to_value(reference.bound).unwrap_or(Value::Null),
-    );
-    put(
-        "baseline_objective",
-        Value::from(reference.baseline_objective),
-    );
+    put("reference_kind", serde_json::to_value(reference.kind).unwrap_or(Value::Null));
+    put("bound", serde_json::to_value(reference.bound).unwrap_or(Value::Null));
+    put("baseline_objective", Value::from(reference.baseline_objective));
     let (judgement, q, status) = match &checked.result {
         Ok((solution, objective)) => {
             let q = quality(
@@ -276,25 +239,10 @@ pub fn score<P: Problem>(
             put("gap_closed", Value::from(q.gap_closed));
             put("proven_optimal", Value::Bool(q.proven_optimal));
             put("beats_reference", Value::Bool(q.ratio > 1.0));
-            put(
-                "matches_reference",
-                Value::Bool(canonical == reference.solution),
-            );
+            put("matches_reference", Value::Bool(canonical == reference.solution));
             put("canonical", canonical);
-            let status = if q.reaches_reference {
-                Status::Correct
-            } else {
-                Status::Partial
-            };
-            (
-                Judgement {
-                    parsed: true,
-                    objective: Some(*objective),
-                    has_answer_marker,
-                },
-                Some(q),
-                status,
-            )
+            let status = if q.reaches_reference { Status::Correct } else { Status::Partial };
+            (Judgement { parsed: true, objective: Some(*objective), has_answer_marker }, Some(q), status)
         }
         Err(v) => {
             put("feasible", Value::Bool(false));
@@ -303,46 +251,16 @@ pub fn score<P: Problem>(
             put("ratio", Value::Null);
             put("gap_closed", Value::Null);
             put("error", serde_json::to_value(v).unwrap_or(Value::Null));
-            let status = if v.kind.parsed() {
-                Status::Incorrect
-            } else {
-                Status::Unparseable
-            };
-            (
-                Judgement {
-                    parsed: v.kind.parsed(),
-                    objective: None,
-                    has_answer_marker,
-                },
-                None,
-                status,
-            )
+            let status = if v.kind.parsed() { Status::Incorrect } else { Status::Unparseable };
+            (Judgement { parsed: v.kind.parsed(), objective: None, has_answer_marker }, None, status)
         }
     };
-    put(
-        "reward_mode",
-        serde_json::to_value(options.mode).unwrap_or(Value::Null),
-    );
-    let score = reward(
-        options.mode,
-        &judgement,
-        q.as_ref(),
-        options.infeasible_reward,
-    );
-    Verdict {
-        score,
-        status,
-        details,
-    }
+    put("reward_mode", serde_json::to_value(options.mode).unwrap_or(Value::Null));
+    let score = reward(options.mode, &judgement, q.as_ref(), options.infeasible_reward);
+    Verdict { score, status, details }
 }
 
 /// Convenience for tests and benchmarks: the quality numbers of an objective.
 pub fn quality_of<P: Problem>(reference: &Reference, objective: i64) -> Quality {
-    quality(
-        P::DIRECTION,
-        objective,
-        reference.objective,
-        reference.baseline_objective,
-        reference.kind.proven(),
-    )
+    quality(P::DIRECTION, objective, reference.objective, reference.baseline_objective, reference.kind.proven())
 }

@@ -23,11 +23,7 @@ pub(crate) trait Testable: Problem {
     /// The heuristic solver's solution.
     fn heuristic(instance: &Self::Instance) -> Self::Solution;
     /// Answer texts derived from a feasible solution, each with the error it must raise.
-    fn mutations(
-        instance: &Self::Instance,
-        solution: &Self::Solution,
-        rng: &mut Rng,
-    ) -> Vec<(String, ErrorKind)>;
+    fn mutations(instance: &Self::Instance, solution: &Self::Solution, rng: &mut Rng) -> Vec<(String, ErrorKind)>;
 }
 
 fn objective<P: Testable>(instance: &P::Instance, solution: &P::Solution, what: &str) -> i64 {
@@ -46,44 +42,23 @@ pub(crate) fn check_generated<P: Testable>(seeds_per_level: u64) {
     for spec in P::LEVELS {
         for seed in 0..seeds_per_level {
             let g = generate(P::NAME, spec.level, seed).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(
-                generate(P::NAME, spec.level, seed).ok().as_ref(),
-                Some(&g),
-                "{} is not reproducible",
-                P::NAME
-            );
+            assert_eq!(generate(P::NAME, spec.level, seed).ok().as_ref(), Some(&g), "{} is not reproducible", P::NAME);
             assert!(g.prompt.contains("Answer:"));
-            let instance: P::Instance =
-                serde_json::from_value(g.instance.clone()).unwrap_or_else(|e| panic!("{e}"));
-            P::validate(&instance)
-                .unwrap_or_else(|e| panic!("{} level {} seed {seed}: {e}", P::NAME, spec.level));
+            let instance: P::Instance = serde_json::from_value(g.instance.clone()).unwrap_or_else(|e| panic!("{e}"));
+            P::validate(&instance).unwrap_or_else(|e| panic!("{} level {} seed {seed}: {e}", P::NAME, spec.level));
             let r = &g.reference;
-            let checked = check::<P>(
-                &instance,
-                &format!("<think>x</think>Answer: {}", r.answer),
-                true,
-            );
-            let (solution, obj) = checked
-                .result
-                .unwrap_or_else(|e| panic!("{} reference fails: {e:?}", P::NAME));
+            let checked = check::<P>(&instance, &format!("<think>x</think>Answer: {}", r.answer), true);
+            let (solution, obj) = checked.result.unwrap_or_else(|e| panic!("{} reference fails: {e:?}", P::NAME));
             assert_eq!(obj, r.objective);
             assert_eq!(P::canonical(&instance, &solution), r.solution);
             if let Some(bound) = r.bound {
-                assert!(
-                    P::DIRECTION.at_least_as_good(bound, obj),
-                    "{} bound {bound} vs {obj}",
-                    P::NAME
-                );
+                assert!(P::DIRECTION.at_least_as_good(bound, obj), "{} bound {bound} vs {obj}", P::NAME);
             }
             let heuristic = objective::<P>(&instance, &P::heuristic(&instance), "heuristic");
             let baseline = objective::<P>(&instance, &P::baseline(&instance), "baseline");
             assert_eq!(baseline, r.baseline_objective);
             if r.kind.proven() {
-                assert!(
-                    P::DIRECTION.at_least_as_good(obj, heuristic),
-                    "{} heuristic {heuristic} beats {obj}",
-                    P::NAME
-                );
+                assert!(P::DIRECTION.at_least_as_good(obj, heuristic), "{} heuristic {heuristic} beats {obj}", P::NAME);
                 assert!(P::DIRECTION.at_least_as_good(obj, baseline));
             }
             for (mode, strict) in [(RewardMode::Quality, false), (RewardMode::Binary, true)] {
@@ -115,22 +90,14 @@ pub(crate) fn check_generated<P: Testable>(seeds_per_level: u64) {
                 assert_eq!(verifier.verify_one(&inline).score, v.score);
                 // Without the stored reference the verifier re-solves, possibly less strongly
                 // (no planted solution), so the reference answer is still at least as good.
-                let unreferenced = NpInput {
-                    reference: None,
-                    ..inline
-                };
+                let unreferenced = NpInput { reference: None, ..inline };
                 let v = verifier.verify_one(&unreferenced);
                 assert_eq!(v.status, Status::Correct, "{v:?}");
             }
             for (text, kind) in P::mutations(&instance, &solution, &mut rng) {
                 let result = check::<P>(&instance, &format!("Answer: {text}"), false).result;
                 let found = result.as_ref().err().map(|e| e.kind);
-                assert_eq!(
-                    found,
-                    Some(kind),
-                    "{} mutation {text:?} gave {result:?}",
-                    P::NAME
-                );
+                assert_eq!(found, Some(kind), "{} mutation {text:?} gave {result:?}", P::NAME);
             }
         }
     }
@@ -163,19 +130,10 @@ pub(crate) fn check_tiny<P: Testable>(count: usize, seed: u64) {
         let solved = P::solve(&instance, None);
         let reference = objective::<P>(&instance, &solved.solution, "reference");
         if solved.kind.proven() {
-            assert_eq!(
-                reference,
-                optimum,
-                "{} tiny {i}: proven reference is not optimal",
-                P::NAME
-            );
+            assert_eq!(reference, optimum, "{} tiny {i}: proven reference is not optimal", P::NAME);
         }
         if let Some(bound) = solved.bound {
-            assert!(
-                P::DIRECTION.at_least_as_good(bound, optimum),
-                "{} bound {bound} vs optimum {optimum}",
-                P::NAME
-            );
+            assert!(P::DIRECTION.at_least_as_good(bound, optimum), "{} bound {bound} vs optimum {optimum}", P::NAME);
         }
     }
 }

@@ -77,16 +77,9 @@ impl NpVerifier {
                 reason: format!("infeasible_reward must be within [0, 1], not {infeasible_reward}"),
             });
         }
-        let options = ScoreOptions {
-            mode: input.reward_mode,
-            strict: input.strict,
-            infeasible_reward,
-        };
+        let options = ScoreOptions { mode: input.reward_mode, strict: input.strict, infeasible_reward };
         let source = match (&input.instance, input.level, input.seed) {
-            (Some(instance), None, None) => InstanceSource::Given {
-                instance,
-                reference: input.reference.as_ref(),
-            },
+            (Some(instance), None, None) => InstanceSource::Given { instance, reference: input.reference.as_ref() },
             (None, Some(level), Some(seed)) => InstanceSource::Seeded { level, seed },
             _ => return Err(NpError::MissingInstance),
         };

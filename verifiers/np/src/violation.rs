@@ -73,11 +73,7 @@ pub struct Violation {
 impl Violation {
     /// A violation without a witness.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Violation {
-            kind,
-            message: message.into(),
-            witness: None,
-        }
+        Violation { kind, message: message.into(), witness: None }
     }
 
     /// Attaches a witness.
@@ -93,38 +89,26 @@ impl Violation {
 
     /// Shorthand for a `wrong_length` with expected and found counts.
     pub fn wrong_length(what: &str, expected: usize, found: usize) -> Self {
-        Violation::new(
-            ErrorKind::WrongLength,
-            format!("expected {expected} {what}, found {found}"),
-        )
-        .witness(serde_json::json!({ "expected": expected, "found": found }))
+        Violation::new(ErrorKind::WrongLength, format!("expected {expected} {what}, found {found}"))
+            .witness(serde_json::json!({ "expected": expected, "found": found }))
     }
 
     /// Shorthand for an `out_of_range` value.
     pub fn out_of_range(what: &str, value: i64, limit: usize) -> Self {
-        Violation::new(
-            ErrorKind::OutOfRange,
-            format!("{what} {value} is outside 0..{limit}"),
-        )
-        .witness(serde_json::json!({ "value": value, "limit": limit }))
+        Violation::new(ErrorKind::OutOfRange, format!("{what} {value} is outside 0..{limit}"))
+            .witness(serde_json::json!({ "value": value, "limit": limit }))
     }
 
     /// Shorthand for a `duplicate` value.
     pub fn duplicate(what: &str, value: usize) -> Self {
-        Violation::new(
-            ErrorKind::Duplicate,
-            format!("{what} {value} occurs more than once"),
-        )
-        .witness(serde_json::json!({ "value": value }))
+        Violation::new(ErrorKind::Duplicate, format!("{what} {value} occurs more than once"))
+            .witness(serde_json::json!({ "value": value }))
     }
 
     /// Shorthand for a `missing_element`.
     pub fn missing(what: &str, value: usize) -> Self {
-        Violation::new(
-            ErrorKind::MissingElement,
-            format!("{what} {value} is missing"),
-        )
-        .witness(serde_json::json!({ "value": value }))
+        Violation::new(ErrorKind::MissingElement, format!("{what} {value} is missing"))
+            .witness(serde_json::json!({ "value": value }))
     }
 
     /// Shorthand for a `constraint_violation` with a witness.

@@ -37,9 +37,7 @@ impl WeightedGraph {
         let mut seen = std::collections::HashSet::new();
         for &(u, v, w) in &self.edges {
             if u >= self.n || v >= self.n || u == v || !(0..=1_000_000).contains(&w) {
-                return Err(format!(
-                    "edge [{u}, {v}, {w}] is not between distinct vertices with weight in 0..=1e6"
-                ));
+                return Err(format!("edge [{u}, {v}, {w}] is not between distinct vertices with weight in 0..=1e6"));
             }
             if !seen.insert((u.min(v), u.max(v))) {
                 return Err(format!("edge [{u}, {v}] is listed twice"));
@@ -50,11 +48,7 @@ impl WeightedGraph {
 
     /// Weight of the edges whose endpoints are on different sides.
     pub fn cut(&self, sides: &[u8]) -> i64 {
-        self.edges
-            .iter()
-            .filter(|&&(u, v, _)| sides[u] != sides[v])
-            .map(|e| e.2)
-            .sum()
+        self.edges.iter().filter(|&&(u, v, _)| sides[u] != sides[v]).map(|e| e.2).sum()
     }
 
     /// Adjacency lists `(neighbour, weight)`.
@@ -69,11 +63,7 @@ impl WeightedGraph {
 
     /// Prompt text.
     pub fn describe(&self) -> String {
-        let parts: Vec<String> = self
-            .edges
-            .iter()
-            .map(|(u, v, w)| format!("{u}-{v} (weight {w})"))
-            .collect();
+        let parts: Vec<String> = self.edges.iter().map(|(u, v, w)| format!("{u}-{v} (weight {w})")).collect();
         format!(
             "The graph has {} vertices labelled 0 to {} and {} weighted edges:\n{}",
             self.n,

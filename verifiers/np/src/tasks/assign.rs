@@ -16,11 +16,7 @@ pub(crate) fn decode_groups(
     if answer.is_nested() {
         let groups = answer.nested()?;
         if groups.len() > max_groups {
-            return Err(Violation::out_of_range(
-                "group count",
-                groups.len() as i64,
-                max_groups + 1,
-            ));
+            return Err(Violation::out_of_range("group count", groups.len() as i64, max_groups + 1));
         }
         let mut label = vec![usize::MAX; items];
         for (g, members) in groups.iter().enumerate() {
@@ -37,11 +33,7 @@ pub(crate) fn decode_groups(
         }
         return Ok(label);
     }
-    answer
-        .per_index(items, item)?
-        .into_iter()
-        .map(|g| index(g, max_groups, "group"))
-        .collect()
+    answer.per_index(items, item)?.into_iter().map(|g| index(g, max_groups, "group")).collect()
 }
 
 /// Labels renumbered by first appearance, so equal groupings compare equal.

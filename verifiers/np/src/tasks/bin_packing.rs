@@ -45,22 +45,10 @@ impl Problem for BinPacking {
         `[[0, 4], [1, 2], [3]]`; one bin number per item (e.g. `[0, 1, 1, 2, 0]`) is also accepted.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "3 bins of capacity 20 cut into 8-10 items, planted optimal",
-        },
-        LevelSpec {
-            level: 2,
-            description: "4-5 bins of capacity 50, 14-20 items, planted optimal",
-        },
-        LevelSpec {
-            level: 3,
-            description: "6-8 bins of capacity 100, 24-36 items, planted optimal",
-        },
-        LevelSpec {
-            level: 4,
-            description: "12-16 bins of capacity 1000, 50-80 items, planted optimal",
-        },
+        LevelSpec { level: 1, description: "3 bins of capacity 20 cut into 8-10 items, planted optimal" },
+        LevelSpec { level: 2, description: "4-5 bins of capacity 50, 14-20 items, planted optimal" },
+        LevelSpec { level: 3, description: "6-8 bins of capacity 100, 24-36 items, planted optimal" },
+        LevelSpec { level: 4, description: "12-16 bins of capacity 1000, 50-80 items, planted optimal" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (BinPackingInstance, Option<Vec<usize>>) {
@@ -74,11 +62,7 @@ impl Problem for BinPacking {
         let mut items: Vec<(i64, usize)> = Vec::new();
         for b in 0..bins {
             let pieces = rng.range_usize(per_bin.0, per_bin.1);
-            items.extend(
-                random_cut(capacity, pieces, rng)
-                    .into_iter()
-                    .map(|s| (s, b)),
-            );
+            items.extend(random_cut(capacity, pieces, rng).into_iter().map(|s| (s, b)));
         }
         rng.shuffle(&mut items);
         let sizes = items.iter().map(|i| i.0).collect();
@@ -90,21 +74,14 @@ impl Problem for BinPacking {
         if inst.sizes.is_empty() || inst.sizes.len() > MAX_ITEMS {
             return Err(format!("between 1 and {MAX_ITEMS} items"));
         }
-        if !(1..=1_000_000_000).contains(&inst.capacity)
-            || inst.sizes.iter().any(|&s| s < 1 || s > inst.capacity)
-        {
+        if !(1..=1_000_000_000).contains(&inst.capacity) || inst.sizes.iter().any(|&s| s < 1 || s > inst.capacity) {
             return Err("sizes must be within 1..=capacity".into());
         }
         Ok(())
     }
 
     fn prompt(inst: &BinPackingInstance) -> String {
-        let lines: Vec<String> = inst
-            .sizes
-            .iter()
-            .enumerate()
-            .map(|(i, s)| format!("item {i}: size {s}"))
-            .collect();
+        let lines: Vec<String> = inst.sizes.iter().enumerate().map(|(i, s)| format!("item {i}: size {s}")).collect();
         format!(
             "Bin packing. Every bin holds a total size of at most {}. There are {} items:\n{}\n\nPut every item into \
              exactly one bin without exceeding any bin's capacity, using as few bins as possible.",
@@ -137,9 +114,8 @@ impl Problem for BinPacking {
     fn format(_: &BinPackingInstance, bins: &Vec<usize>) -> String {
         let labels = relabel(bins);
         let count = labels.iter().max().map_or(0, |m| m + 1);
-        let groups: Vec<Vec<usize>> = (0..count)
-            .map(|b| (0..labels.len()).filter(|&i| labels[i] == b).collect())
-            .collect();
+        let groups: Vec<Vec<usize>> =
+            (0..count).map(|b| (0..labels.len()).filter(|&i| labels[i] == b).collect()).collect();
         nested_text(&groups)
     }
 
@@ -148,24 +124,12 @@ impl Problem for BinPacking {
         if let Some(p) = planted
             && BinPacking::objective(inst, p).is_ok_and(|k| k as usize <= lower)
         {
-            return Solved {
-                solution: relabel(p),
-                kind: ReferenceKind::PlantedOptimal,
-                bound: Some(lower as i64),
-            };
+            return Solved { solution: relabel(p), kind: ReferenceKind::PlantedOptimal, bound: Some(lower as i64) };
         }
         let (bins, finished) = exact(inst, PACK_BUDGET);
         let used = bins.iter().max().map_or(0, |m| m + 1);
-        let kind = if finished || used <= lower {
-            ReferenceKind::Exact
-        } else {
-            ReferenceKind::Heuristic
-        };
-        Solved {
-            solution: bins,
-            kind,
-            bound: Some(lower as i64),
-        }
+        let kind = if finished || used <= lower { ReferenceKind::Exact } else { ReferenceKind::Heuristic };
+        Solved { solution: bins, kind, bound: Some(lower as i64) }
     }
 
     fn baseline(inst: &BinPackingInstance) -> Vec<usize> {
@@ -270,8 +234,7 @@ impl PackSearch<'_> {
         // Free space counts toward the remaining items; more bins are needed for the rest.
         let free: i64 = self.load.iter().map(|l| self.inst.capacity - l).sum();
         let extra = (self.suffix[k] - free).max(0);
-        let need =
-            self.load.len() + ((extra + self.inst.capacity - 1) / self.inst.capacity) as usize;
+        let need = self.load.len() + ((extra + self.inst.capacity - 1) / self.inst.capacity) as usize;
         if need >= self.best_count {
             return;
         }
@@ -307,20 +270,11 @@ mod tests {
         fn tiny(rng: &mut Rng) -> BinPackingInstance {
             let n = rng.range_usize(1, 8);
             let capacity = rng.range(5, 20);
-            BinPackingInstance {
-                capacity,
-                sizes: (0..n).map(|_| rng.range(1, capacity)).collect(),
-            }
+            BinPackingInstance { capacity, sizes: (0..n).map(|_| rng.range(1, capacity)).collect() }
         }
 
         fn brute_force(inst: &BinPackingInstance) -> i64 {
-            fn go(
-                inst: &BinPackingInstance,
-                i: usize,
-                labels: &mut Vec<usize>,
-                used: usize,
-                best: &mut usize,
-            ) {
+            fn go(inst: &BinPackingInstance, i: usize, labels: &mut Vec<usize>, used: usize, best: &mut usize) {
                 if i == inst.sizes.len() {
                     if BinPacking::objective(inst, labels).is_ok() {
                         *best = (*best).min(used);
@@ -346,24 +300,14 @@ mod tests {
             first_fit_decreasing(inst)
         }
 
-        fn mutations(
-            inst: &BinPackingInstance,
-            bins: &Vec<usize>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &BinPackingInstance, bins: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let n = inst.sizes.len();
             vec![
                 (list_text(&vec![0; n]), ErrorKind::ConstraintViolation),
                 (list_text(&bins[1..]), ErrorKind::WrongLength),
+                (format!("[[0, 0], {}]", list_text(&(1..n).collect::<Vec<_>>())), ErrorKind::Duplicate),
                 (
-                    format!("[[0, 0], {}]", list_text(&(1..n).collect::<Vec<_>>())),
-                    ErrorKind::Duplicate,
-                ),
-                (
-                    format!(
-                        "[[{}]]",
-                        (1..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
-                    ),
+                    format!("[[{}]]", (1..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")),
                     ErrorKind::MissingElement,
                 ),
                 (format!("[[{n}]]"), ErrorKind::OutOfRange),

@@ -31,26 +31,13 @@ impl Problem for DominatingSet {
     const SUMMARY: &'static str = "Smallest set of vertices such that every vertex is in the set or adjacent to it. \
         Exact branch and bound (set cover over closed neighbourhoods).";
     const DIRECTION: Direction = Direction::Minimize;
-    const ANSWER_FORMAT: &'static str =
-        "the list of chosen vertices, each at most once, e.g. `[2, 5, 9]`.";
+    const ANSWER_FORMAT: &'static str = "the list of chosen vertices, each at most once, e.g. `[2, 5, 9]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "10-15 vertices, p=0.25, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "20-30 vertices, p=0.15, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "35-50 vertices, p=0.1, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "50-70 vertices, p=0.08, exact within budget, else heuristic",
-        },
+        LevelSpec { level: 1, description: "10-15 vertices, p=0.25, exact" },
+        LevelSpec { level: 2, description: "20-30 vertices, p=0.15, exact" },
+        LevelSpec { level: 3, description: "35-50 vertices, p=0.1, exact" },
+        LevelSpec { level: 4, description: "50-70 vertices, p=0.08, exact within budget, else heuristic" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (GraphSpec, Option<Vec<usize>>) {
@@ -101,21 +88,9 @@ impl Problem for DominatingSet {
         let all = g.bitgraph().all();
         let nbhd = closed_neighbourhoods(g);
         match min_cover(all, &nbhd, DOMINATION_BUDGET) {
-            Some((set, true)) => Solved {
-                solution: set,
-                kind: ReferenceKind::Exact,
-                bound: None,
-            },
-            Some((set, false)) => Solved {
-                solution: set,
-                kind: ReferenceKind::Heuristic,
-                bound: None,
-            },
-            None => Solved {
-                solution: (0..g.n).collect(),
-                kind: ReferenceKind::Heuristic,
-                bound: None,
-            },
+            Some((set, true)) => Solved { solution: set, kind: ReferenceKind::Exact, bound: None },
+            Some((set, false)) => Solved { solution: set, kind: ReferenceKind::Heuristic, bound: None },
+            None => Solved { solution: (0..g.n).collect(), kind: ReferenceKind::Heuristic, bound: None },
         }
     }
 
@@ -153,18 +128,13 @@ mod tests {
 
         fn brute_force(g: &GraphSpec) -> i64 {
             (0u32..1 << g.n)
-                .filter_map(|m| {
-                    DominatingSet::objective(g, &(0..g.n).filter(|&v| m >> v & 1 == 1).collect())
-                        .ok()
-                })
+                .filter_map(|m| DominatingSet::objective(g, &(0..g.n).filter(|&v| m >> v & 1 == 1).collect()).ok())
                 .min()
                 .unwrap_or(i64::MAX)
         }
 
         fn exact(g: &GraphSpec) -> Vec<usize> {
-            min_cover(g.bitgraph().all(), &closed_neighbourhoods(g), u64::MAX)
-                .map(|c| c.0)
-                .unwrap_or_default()
+            min_cover(g.bitgraph().all(), &closed_neighbourhoods(g), u64::MAX).map(|c| c.0).unwrap_or_default()
         }
 
         fn heuristic(g: &GraphSpec) -> Vec<usize> {

@@ -57,22 +57,10 @@ impl Problem for GraphColoring {
         `[0, 1, 0, 2]`; a map `{\"0\": 0, \"1\": 1, ...}` is also accepted. Only the number of distinct colours counts.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-12 vertices, 3 colours planted, planted optimal",
-        },
-        LevelSpec {
-            level: 2,
-            description: "15-22 vertices, 4-5 colours planted, planted optimal",
-        },
-        LevelSpec {
-            level: 3,
-            description: "25-35 vertices, 5-7 colours planted, planted optimal",
-        },
-        LevelSpec {
-            level: 4,
-            description: "45-70 vertices, 7-10 colours planted, planted optimal",
-        },
+        LevelSpec { level: 1, description: "8-12 vertices, 3 colours planted, planted optimal" },
+        LevelSpec { level: 2, description: "15-22 vertices, 4-5 colours planted, planted optimal" },
+        LevelSpec { level: 3, description: "25-35 vertices, 5-7 colours planted, planted optimal" },
+        LevelSpec { level: 4, description: "45-70 vertices, 7-10 colours planted, planted optimal" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (GraphSpec, Option<Vec<usize>>) {
@@ -124,11 +112,7 @@ impl Problem for GraphColoring {
                 if (0..MAX_COLOUR_LABEL).contains(&c) {
                     Ok(c as usize)
                 } else {
-                    Err(Violation::out_of_range(
-                        "colour",
-                        c,
-                        MAX_COLOUR_LABEL as usize,
-                    ))
+                    Err(Violation::out_of_range("colour", c, MAX_COLOUR_LABEL as usize))
                 }
             })
             .collect()
@@ -160,24 +144,12 @@ impl Problem for GraphColoring {
             && colour_count(p) <= lower
             && GraphColoring::objective(g, p).is_ok()
         {
-            return Solved {
-                solution: relabel(p),
-                kind: ReferenceKind::PlantedOptimal,
-                bound: Some(lower as i64),
-            };
+            return Solved { solution: relabel(p), kind: ReferenceKind::PlantedOptimal, bound: Some(lower as i64) };
         }
         let (colours, finished) = exact_colouring(&bg, lower, COLOUR_BUDGET);
         let proven = finished || colour_count(&colours) == lower;
-        let kind = if proven {
-            ReferenceKind::Exact
-        } else {
-            ReferenceKind::Heuristic
-        };
-        Solved {
-            solution: colours,
-            kind,
-            bound: Some(lower as i64),
-        }
+        let kind = if proven { ReferenceKind::Exact } else { ReferenceKind::Heuristic };
+        Solved { solution: colours, kind, bound: Some(lower as i64) }
     }
 
     fn baseline(g: &GraphSpec) -> Vec<usize> {
@@ -189,9 +161,7 @@ impl Problem for GraphColoring {
 pub fn first_fit(g: &Bitgraph) -> Vec<usize> {
     let mut colours = vec![usize::MAX; g.n];
     for v in 0..g.n {
-        let used: u128 = members(g.adj[v])
-            .filter(|&u| colours[u] != usize::MAX)
-            .fold(0, |m, u| m | 1 << colours[u]);
+        let used: u128 = members(g.adj[v]).filter(|&u| colours[u] != usize::MAX).fold(0, |m, u| m | 1 << colours[u]);
         colours[v] = (!used).trailing_zeros() as usize;
     }
     colours
@@ -204,11 +174,7 @@ pub fn dsatur(g: &Bitgraph) -> Vec<usize> {
     let mut neighbour_colours = vec![0u128; g.n];
     while uncoloured != 0 {
         let Some(v) = members(uncoloured).max_by_key(|&v| {
-            (
-                neighbour_colours[v].count_ones(),
-                (g.adj[v] & uncoloured).count_ones(),
-                std::cmp::Reverse(v),
-            )
+            (neighbour_colours[v].count_ones(), (g.adj[v] & uncoloured).count_ones(), std::cmp::Reverse(v))
         }) else {
             break;
         };
@@ -268,27 +234,18 @@ impl ColourSearch<'_> {
         }
         let g = self.g;
         let Some(v) = members(uncoloured).max_by_key(|&v| {
-            (
-                self.neighbour_colours[v].count_ones(),
-                (g.adj[v] & uncoloured).count_ones(),
-                std::cmp::Reverse(v),
-            )
+            (self.neighbour_colours[v].count_ones(), (g.adj[v] & uncoloured).count_ones(), std::cmp::Reverse(v))
         }) else {
             return;
         };
         // Colours 0..used, then one new colour if that can still beat the best.
-        let limit = if used + 1 < self.best_count {
-            used + 1
-        } else {
-            used
-        };
+        let limit = if used + 1 < self.best_count { used + 1 } else { used };
         for c in 0..limit {
             if self.neighbour_colours[v] & (1 << c) != 0 {
                 continue;
             }
-            let saved: Vec<(usize, u128)> = members(g.adj[v] & uncoloured)
-                .map(|u| (u, self.neighbour_colours[u]))
-                .collect();
+            let saved: Vec<(usize, u128)> =
+                members(g.adj[v] & uncoloured).map(|u| (u, self.neighbour_colours[u])).collect();
             for &(u, _) in &saved {
                 self.neighbour_colours[u] |= 1 << c;
             }
@@ -356,10 +313,7 @@ mod tests {
         fn mutations(g: &GraphSpec, colours: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let mut out = vec![
                 (list_text(&colours[1..]), ErrorKind::WrongLength),
-                (
-                    format!("{{\"0\": {}}}", colours[0]),
-                    ErrorKind::MissingElement,
-                ),
+                (format!("{{\"0\": {}}}", colours[0]), ErrorKind::MissingElement),
             ];
             let mut negative: Vec<i64> = colours.iter().map(|&c| c as i64).collect();
             negative[0] = -1;
@@ -385,12 +339,8 @@ mod tests {
 
     #[test]
     fn maps_and_relabelled_colours_are_equivalent() {
-        let g = GraphSpec {
-            n: 3,
-            edges: vec![[0, 1], [1, 2]],
-        };
-        let a =
-            crate::task::check::<GraphColoring>(&g, "Answer: {\"0\": 5, \"1\": 2, \"2\": 5}", true);
+        let g = GraphSpec { n: 3, edges: vec![[0, 1], [1, 2]] };
+        let a = crate::task::check::<GraphColoring>(&g, "Answer: {\"0\": 5, \"1\": 2, \"2\": 5}", true);
         let (colours, k) = a.result.unwrap_or_default();
         assert_eq!(k, 2);
         assert_eq!(GraphColoring::canonical(&g, &colours), json!([0, 1, 0]));

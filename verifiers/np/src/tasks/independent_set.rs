@@ -20,18 +20,9 @@ pub struct MaxIndependentSet;
 pub struct MinVertexCover;
 
 const LEVELS: &[LevelSpec] = &[
-    LevelSpec {
-        level: 1,
-        description: "12-16 vertices, p=0.3, exact",
-    },
-    LevelSpec {
-        level: 2,
-        description: "20-30 vertices, p=0.25, exact",
-    },
-    LevelSpec {
-        level: 3,
-        description: "40-60 vertices, p=0.2, exact",
-    },
+    LevelSpec { level: 1, description: "12-16 vertices, p=0.3, exact" },
+    LevelSpec { level: 2, description: "20-30 vertices, p=0.25, exact" },
+    LevelSpec { level: 3, description: "40-60 vertices, p=0.2, exact" },
     LevelSpec {
         level: 4,
         description: "80-100 vertices, p=0.15, exact when the search finishes in budget, else heuristic with a clique-cover bound",
@@ -79,8 +70,7 @@ impl Problem for MaxIndependentSet {
     const SUMMARY: &'static str = "Largest set of pairwise non-adjacent vertices; repeated vertices are rejected, not \
         counted. Exact branch and bound on the complement graph.";
     const DIRECTION: Direction = Direction::Maximize;
-    const ANSWER_FORMAT: &'static str =
-        "the list of vertices in the independent set, each once, e.g. `[1, 3, 8]`.";
+    const ANSWER_FORMAT: &'static str = "the list of vertices in the independent set, each once, e.g. `[1, 3, 8]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = LEVELS;
 
@@ -124,16 +114,9 @@ impl Problem for MaxIndependentSet {
 
     fn solve(g: &GraphSpec, _: Option<&Vec<usize>>) -> Solved<Vec<usize>> {
         let (set, finished, bound) = max_independent_set(g, CLIQUE_BUDGET);
-        let (kind, bound) = if finished {
-            (ReferenceKind::Exact, None)
-        } else {
-            (ReferenceKind::Heuristic, Some(bound as i64))
-        };
-        Solved {
-            solution: set,
-            kind,
-            bound,
-        }
+        let (kind, bound) =
+            if finished { (ReferenceKind::Exact, None) } else { (ReferenceKind::Heuristic, Some(bound as i64)) };
+        Solved { solution: set, kind, bound }
     }
 
     fn baseline(g: &GraphSpec) -> Vec<usize> {
@@ -148,8 +131,7 @@ impl Problem for MinVertexCover {
     const SUMMARY: &'static str = "Smallest set of vertices touching every edge. Exact via the complement of a maximum \
         independent set; maximal-matching baseline (a 2-approximation) and matching lower bound.";
     const DIRECTION: Direction = Direction::Minimize;
-    const ANSWER_FORMAT: &'static str =
-        "the list of vertices in the cover, each once, e.g. `[0, 2, 5]`.";
+    const ANSWER_FORMAT: &'static str = "the list of vertices in the cover, each once, e.g. `[0, 2, 5]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = LEVELS;
 
@@ -180,15 +162,8 @@ impl Problem for MinVertexCover {
         for &v in cover {
             inside |= bit(v);
         }
-        if let Some(&[u, v]) = g
-            .edges
-            .iter()
-            .find(|[u, v]| inside & (bit(*u) | bit(*v)) == 0)
-        {
-            return Err(Violation::constraint(
-                format!("edge {u}-{v} is not covered"),
-                json!({ "edge": [u, v] }),
-            ));
+        if let Some(&[u, v]) = g.edges.iter().find(|[u, v]| inside & (bit(*u) | bit(*v)) == 0) {
+            return Err(Violation::constraint(format!("edge {u}-{v} is not covered"), json!({ "edge": [u, v] })));
         }
         Ok(cover.len() as i64)
     }
@@ -204,16 +179,8 @@ impl Problem for MinVertexCover {
     fn solve(g: &GraphSpec, _: Option<&Vec<usize>>) -> Solved<Vec<usize>> {
         let (set, finished, _) = max_independent_set(g, CLIQUE_BUDGET);
         let matching = maximal_matching(g).len() as i64;
-        let kind = if finished {
-            ReferenceKind::Exact
-        } else {
-            ReferenceKind::Heuristic
-        };
-        Solved {
-            solution: complement_of(g.n, &set),
-            kind,
-            bound: Some(matching),
-        }
+        let kind = if finished { ReferenceKind::Exact } else { ReferenceKind::Heuristic };
+        Solved { solution: complement_of(g.n, &set), kind, bound: Some(matching) }
     }
 
     fn baseline(g: &GraphSpec) -> Vec<usize> {
@@ -270,10 +237,8 @@ mod tests {
 
         fn mutations(g: &GraphSpec, set: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             // NP-Engine accepted `[2,2,2,2,2]` as an independent set of size 5.
-            let mut out = vec![
-                (list_text(&[set[0]; 5]), ErrorKind::Duplicate),
-                (list_text(&[g.n + 3]), ErrorKind::OutOfRange),
-            ];
+            let mut out =
+                vec![(list_text(&[set[0]; 5]), ErrorKind::Duplicate), (list_text(&[g.n + 3]), ErrorKind::OutOfRange)];
             if let Some(&[u, v]) = g.edges.first() {
                 out.push((list_text(&[u, v]), ErrorKind::ConstraintViolation));
             }
@@ -326,14 +291,8 @@ mod tests {
 
     #[test]
     fn duplicate_exploit_is_rejected() {
-        let g = GraphSpec {
-            n: 5,
-            edges: vec![[0, 1], [1, 2]],
-        };
+        let g = GraphSpec { n: 5, edges: vec![[0, 1], [1, 2]] };
         let checked = crate::task::check::<MaxIndependentSet>(&g, "Answer: [2,2,2,2,2]", true);
-        assert_eq!(
-            checked.result.err().map(|e| e.kind),
-            Some(ErrorKind::Duplicate)
-        );
+        assert_eq!(checked.result.err().map(|e| e.kind), Some(ErrorKind::Duplicate));
     }
 }

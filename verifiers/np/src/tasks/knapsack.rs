@@ -48,22 +48,10 @@ impl Problem for Knapsack {
         "the list of chosen item indices, each at most once, e.g. `[0, 3, 5]` (`[]` for no item).";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-12 items, weights up to 30, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "15-25 items, weights up to 100, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "30-50 items, weights up to 300, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "80-120 items, weights up to 1000, exact",
-        },
+        LevelSpec { level: 1, description: "8-12 items, weights up to 30, exact" },
+        LevelSpec { level: 2, description: "15-25 items, weights up to 100, exact" },
+        LevelSpec { level: 3, description: "30-50 items, weights up to 300, exact" },
+        LevelSpec { level: 4, description: "80-120 items, weights up to 1000, exact" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (KnapsackInstance, Option<Vec<usize>>) {
@@ -94,11 +82,7 @@ impl Problem for Knapsack {
         if !(0..=MAX_CAPACITY).contains(&inst.capacity) {
             return Err(format!("capacity must be within 0..={MAX_CAPACITY}"));
         }
-        if inst
-            .items
-            .iter()
-            .any(|i| !(1..=MAX_CAPACITY).contains(&i.weight) || !(0..=1_000_000).contains(&i.value))
-        {
+        if inst.items.iter().any(|i| !(1..=MAX_CAPACITY).contains(&i.weight) || !(0..=1_000_000).contains(&i.value)) {
             return Err("weights must be within 1..=1e6 and values within 0..=1e6".into());
         }
         Ok(())
@@ -127,15 +111,11 @@ impl Problem for Knapsack {
     }
 
     fn objective(inst: &KnapsackInstance, chosen: &Vec<usize>) -> Result<i64, Violation> {
-        let (weight, value) = chosen.iter().fold((0, 0), |(w, v), &i| {
-            (w + inst.items[i].weight, v + inst.items[i].value)
-        });
+        let (weight, value) =
+            chosen.iter().fold((0, 0), |(w, v), &i| (w + inst.items[i].weight, v + inst.items[i].value));
         if weight > inst.capacity {
             return Err(Violation::constraint(
-                format!(
-                    "total weight {weight} exceeds the capacity {}",
-                    inst.capacity
-                ),
+                format!("total weight {weight} exceeds the capacity {}", inst.capacity),
                 json!({ "weight": weight, "capacity": inst.capacity }),
             ));
         }
@@ -153,11 +133,7 @@ impl Problem for Knapsack {
     }
 
     fn solve(inst: &KnapsackInstance, _: Option<&Self::Solution>) -> Solved<Vec<usize>> {
-        Solved {
-            solution: dp(inst),
-            kind: ReferenceKind::Exact,
-            bound: None,
-        }
+        Solved { solution: dp(inst), kind: ReferenceKind::Exact, bound: None }
     }
 
     fn baseline(inst: &KnapsackInstance) -> Vec<usize> {
@@ -204,9 +180,7 @@ pub fn greedy(inst: &KnapsackInstance) -> Vec<usize> {
     // Compare value/weight ratios exactly by cross-multiplication.
     order.sort_by(|&a, &b| {
         let (x, y) = (&inst.items[a], &inst.items[b]);
-        (y.value * x.weight)
-            .cmp(&(x.value * y.weight))
-            .then(a.cmp(&b))
+        (y.value * x.weight).cmp(&(x.value * y.weight)).then(a.cmp(&b))
     });
     let mut chosen = Vec::new();
     let (mut weight, mut value) = (0, 0);
@@ -238,16 +212,8 @@ mod tests {
     impl Testable for Knapsack {
         fn tiny(rng: &mut Rng) -> KnapsackInstance {
             let n = rng.range_usize(1, 10);
-            let items = (0..n)
-                .map(|_| Item {
-                    weight: rng.range(1, 20),
-                    value: rng.range(0, 20),
-                })
-                .collect();
-            KnapsackInstance {
-                capacity: rng.range(0, 40),
-                items,
-            }
+            let items = (0..n).map(|_| Item { weight: rng.range(1, 20), value: rng.range(0, 20) }).collect();
+            KnapsackInstance { capacity: rng.range(0, 40), items }
         }
 
         fn brute_force(inst: &KnapsackInstance) -> i64 {
@@ -269,16 +235,9 @@ mod tests {
             greedy(inst)
         }
 
-        fn mutations(
-            inst: &KnapsackInstance,
-            chosen: &Vec<usize>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &KnapsackInstance, chosen: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let n = inst.items.len();
-            let mut out = vec![
-                (list_text(&[n]), ErrorKind::OutOfRange),
-                ("[-1]".into(), ErrorKind::OutOfRange),
-            ];
+            let mut out = vec![(list_text(&[n]), ErrorKind::OutOfRange), ("[-1]".into(), ErrorKind::OutOfRange)];
             if let Some(&first) = chosen.first() {
                 let mut dup = chosen.clone();
                 dup.push(first);

@@ -20,21 +20,13 @@ pub(crate) const CLIQUE_BUDGET: u64 = 2_000_000;
 pub struct MaxClique;
 
 /// G(n, p) with a clique planted on `k` random vertices.
-pub(crate) fn planted_graph(
-    n: usize,
-    p: f64,
-    k: usize,
-    rng: &mut Rng,
-    edge_inside: bool,
-) -> (GraphSpec, Vec<usize>) {
+pub(crate) fn planted_graph(n: usize, p: f64, k: usize, rng: &mut Rng, edge_inside: bool) -> (GraphSpec, Vec<usize>) {
     let order = rng.permutation(n);
     let mut inside = vec![false; n];
     for &v in &order[..k.min(n)] {
         inside[v] = true;
     }
-    let g = GraphSpec::random(n, p, rng, |u, v| {
-        (inside[u] && inside[v]).then_some(edge_inside)
-    });
+    let g = GraphSpec::random(n, p, rng, |u, v| (inside[u] && inside[v]).then_some(edge_inside));
     let mut planted: Vec<usize> = order[..k.min(n)].to_vec();
     planted.sort_unstable();
     (g, planted)
@@ -47,26 +39,13 @@ impl Problem for MaxClique {
     const SUMMARY: &'static str = "Largest set of pairwise adjacent vertices. Exact bitset branch and bound (greedy \
         colouring bound) reference.";
     const DIRECTION: Direction = Direction::Maximize;
-    const ANSWER_FORMAT: &'static str =
-        "the list of vertices in the clique, each once, e.g. `[0, 4, 7]`.";
+    const ANSWER_FORMAT: &'static str = "the list of vertices in the clique, each once, e.g. `[0, 4, 7]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-12 vertices, p=0.5, planted clique 3-4, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "15-25 vertices, p=0.5, planted clique 5-6, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "30-50 vertices, p=0.5, planted clique 7-9, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "80-120 vertices, p=0.5, planted clique 10-14, exact",
-        },
+        LevelSpec { level: 1, description: "8-12 vertices, p=0.5, planted clique 3-4, exact" },
+        LevelSpec { level: 2, description: "15-25 vertices, p=0.5, planted clique 5-6, exact" },
+        LevelSpec { level: 3, description: "30-50 vertices, p=0.5, planted clique 7-9, exact" },
+        LevelSpec { level: 4, description: "80-120 vertices, p=0.5, planted clique 10-14, exact" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (GraphSpec, Option<Vec<usize>>) {
@@ -118,17 +97,9 @@ impl Problem for MaxClique {
     fn solve(g: &GraphSpec, _: Option<&Vec<usize>>) -> Solved<Vec<usize>> {
         let (clique, finished, bound) = g.bitgraph().max_clique(CLIQUE_BUDGET);
         if finished {
-            Solved {
-                solution: clique,
-                kind: ReferenceKind::Exact,
-                bound: None,
-            }
+            Solved { solution: clique, kind: ReferenceKind::Exact, bound: None }
         } else {
-            Solved {
-                solution: clique,
-                kind: ReferenceKind::Heuristic,
-                bound: Some(bound as i64),
-            }
+            Solved { solution: clique, kind: ReferenceKind::Heuristic, bound: Some(bound as i64) }
         }
     }
 
@@ -176,16 +147,13 @@ pub(crate) mod tests {
 
         fn mutations(g: &GraphSpec, set: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let mut out = vec![
-                (
-                    list_text(&vec![set[0]; set.len() + 1]),
-                    ErrorKind::Duplicate,
-                ),
+                (list_text(&vec![set[0]; set.len() + 1]), ErrorKind::Duplicate),
                 (list_text(&[g.n]), ErrorKind::OutOfRange),
             ];
             let bg = g.bitgraph();
-            if let Some(outsider) = (0..g.n).find(|&v| {
-                !set.contains(&v) && set.iter().any(|&u| bg.adj[u] & crate::graph::bit(v) == 0)
-            }) {
+            if let Some(outsider) =
+                (0..g.n).find(|&v| !set.contains(&v) && set.iter().any(|&u| bg.adj[u] & crate::graph::bit(v) == 0))
+            {
                 let mut bad = set.clone();
                 bad.push(outsider);
                 out.push((list_text(&bad), ErrorKind::ConstraintViolation));

@@ -30,22 +30,10 @@ impl Problem for MaxCut {
         lists such as `[[0, 3], [1, 2]]` are also accepted.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-10 vertices, p=0.5, weights 1-10, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "12-16 vertices, p=0.4, weights 1-10, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "18-22 vertices, p=0.3, weights 1-10, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "40-60 vertices, p=0.15, weights 1-10, heuristic (bound: total weight)",
-        },
+        LevelSpec { level: 1, description: "8-10 vertices, p=0.5, weights 1-10, exact" },
+        LevelSpec { level: 2, description: "12-16 vertices, p=0.4, weights 1-10, exact" },
+        LevelSpec { level: 3, description: "18-22 vertices, p=0.3, weights 1-10, exact" },
+        LevelSpec { level: 4, description: "40-60 vertices, p=0.15, weights 1-10, heuristic (bound: total weight)" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (WeightedGraph, Option<Vec<u8>>) {
@@ -89,18 +77,10 @@ impl Problem for MaxCut {
 
     fn solve(g: &WeightedGraph, _: Option<&Vec<u8>>) -> Solved<Vec<u8>> {
         if g.n <= EXACT_MAX {
-            Solved {
-                solution: gray_code(g),
-                kind: ReferenceKind::Exact,
-                bound: None,
-            }
+            Solved { solution: gray_code(g), kind: ReferenceKind::Exact, bound: None }
         } else {
             let total = g.edges.iter().map(|e| e.2).sum();
-            Solved {
-                solution: local_search(g, 64),
-                kind: ReferenceKind::Heuristic,
-                bound: Some(total),
-            }
+            Solved { solution: local_search(g, 64), kind: ReferenceKind::Heuristic, bound: Some(total) }
         }
     }
 
@@ -143,10 +123,7 @@ pub fn local_search(g: &WeightedGraph, starts: usize) -> Vec<u8> {
         loop {
             let mut improved = false;
             for v in 0..g.n {
-                let gain: i64 = adj[v]
-                    .iter()
-                    .map(|&(u, w)| if sides[u] == sides[v] { w } else { -w })
-                    .sum();
+                let gain: i64 = adj[v].iter().map(|&(u, w)| if sides[u] == sides[v] { w } else { -w }).sum();
                 if gain > 0 {
                     sides[v] ^= 1;
                     improved = true;
@@ -200,10 +177,7 @@ mod tests {
                 (list_text(&three), ErrorKind::OutOfRange),
                 (list_text(&sides[1..]), ErrorKind::WrongLength),
                 (
-                    format!(
-                        "[[0], [0, {}]]",
-                        list_text(&(1..g.n).collect::<Vec<_>>()).trim_matches(['[', ']'])
-                    ),
+                    format!("[[0], [0, {}]]", list_text(&(1..g.n).collect::<Vec<_>>()).trim_matches(['[', ']'])),
                     ErrorKind::Duplicate,
                 ),
                 ("[[0], [1]]".to_owned(), ErrorKind::MissingElement),

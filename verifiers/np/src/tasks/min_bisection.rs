@@ -35,22 +35,10 @@ impl Problem for MinBisection {
         (0 or 1 per vertex, e.g. `[0, 1, 1, 0, 0, 1]`) is also accepted.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-10 vertices, p=0.5, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "12-14 vertices, p=0.4, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "16-20 vertices, p=0.3, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "40-50 vertices, p=0.15, heuristic",
-        },
+        LevelSpec { level: 1, description: "8-10 vertices, p=0.5, exact" },
+        LevelSpec { level: 2, description: "12-14 vertices, p=0.4, exact" },
+        LevelSpec { level: 3, description: "16-20 vertices, p=0.3, exact" },
+        LevelSpec { level: 4, description: "40-50 vertices, p=0.15, heuristic" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (WeightedGraph, Option<Vec<u8>>) {
@@ -96,27 +84,15 @@ impl Problem for MinBisection {
     }
 
     fn format(_: &WeightedGraph, sides: &Vec<u8>) -> String {
-        let group = |s: u8| {
-            (0..sides.len())
-                .filter(|&v| sides[v] == s)
-                .collect::<Vec<usize>>()
-        };
+        let group = |s: u8| (0..sides.len()).filter(|&v| sides[v] == s).collect::<Vec<usize>>();
         format!("[{}, {}]", list_text(&group(0)), list_text(&group(1)))
     }
 
     fn solve(g: &WeightedGraph, _: Option<&Vec<u8>>) -> Solved<Vec<u8>> {
         if g.n <= EXACT_MAX {
-            Solved {
-                solution: enumerate(g),
-                kind: ReferenceKind::Exact,
-                bound: None,
-            }
+            Solved { solution: enumerate(g), kind: ReferenceKind::Exact, bound: None }
         } else {
-            Solved {
-                solution: swap_search(g, 32),
-                kind: ReferenceKind::Heuristic,
-                bound: None,
-            }
+            Solved { solution: swap_search(g, 32), kind: ReferenceKind::Heuristic, bound: None }
         }
     }
 
@@ -159,9 +135,7 @@ pub fn enumerate(g: &WeightedGraph) -> Vec<u8> {
         }
     }
     let mask = best.map_or(0, |(_, m)| m);
-    (0..n)
-        .map(|v| u8::from(v > 0 && mask >> (v - 1) & 1 == 1))
-        .collect()
+    (0..n).map(|v| u8::from(v > 0 && mask >> (v - 1) & 1 == 1)).collect()
 }
 
 /// Multi-start pairwise swap descent from random balanced splits (fixed seed).
@@ -183,19 +157,8 @@ pub fn swap_search(g: &WeightedGraph, starts: usize) -> Vec<u8> {
         }
         // gain(v): weight to the other side minus weight to its own side.
         loop {
-            let d: Vec<i64> = (0..n)
-                .map(|v| {
-                    (0..n)
-                        .map(|u| {
-                            if sides[u] != sides[v] {
-                                w[v][u]
-                            } else {
-                                -w[v][u]
-                            }
-                        })
-                        .sum()
-                })
-                .collect();
+            let d: Vec<i64> =
+                (0..n).map(|v| (0..n).map(|u| if sides[u] != sides[v] { w[v][u] } else { -w[v][u] }).sum()).collect();
             let mut best_move: Option<(i64, usize, usize)> = None;
             for a in 0..n {
                 for b in a + 1..n {
@@ -237,11 +200,7 @@ mod tests {
         fn brute_force(g: &WeightedGraph) -> i64 {
             (0u32..1 << g.n)
                 .filter_map(|m| {
-                    MinBisection::objective(
-                        g,
-                        &(0..g.n).map(|v| (m >> v & 1) as u8).collect::<Vec<u8>>(),
-                    )
-                    .ok()
+                    MinBisection::objective(g, &(0..g.n).map(|v| (m >> v & 1) as u8).collect::<Vec<u8>>()).ok()
                 })
                 .min()
                 .unwrap_or(0)

@@ -5,11 +5,13 @@ use crate::catalogue::{Env, Environment};
 mod assign;
 pub mod bin_packing;
 pub mod dominating_set;
+pub mod exact_cover;
 pub mod graph_coloring;
 pub mod independent_set;
 pub mod knapsack;
 pub mod max_clique;
 pub mod max_cut;
+pub mod max_sat;
 pub mod min_bisection;
 pub mod number_partition;
 pub mod parallel_machines;
@@ -33,6 +35,9 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<parallel_machines::ParallelMachines>::NEW,
     &Env::<set_cover::SetCover>::NEW,
     &Env::<dominating_set::DominatingSet>::NEW,
+    &Env::<exact_cover::ExactCover>::NEW,
+    &Env::<max_sat::MaxSat>::NEW,
+    &Env::<max_sat::Sat>::NEW,
 ];
 
 /// `[a, b, c]`.

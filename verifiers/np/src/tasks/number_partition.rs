@@ -45,22 +45,10 @@ impl Problem for NumberPartition {
         lists such as `[[0, 3], [1, 2]]` are also accepted.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-10 numbers up to 100, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "12-16 numbers up to 1000, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "20-30 numbers up to 10000, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "40-60 numbers up to 20000, exact",
-        },
+        LevelSpec { level: 1, description: "8-10 numbers up to 100, exact" },
+        LevelSpec { level: 2, description: "12-16 numbers up to 1000, exact" },
+        LevelSpec { level: 3, description: "20-30 numbers up to 10000, exact" },
+        LevelSpec { level: 4, description: "40-60 numbers up to 20000, exact" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (PartitionInstance, Option<Vec<u8>>) {
@@ -71,12 +59,7 @@ impl Problem for NumberPartition {
             _ => (40, 60, 20_000),
         };
         let n = rng.range_usize(lo, hi);
-        (
-            PartitionInstance {
-                numbers: (0..n).map(|_| rng.range(1, vmax)).collect(),
-            },
-            None,
-        )
+        (PartitionInstance { numbers: (0..n).map(|_| rng.range(1, vmax)).collect() }, None)
     }
 
     fn validate(inst: &PartitionInstance) -> Result<(), String> {
@@ -84,9 +67,7 @@ impl Problem for NumberPartition {
             return Err(format!("between 2 and {MAX_NUMBERS} numbers"));
         }
         if inst.numbers.iter().any(|&x| x < 1) || inst.numbers.iter().sum::<i64>() > MAX_TOTAL {
-            return Err(format!(
-                "numbers must be positive with a total of at most {MAX_TOTAL}"
-            ));
+            return Err(format!("numbers must be positive with a total of at most {MAX_TOTAL}"));
         }
         Ok(())
     }
@@ -118,11 +99,7 @@ impl Problem for NumberPartition {
     }
 
     fn solve(inst: &PartitionInstance, _: Option<&Vec<u8>>) -> Solved<Vec<u8>> {
-        Solved {
-            solution: exact(inst),
-            kind: ReferenceKind::Exact,
-            bound: None,
-        }
+        Solved { solution: exact(inst), kind: ReferenceKind::Exact, bound: None }
     }
 
     fn baseline(inst: &PartitionInstance) -> Vec<u8> {
@@ -193,12 +170,8 @@ pub fn greedy(inst: &PartitionInstance) -> Vec<u8> {
 /// Karmarkar-Karp largest differencing, with the two groups tracked through each merge.
 pub fn karmarkar_karp(inst: &PartitionInstance) -> Vec<u8> {
     // Each entry: (difference, heavier group, lighter group).
-    let mut heap: Vec<(i64, Vec<usize>, Vec<usize>)> = inst
-        .numbers
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| (x, vec![i], vec![]))
-        .collect();
+    let mut heap: Vec<(i64, Vec<usize>, Vec<usize>)> =
+        inst.numbers.iter().enumerate().map(|(i, &x)| (x, vec![i], vec![])).collect();
     while heap.len() > 1 {
         heap.sort_by_key(|e| e.0);
         let (Some((a, mut a1, mut a2)), Some((b, b1, b2))) = (heap.pop(), heap.pop()) else {
@@ -228,20 +201,13 @@ mod tests {
         fn tiny(rng: &mut Rng) -> PartitionInstance {
             let n = rng.range_usize(2, 12);
             let vmax = if rng.chance(0.5) { 10 } else { 1000 };
-            PartitionInstance {
-                numbers: (0..n).map(|_| rng.range(1, vmax)).collect(),
-            }
+            PartitionInstance { numbers: (0..n).map(|_| rng.range(1, vmax)).collect() }
         }
 
         fn brute_force(inst: &PartitionInstance) -> i64 {
             let n = inst.numbers.len();
             (0u32..1 << n)
-                .map(|mask| {
-                    difference(
-                        inst,
-                        &(0..n).map(|i| (mask >> i & 1) as u8).collect::<Vec<u8>>(),
-                    )
-                })
+                .map(|mask| difference(inst, &(0..n).map(|i| (mask >> i & 1) as u8).collect::<Vec<u8>>()))
                 .min()
                 .unwrap_or(0)
         }
@@ -254,11 +220,7 @@ mod tests {
             karmarkar_karp(inst)
         }
 
-        fn mutations(
-            inst: &PartitionInstance,
-            sides: &Vec<u8>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &PartitionInstance, sides: &Vec<u8>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let n = inst.numbers.len();
             let mut two = sides.clone();
             two[0] = 2;
@@ -269,18 +231,9 @@ mod tests {
             vec![
                 (list_text(&two), ErrorKind::OutOfRange),
                 (list_text(&sides[1..]), ErrorKind::WrongLength),
-                (
-                    format!("[{}, {}]", list_text(&g0), list_text(&overlapping)),
-                    ErrorKind::Duplicate,
-                ),
-                (
-                    format!("[{}, {}]", list_text(&g0[1..]), list_text(&g1)),
-                    ErrorKind::MissingElement,
-                ),
-                (
-                    format!("[{}, {}, [{n}]]", list_text(&g0), list_text(&g1)),
-                    ErrorKind::WrongLength,
-                ),
+                (format!("[{}, {}]", list_text(&g0), list_text(&overlapping)), ErrorKind::Duplicate),
+                (format!("[{}, {}]", list_text(&g0[1..]), list_text(&g1)), ErrorKind::MissingElement),
+                (format!("[{}, {}, [{n}]]", list_text(&g0), list_text(&g1)), ErrorKind::WrongLength),
             ]
         }
     }
@@ -297,11 +250,8 @@ mod tests {
 
     #[test]
     fn group_lists_and_side_vectors_agree() {
-        let inst = PartitionInstance {
-            numbers: vec![3, 1, 1, 2, 2, 1],
-        };
-        let a =
-            crate::task::check::<NumberPartition>(&inst, "Answer: [[0, 3], [1, 2, 4, 5]]", true);
+        let inst = PartitionInstance { numbers: vec![3, 1, 1, 2, 2, 1] };
+        let a = crate::task::check::<NumberPartition>(&inst, "Answer: [[0, 3], [1, 2, 4, 5]]", true);
         let b = crate::task::check::<NumberPartition>(&inst, "Answer: [0, 1, 1, 0, 1, 1]", true);
         assert_eq!(a.result.ok(), b.result.ok());
     }

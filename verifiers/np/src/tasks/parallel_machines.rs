@@ -46,22 +46,10 @@ impl Problem for ParallelMachines {
         machines' job lists (e.g. `[[0, 3], [2], [1]]`) are also accepted.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "2 machines, 6-8 jobs, planted optimal",
-        },
-        LevelSpec {
-            level: 2,
-            description: "3 machines, 10-14 jobs, planted optimal",
-        },
-        LevelSpec {
-            level: 3,
-            description: "4-5 machines, 16-25 jobs, planted optimal",
-        },
-        LevelSpec {
-            level: 4,
-            description: "6-8 machines, 30-50 jobs, planted optimal",
-        },
+        LevelSpec { level: 1, description: "2 machines, 6-8 jobs, planted optimal" },
+        LevelSpec { level: 2, description: "3 machines, 10-14 jobs, planted optimal" },
+        LevelSpec { level: 3, description: "4-5 machines, 16-25 jobs, planted optimal" },
+        LevelSpec { level: 4, description: "6-8 machines, 30-50 jobs, planted optimal" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (MachinesInstance, Option<Vec<usize>>) {
@@ -79,23 +67,12 @@ impl Problem for ParallelMachines {
         }
         rng.shuffle(&mut jobs);
         let planted = jobs.iter().map(|j| j.1).collect();
-        (
-            MachinesInstance {
-                machines,
-                times: jobs.iter().map(|j| j.0).collect(),
-            },
-            Some(planted),
-        )
+        (MachinesInstance { machines, times: jobs.iter().map(|j| j.0).collect() }, Some(planted))
     }
 
     fn validate(inst: &MachinesInstance) -> Result<(), String> {
-        if inst.times.is_empty()
-            || inst.times.len() > MAX_JOBS
-            || !(1..=MAX_MACHINES).contains(&inst.machines)
-        {
-            return Err(format!(
-                "1..={MAX_JOBS} jobs and 1..={MAX_MACHINES} machines"
-            ));
+        if inst.times.is_empty() || inst.times.len() > MAX_JOBS || !(1..=MAX_MACHINES).contains(&inst.machines) {
+            return Err(format!("1..={MAX_JOBS} jobs and 1..={MAX_MACHINES} machines"));
         }
         if inst.times.iter().any(|&t| !(1..=1_000_000).contains(&t)) {
             return Err("times must be within 1..=1e6".into());
@@ -104,12 +81,7 @@ impl Problem for ParallelMachines {
     }
 
     fn prompt(inst: &MachinesInstance) -> String {
-        let lines: Vec<String> = inst
-            .times
-            .iter()
-            .enumerate()
-            .map(|(i, t)| format!("job {i}: time {t}"))
-            .collect();
+        let lines: Vec<String> = inst.times.iter().enumerate().map(|(i, t)| format!("job {i}: time {t}")).collect();
         format!(
             "Scheduling on identical parallel machines. There are {} machines (numbered 0 to {}) and {} jobs:\n{}\n\n\
              Assign every job to one machine. A machine's load is the sum of its jobs' times. Minimise the largest load \
@@ -126,10 +98,7 @@ impl Problem for ParallelMachines {
     }
 
     fn objective(inst: &MachinesInstance, assignment: &Vec<usize>) -> Result<i64, Violation> {
-        Ok(loads(assignment, &inst.times, inst.machines)
-            .into_iter()
-            .max()
-            .unwrap_or(0))
+        Ok(loads(assignment, &inst.times, inst.machines).into_iter().max().unwrap_or(0))
     }
 
     fn canonical(_: &MachinesInstance, assignment: &Vec<usize>) -> Value {
@@ -146,24 +115,12 @@ impl Problem for ParallelMachines {
         if let Some(p) = planted
             && ParallelMachines::objective(inst, p).is_ok_and(|c| c <= lower)
         {
-            return Solved {
-                solution: p.clone(),
-                kind: ReferenceKind::PlantedOptimal,
-                bound: Some(lower),
-            };
+            return Solved { solution: p.clone(), kind: ReferenceKind::PlantedOptimal, bound: Some(lower) };
         }
         let (assignment, finished) = exact(inst, SCHEDULE_BUDGET);
         let makespan = ParallelMachines::objective(inst, &assignment).unwrap_or(i64::MAX);
-        let kind = if finished || makespan <= lower {
-            ReferenceKind::Exact
-        } else {
-            ReferenceKind::Heuristic
-        };
-        Solved {
-            solution: assignment,
-            kind,
-            bound: Some(lower),
-        }
+        let kind = if finished || makespan <= lower { ReferenceKind::Exact } else { ReferenceKind::Heuristic };
+        Solved { solution: assignment, kind, bound: Some(lower) }
     }
 
     fn baseline(inst: &MachinesInstance) -> Vec<usize> {
@@ -176,9 +133,7 @@ fn list_schedule(inst: &MachinesInstance, order: Vec<usize>) -> Vec<usize> {
     let mut load = vec![0i64; inst.machines];
     let mut assignment = vec![0; inst.times.len()];
     for j in order {
-        let m = (0..inst.machines)
-            .min_by_key(|&m| (load[m], m))
-            .unwrap_or(0);
+        let m = (0..inst.machines).min_by_key(|&m| (load[m], m)).unwrap_or(0);
         load[m] += inst.times[j];
         assignment[j] = m;
     }
@@ -230,10 +185,7 @@ struct MachineSearch<'a> {
 impl MachineSearch<'_> {
     fn go(&mut self, k: usize, makespan: i64) {
         self.nodes += 1;
-        if self.nodes > self.budget
-            || self.best_makespan <= self.lower
-            || makespan >= self.best_makespan
-        {
+        if self.nodes > self.budget || self.best_makespan <= self.lower || makespan >= self.best_makespan {
             return;
         }
         if k == self.order.len() {
@@ -266,10 +218,7 @@ mod tests {
     impl Testable for ParallelMachines {
         fn tiny(rng: &mut Rng) -> MachinesInstance {
             let n = rng.range_usize(1, 8);
-            MachinesInstance {
-                machines: rng.range_usize(1, 3),
-                times: (0..n).map(|_| rng.range(1, 20)).collect(),
-            }
+            MachinesInstance { machines: rng.range_usize(1, 3), times: (0..n).map(|_| rng.range(1, 20)).collect() }
         }
 
         fn brute_force(inst: &MachinesInstance) -> i64 {
@@ -297,11 +246,7 @@ mod tests {
             lpt(inst)
         }
 
-        fn mutations(
-            inst: &MachinesInstance,
-            a: &Vec<usize>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &MachinesInstance, a: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let mut bad = a.clone();
             bad[0] = inst.machines;
             vec![

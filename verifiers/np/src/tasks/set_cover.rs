@@ -28,22 +28,11 @@ pub struct SetCoverInstance {
 
 impl SetCoverInstance {
     fn masks(&self) -> Vec<u128> {
-        self.sets
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .filter(|&&e| e < MAX_UNIVERSE)
-                    .fold(0, |m, &e| m | bit(e))
-            })
-            .collect()
+        self.sets.iter().map(|s| s.iter().filter(|&&e| e < MAX_UNIVERSE).fold(0, |m, &e| m | bit(e))).collect()
     }
 
     fn all(&self) -> u128 {
-        if self.universe >= MAX_UNIVERSE {
-            u128::MAX
-        } else {
-            bit(self.universe) - 1
-        }
+        if self.universe >= MAX_UNIVERSE { u128::MAX } else { bit(self.universe) - 1 }
     }
 }
 
@@ -58,26 +47,13 @@ impl Problem for SetCover {
     const SUMMARY: &'static str = "Choose as few sets as possible whose union is the whole universe. Exact branch and \
         bound reference (heuristic with a counting bound if the search budget runs out).";
     const DIRECTION: Direction = Direction::Minimize;
-    const ANSWER_FORMAT: &'static str =
-        "the list of chosen set indices, each at most once, e.g. `[0, 3, 4]`.";
+    const ANSWER_FORMAT: &'static str = "the list of chosen set indices, each at most once, e.g. `[0, 3, 4]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "10-15 elements, 8-10 sets, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "20-25 elements, 12-16 sets, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "30-40 elements, 20-25 sets, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "50-64 elements, 35-45 sets, exact within budget",
-        },
+        LevelSpec { level: 1, description: "10-15 elements, 8-10 sets, exact" },
+        LevelSpec { level: 2, description: "20-25 elements, 12-16 sets, exact" },
+        LevelSpec { level: 3, description: "30-40 elements, 20-25 sets, exact" },
+        LevelSpec { level: 4, description: "50-64 elements, 35-45 sets, exact within budget" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (SetCoverInstance, Option<Vec<usize>>) {
@@ -108,14 +84,8 @@ impl Problem for SetCover {
     }
 
     fn validate(inst: &SetCoverInstance) -> Result<(), String> {
-        if inst.universe == 0
-            || inst.universe > MAX_UNIVERSE
-            || inst.sets.is_empty()
-            || inst.sets.len() > MAX_SETS
-        {
-            return Err(format!(
-                "1..={MAX_UNIVERSE} elements and 1..={MAX_SETS} sets"
-            ));
+        if inst.universe == 0 || inst.universe > MAX_UNIVERSE || inst.sets.is_empty() || inst.sets.len() > MAX_SETS {
+            return Err(format!("1..={MAX_UNIVERSE} elements and 1..={MAX_SETS} sets"));
         }
         if inst.sets.iter().flatten().any(|&e| e >= inst.universe) {
             return Err("set elements must lie in 0..universe".into());
@@ -128,12 +98,8 @@ impl Problem for SetCover {
     }
 
     fn prompt(inst: &SetCoverInstance) -> String {
-        let lines: Vec<String> = inst
-            .sets
-            .iter()
-            .enumerate()
-            .map(|(i, s)| format!("set {i}: {}", list_text(s)))
-            .collect();
+        let lines: Vec<String> =
+            inst.sets.iter().enumerate().map(|(i, s)| format!("set {i}: {}", list_text(s))).collect();
         format!(
             "Set cover. The universe is the elements 0 to {}. The available sets are:\n{}\n\nChoose as few sets as \
              possible so that every element of the universe is in at least one chosen set.",
@@ -172,32 +138,15 @@ impl Problem for SetCover {
     fn solve(inst: &SetCoverInstance, _: Option<&Vec<usize>>) -> Solved<Vec<usize>> {
         let masks = inst.masks();
         let Some((cover, finished)) = min_cover(inst.all(), &masks, COVER_BUDGET) else {
-            return Solved {
-                solution: (0..inst.sets.len()).collect(),
-                kind: ReferenceKind::Heuristic,
-                bound: None,
-            };
+            return Solved { solution: (0..inst.sets.len()).collect(), kind: ReferenceKind::Heuristic, bound: None };
         };
         if finished {
-            return Solved {
-                solution: cover,
-                kind: ReferenceKind::Exact,
-                bound: None,
-            };
+            return Solved { solution: cover, kind: ReferenceKind::Exact, bound: None };
         }
-        let largest = masks
-            .iter()
-            .map(|m| m.count_ones())
-            .max()
-            .unwrap_or(1)
-            .max(1);
+        let largest = masks.iter().map(|m| m.count_ones()).max().unwrap_or(1).max(1);
         let bound = i64::from(inst.universe as u32).div_euclid(i64::from(largest))
             + i64::from(inst.universe as u32 % largest != 0);
-        Solved {
-            solution: cover,
-            kind: ReferenceKind::Heuristic,
-            bound: Some(bound),
-        }
+        Solved { solution: cover, kind: ReferenceKind::Heuristic, bound: Some(bound) }
     }
 
     fn baseline(inst: &SetCoverInstance) -> Vec<usize> {
@@ -235,9 +184,8 @@ mod tests {
         fn tiny(rng: &mut Rng) -> SetCoverInstance {
             let universe = rng.range_usize(1, 10);
             let m = rng.range_usize(1, 10);
-            let mut sets: Vec<Vec<usize>> = (0..m)
-                .map(|_| (0..universe).filter(|_| rng.chance(0.3)).collect())
-                .collect();
+            let mut sets: Vec<Vec<usize>> =
+                (0..m).map(|_| (0..universe).filter(|_| rng.chance(0.3)).collect()).collect();
             for e in 0..universe {
                 if !sets.iter().any(|s| s.contains(&e)) {
                     let i = rng.index(m);
@@ -250,29 +198,20 @@ mod tests {
         fn brute_force(inst: &SetCoverInstance) -> i64 {
             let m = inst.sets.len();
             (0u32..1 << m)
-                .filter_map(|mask| {
-                    SetCover::objective(inst, &(0..m).filter(|&i| mask >> i & 1 == 1).collect())
-                        .ok()
-                })
+                .filter_map(|mask| SetCover::objective(inst, &(0..m).filter(|&i| mask >> i & 1 == 1).collect()).ok())
                 .min()
                 .unwrap_or(i64::MAX)
         }
 
         fn exact(inst: &SetCoverInstance) -> Vec<usize> {
-            min_cover(inst.all(), &inst.masks(), u64::MAX)
-                .map(|c| c.0)
-                .unwrap_or_default()
+            min_cover(inst.all(), &inst.masks(), u64::MAX).map(|c| c.0).unwrap_or_default()
         }
 
         fn heuristic(inst: &SetCoverInstance) -> Vec<usize> {
             heuristic(inst)
         }
 
-        fn mutations(
-            inst: &SetCoverInstance,
-            chosen: &Vec<usize>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &SetCoverInstance, chosen: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let mut dup = chosen.clone();
             dup.push(chosen[0]);
             vec![

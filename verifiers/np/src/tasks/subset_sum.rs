@@ -37,22 +37,10 @@ impl Problem for SubsetSum {
         once, e.g. `[1, 4, 6]`.";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "8-10 numbers up to 50, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "12-16 numbers up to 200, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "20-30 numbers up to 1000, exact",
-        },
-        LevelSpec {
-            level: 4,
-            description: "40-60 numbers up to 3000, exact",
-        },
+        LevelSpec { level: 1, description: "8-10 numbers up to 50, exact" },
+        LevelSpec { level: 2, description: "12-16 numbers up to 200, exact" },
+        LevelSpec { level: 3, description: "20-30 numbers up to 1000, exact" },
+        LevelSpec { level: 4, description: "40-60 numbers up to 3000, exact" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (SubsetSumInstance, Option<Vec<usize>>) {
@@ -76,12 +64,8 @@ impl Problem for SubsetSum {
         if inst.numbers.is_empty() || inst.numbers.len() > MAX_NUMBERS {
             return Err(format!("between 1 and {MAX_NUMBERS} numbers"));
         }
-        if !(1..=MAX_TARGET).contains(&inst.target)
-            || inst.numbers.iter().any(|&x| !(1..=MAX_TARGET).contains(&x))
-        {
-            return Err(format!(
-                "target and numbers must be within 1..={MAX_TARGET}"
-            ));
+        if !(1..=MAX_TARGET).contains(&inst.target) || inst.numbers.iter().any(|&x| !(1..=MAX_TARGET).contains(&x)) {
+            return Err(format!("target and numbers must be within 1..={MAX_TARGET}"));
         }
         if max_cardinality(inst).is_none() {
             return Err("no subset reaches the target".into());
@@ -90,12 +74,7 @@ impl Problem for SubsetSum {
     }
 
     fn prompt(inst: &SubsetSumInstance) -> String {
-        let lines: Vec<String> = inst
-            .numbers
-            .iter()
-            .enumerate()
-            .map(|(i, x)| format!("index {i}: {x}"))
-            .collect();
+        let lines: Vec<String> = inst.numbers.iter().enumerate().map(|(i, x)| format!("index {i}: {x}")).collect();
         format!(
             "Subset sum. Here are {} numbers:\n{}\n\nChoose numbers (each index at most once) whose sum is exactly {}. \
              Among such choices, use as many numbers as possible.",
@@ -132,18 +111,12 @@ impl Problem for SubsetSum {
 
     fn solve(inst: &SubsetSumInstance, _: Option<&Self::Solution>) -> Solved<Vec<usize>> {
         let (most, _) = max_cardinality(inst).unwrap_or_default();
-        Solved {
-            solution: most,
-            kind: ReferenceKind::Exact,
-            bound: None,
-        }
+        Solved { solution: most, kind: ReferenceKind::Exact, bound: None }
     }
 
     fn baseline(inst: &SubsetSumInstance) -> Vec<usize> {
         // The fewest numbers that hit the target: any feasible answer is at least this good.
-        max_cardinality(inst)
-            .map(|(_, fewest)| fewest)
-            .unwrap_or_default()
+        max_cardinality(inst).map(|(_, fewest)| fewest).unwrap_or_default()
     }
 }
 
@@ -203,10 +176,7 @@ mod tests {
             loop {
                 let n = rng.range_usize(1, 10);
                 let numbers: Vec<i64> = (0..n).map(|_| rng.range(1, 12)).collect();
-                let inst = SubsetSumInstance {
-                    numbers,
-                    target: rng.range(1, 30),
-                };
+                let inst = SubsetSumInstance { numbers, target: rng.range(1, 30) };
                 if max_cardinality(&inst).is_some() {
                     return inst;
                 }
@@ -217,11 +187,7 @@ mod tests {
             let n = inst.numbers.len();
             (0u32..1 << n)
                 .filter(|mask| {
-                    (0..n)
-                        .filter(|&i| mask & (1 << i) != 0)
-                        .map(|i| inst.numbers[i])
-                        .sum::<i64>()
-                        == inst.target
+                    (0..n).filter(|&i| mask & (1 << i) != 0).map(|i| inst.numbers[i]).sum::<i64>() == inst.target
                 })
                 .map(|mask| i64::from(mask.count_ones()))
                 .max()
@@ -236,17 +202,10 @@ mod tests {
             SubsetSum::baseline(inst)
         }
 
-        fn mutations(
-            inst: &SubsetSumInstance,
-            chosen: &Vec<usize>,
-            _: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &SubsetSumInstance, chosen: &Vec<usize>, _: &mut Rng) -> Vec<(String, ErrorKind)> {
             let mut out = vec![(list_text(&[inst.numbers.len()]), ErrorKind::OutOfRange)];
             // The NP-Engine exploit: one index repeated to pad the count.
-            out.push((
-                list_text(&vec![chosen[0]; chosen.len() + 2]),
-                ErrorKind::Duplicate,
-            ));
+            out.push((list_text(&vec![chosen[0]; chosen.len() + 2]), ErrorKind::Duplicate));
             out.push((list_text(&chosen[1..]), ErrorKind::ConstraintViolation));
             out
         }

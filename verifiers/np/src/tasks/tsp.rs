@@ -48,22 +48,10 @@ impl Problem for Tsp {
         e.g. `[0, 3, 1, 2]` (repeating the start city at the end is allowed).";
     const GENERATOR_VERSION: u32 = 1;
     const LEVELS: &'static [LevelSpec] = &[
-        LevelSpec {
-            level: 1,
-            description: "6-9 cities, exact",
-        },
-        LevelSpec {
-            level: 2,
-            description: "10-13 cities, exact",
-        },
-        LevelSpec {
-            level: 3,
-            description: "14-16 cities, exact (Held-Karp)",
-        },
-        LevelSpec {
-            level: 4,
-            description: "40-50 cities, heuristic reference with 1-tree lower bound",
-        },
+        LevelSpec { level: 1, description: "6-9 cities, exact" },
+        LevelSpec { level: 2, description: "10-13 cities, exact" },
+        LevelSpec { level: 3, description: "14-16 cities, exact (Held-Karp)" },
+        LevelSpec { level: 4, description: "40-50 cities, heuristic reference with 1-tree lower bound" },
     ];
 
     fn generate(level: u8, rng: &mut Rng) -> (TspInstance, Option<Vec<usize>>) {
@@ -74,9 +62,7 @@ impl Problem for Tsp {
             _ => (40, 50),
         };
         let n = rng.range_usize(lo, hi);
-        let points: Vec<(i64, i64)> = (0..n)
-            .map(|_| (rng.range(0, 1000), rng.range(0, 1000)))
-            .collect();
+        let points: Vec<(i64, i64)> = (0..n).map(|_| (rng.range(0, 1000), rng.range(0, 1000))).collect();
         (euclidean(&points), None)
     }
 
@@ -90,8 +76,7 @@ impl Problem for Tsp {
         for i in 0..inst.n {
             for j in 0..inst.n {
                 let v = inst.distances[i][j];
-                if !(0..=1_000_000).contains(&v) || v != inst.distances[j][i] || (i == j && v != 0)
-                {
+                if !(0..=1_000_000).contains(&v) || v != inst.distances[j][i] || (i == j && v != 0) {
                     return Err(format!(
                         "distances must be symmetric, within 0..=1e6, zero on the diagonal (at {i},{j})"
                     ));
@@ -102,12 +87,8 @@ impl Problem for Tsp {
     }
 
     fn prompt(inst: &TspInstance) -> String {
-        let rows: Vec<String> = inst
-            .distances
-            .iter()
-            .enumerate()
-            .map(|(i, r)| format!("{i}: {}", list_text(r)))
-            .collect();
+        let rows: Vec<String> =
+            inst.distances.iter().enumerate().map(|(i, r)| format!("{i}: {}", list_text(r))).collect();
         format!(
             "Travelling salesman problem. There are {} cities labelled 0 to {}. Row i of the symmetric distance \
              matrix below lists the distances from city i to cities 0..{}.\n{}\n\nFind a tour that visits every city \
@@ -144,18 +125,10 @@ impl Problem for Tsp {
 
     fn solve(inst: &TspInstance, _: Option<&Self::Solution>) -> Solved<Vec<usize>> {
         if inst.n <= EXACT_MAX {
-            Solved {
-                solution: held_karp(&inst.distances),
-                kind: ReferenceKind::Exact,
-                bound: None,
-            }
+            Solved { solution: held_karp(&inst.distances), kind: ReferenceKind::Exact, bound: None }
         } else {
             let bound = one_tree_bound(&inst.distances);
-            Solved {
-                solution: local_search(&inst.distances, 60),
-                kind: ReferenceKind::Heuristic,
-                bound: Some(bound),
-            }
+            Solved { solution: local_search(&inst.distances, 60), kind: ReferenceKind::Heuristic, bound: Some(bound) }
         }
     }
 
@@ -171,10 +144,7 @@ pub fn euclidean(points: &[(i64, i64)]) -> TspInstance {
     let mut distances = vec![vec![0; n]; n];
     for i in 0..n {
         for j in 0..n {
-            let (dx, dy) = (
-                (points[i].0 - points[j].0) as f64,
-                (points[i].1 - points[j].1) as f64,
-            );
+            let (dx, dy) = ((points[i].0 - points[j].0) as f64, (points[i].1 - points[j].1) as f64);
             distances[i][j] = (dx * dx + dy * dy).sqrt().round() as i64;
         }
     }
@@ -184,21 +154,12 @@ pub fn euclidean(points: &[(i64, i64)]) -> TspInstance {
 /// Rotation to start at the smallest city, direction with the smaller second city.
 pub fn canonical_tour(tour: &[usize]) -> Vec<usize> {
     let n = tour.len();
-    let Some(start) = tour
-        .iter()
-        .enumerate()
-        .min_by_key(|&(_, &c)| c)
-        .map(|(i, _)| i)
-    else {
+    let Some(start) = tour.iter().enumerate().min_by_key(|&(_, &c)| c).map(|(i, _)| i) else {
         return Vec::new();
     };
     let forward: Vec<usize> = (0..n).map(|k| tour[(start + k) % n]).collect();
     let backward: Vec<usize> = (0..n).map(|k| tour[(start + n - k) % n]).collect();
-    if n > 1 && backward[1] < forward[1] {
-        backward
-    } else {
-        forward
-    }
+    if n > 1 && backward[1] < forward[1] { backward } else { forward }
 }
 
 /// Exact tour by Held-Karp dynamic programming over subsets of cities `1..n`.
@@ -235,10 +196,7 @@ pub fn held_karp(d: &[Vec<i64>]) -> Vec<usize> {
             }
         }
     }
-    let (mut last, _) = (0..m)
-        .map(|j| (j, dp[full * m + j] + d[j + 1][0]))
-        .min_by_key(|&(_, c)| c)
-        .unwrap_or((0, 0));
+    let (mut last, _) = (0..m).map(|j| (j, dp[full * m + j] + d[j + 1][0])).min_by_key(|&(_, c)| c).unwrap_or((0, 0));
     let mut tour = Vec::with_capacity(n);
     let mut mask = full;
     loop {
@@ -248,9 +206,7 @@ pub fn held_karp(d: &[Vec<i64>]) -> Vec<usize> {
             break;
         }
         let target = dp[mask * m + last];
-        let prev = (0..m).find(|&p| {
-            prev_mask & (1 << p) != 0 && dp[prev_mask * m + p] + d[p + 1][last + 1] == target
-        });
+        let prev = (0..m).find(|&p| prev_mask & (1 << p) != 0 && dp[prev_mask * m + p] + d[p + 1][last + 1] == target);
         let Some(prev) = prev else { break };
         last = prev;
         mask = prev_mask;
@@ -269,9 +225,7 @@ pub fn nearest_neighbour(d: &[Vec<i64>], start: usize) -> Vec<usize> {
     visited[cur] = true;
     tour.push(cur);
     for _ in 1..n {
-        let next = (0..n)
-            .filter(|&c| !visited[c])
-            .min_by_key(|&c| (d[cur][c], c));
+        let next = (0..n).filter(|&c| !visited[c]).min_by_key(|&c| (d[cur][c], c));
         let Some(next) = next else { break };
         visited[next] = true;
         tour.push(next);
@@ -388,11 +342,7 @@ pub fn local_search(d: &[Vec<i64>], kicks: usize) -> Vec<usize> {
     }
     let mut rng = Rng::from_seed(0x7359);
     for _ in 0..kicks {
-        let mut cuts = [
-            rng.range_usize(1, n - 1),
-            rng.range_usize(1, n - 1),
-            rng.range_usize(1, n - 1),
-        ];
+        let mut cuts = [rng.range_usize(1, n - 1), rng.range_usize(1, n - 1), rng.range_usize(1, n - 1)];
         cuts.sort_unstable();
         let [a, b, c] = cuts;
         if a == b || b == c {
@@ -438,10 +388,7 @@ pub fn one_tree_bound(d: &[Vec<i64>]) -> i64 {
                 }
             }
         }
-        let mut edges: Vec<i64> = (0..n)
-            .filter(|&v| v != special)
-            .map(|v| d[special][v])
-            .collect();
+        let mut edges: Vec<i64> = (0..n).filter(|&v| v != special).map(|v| d[special][v]).collect();
         edges.sort_unstable();
         total += edges.iter().take(2).sum::<i64>();
         best = best.max(total);
@@ -474,9 +421,7 @@ mod tests {
         fn tiny(rng: &mut Rng) -> TspInstance {
             let n = rng.range_usize(3, 8);
             if rng.chance(0.5) {
-                let points: Vec<(i64, i64)> = (0..n)
-                    .map(|_| (rng.range(0, 100), rng.range(0, 100)))
-                    .collect();
+                let points: Vec<(i64, i64)> = (0..n).map(|_| (rng.range(0, 100), rng.range(0, 100))).collect();
                 euclidean(&points)
             } else {
                 // Non-metric random matrices are harder for heuristics.
@@ -496,9 +441,7 @@ mod tests {
             permutations(inst.n - 1)
                 .into_iter()
                 .map(|p| {
-                    let tour: Vec<usize> = std::iter::once(0)
-                        .chain(p.into_iter().map(|c| c + 1))
-                        .collect();
+                    let tour: Vec<usize> = std::iter::once(0).chain(p.into_iter().map(|c| c + 1)).collect();
                     tour_length(&inst.distances, &tour)
                 })
                 .min()
@@ -513,11 +456,7 @@ mod tests {
             local_search(&inst.distances, 20)
         }
 
-        fn mutations(
-            inst: &TspInstance,
-            tour: &Vec<usize>,
-            rng: &mut Rng,
-        ) -> Vec<(String, ErrorKind)> {
+        fn mutations(inst: &TspInstance, tour: &Vec<usize>, rng: &mut Rng) -> Vec<(String, ErrorKind)> {
             let n = inst.n;
             let mut dup = tour.clone();
             let i = rng.range_usize(1, n - 1);
@@ -558,8 +497,7 @@ mod tests {
     #[test]
     fn closed_tours_and_free_text_are_accepted() {
         let inst = euclidean(&[(0, 0), (0, 3), (4, 3), (4, 0)]);
-        let checked =
-            crate::task::check::<Tsp>(&inst, "I'd go 0 -> 1 -> 2 -> 3 -> 0 for 14", false);
+        let checked = crate::task::check::<Tsp>(&inst, "I'd go 0 -> 1 -> 2 -> 3 -> 0 for 14", false);
         assert_eq!(checked.result.map(|(_, l)| l).ok(), Some(14));
         let strict = crate::task::check::<Tsp>(&inst, "Answer: [0, 1, 2, 3, 0]", true);
         assert_eq!(strict.result.map(|(_, l)| l).ok(), Some(14));
