@@ -144,8 +144,7 @@ impl Problem for SetCover {
             return Solved { solution: cover, kind: ReferenceKind::Exact, bound: None };
         }
         let largest = masks.iter().map(|m| m.count_ones()).max().unwrap_or(1).max(1);
-        let bound = i64::from(inst.universe as u32).div_euclid(i64::from(largest))
-            + i64::from(inst.universe as u32 % largest != 0);
+        let bound = inst.universe.div_ceil(largest as usize) as i64;
         Solved { solution: cover, kind: ReferenceKind::Heuristic, bound: Some(bound) }
     }
 
