@@ -7,6 +7,7 @@ pub mod bin_packing;
 pub mod dominating_set;
 pub mod exact_cover;
 pub mod graph_coloring;
+pub mod hamiltonian_cycle;
 pub mod independent_set;
 pub mod knapsack;
 pub mod max_clique;
@@ -22,6 +23,7 @@ pub mod tsp;
 /// Every task in catalogue order. Adding a task means adding its module and one line here.
 pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<tsp::Tsp>::NEW,
+    &Env::<hamiltonian_cycle::HamiltonianCycle>::NEW,
     &Env::<knapsack::Knapsack>::NEW,
     &Env::<independent_set::MaxIndependentSet>::NEW,
     &Env::<max_clique::MaxClique>::NEW,
