@@ -17,6 +17,7 @@ pub mod min_bisection;
 pub mod number_partition;
 pub mod parallel_machines;
 pub mod set_cover;
+pub mod steiner_tree;
 pub mod subset_sum;
 pub mod tsp;
 
@@ -40,6 +41,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<exact_cover::ExactCover>::NEW,
     &Env::<max_sat::MaxSat>::NEW,
     &Env::<max_sat::Sat>::NEW,
+    &Env::<steiner_tree::SteinerTree>::NEW,
 ];
 
 /// `[a, b, c]`.
