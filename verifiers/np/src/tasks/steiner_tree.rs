@@ -86,7 +86,8 @@ fn prune(inst: &SteinerInstance, tree: &mut Vec<usize>) {
         let before = tree.len();
         tree.retain(|&e| {
             let (u, v, _) = inst.edges[e];
-            !((degree[u] == 1 && !is_terminal[u]) || (degree[v] == 1 && !is_terminal[v]))
+            let removable = |x: usize| degree[x] == 1 && !is_terminal[x];
+            !removable(u) && !removable(v)
         });
         if tree.len() == before {
             return;
@@ -183,10 +184,8 @@ impl Problem for SteinerTree {
     }
 
     fn decode(inst: &SteinerInstance, answer: &Node) -> Result<Vec<usize>, Violation> {
-        let pairs = match answer {
-            Node::List(items) if items.is_empty() => Vec::new(),
-            other => other.nested()?,
-        };
+        let pairs =
+            if matches!(answer, Node::List(items) if items.is_empty()) { Vec::new() } else { answer.nested()? };
         let index_of = inst.edge_index();
         let mut used = vec![false; inst.edges.len()];
         let mut chosen = Vec::with_capacity(pairs.len());
