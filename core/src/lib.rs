@@ -17,8 +17,7 @@ mod verdict;
 
 pub use budget::Budget;
 pub use scorer::{
-    Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel,
-    Scorer, ScorerInfo, Verifier, verify_each,
+    Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel, Scorer, ScorerInfo, Verifier, verify_each,
 };
 pub use verdict::{Status, Verdict};
 

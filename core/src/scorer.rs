@@ -83,11 +83,7 @@ pub trait RewardModel: Send + Sync + 'static {
     fn description(&self) -> Description;
 
     /// Scores every input; resolves to exactly one verdict per input, in order.
-    fn score_batch(
-        &self,
-        inputs: Vec<Self::Input>,
-        budget: Budget,
-    ) -> impl Future<Output = Vec<Verdict>> + Send;
+    fn score_batch(&self, inputs: Vec<Self::Input>, budget: Budget) -> impl Future<Output = Vec<Verdict>> + Send;
 }
 
 /// A [`Verifier`] with its input type erased to JSON, as the registry stores it.
@@ -239,9 +235,8 @@ where
         if budget.expired() {
             return Verdict::timeout();
         }
-        catch_unwind(AssertUnwindSafe(|| judge(input, budget))).unwrap_or_else(|panic| {
-            Verdict::internal_error(format!("verifier panicked: {}", panic_message(&*panic)))
-        })
+        catch_unwind(AssertUnwindSafe(|| judge(input, budget)))
+            .unwrap_or_else(|panic| Verdict::internal_error(format!("verifier panicked: {}", panic_message(&*panic))))
     };
     // Below this size the fork-join costs more than the work for the cheap verifiers.
     const PARALLEL_FROM: usize = 16;

@@ -75,7 +75,7 @@ pub struct ScoringLogConfig {
 }
 
 /// The result cache keyed by (verifier id, version, input hash).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CacheConfig {
     pub enabled: bool,
@@ -139,12 +139,6 @@ impl Default for DatabaseConfig {
 impl Default for ScoringLogConfig {
     fn default() -> Self {
         ScoringLogConfig { mode: LogMode::Off, sample_rate: 0.01, queue_capacity: 100_000, flush_interval_ms: 200 }
-    }
-}
-
-impl Default for CacheConfig {
-    fn default() -> Self {
-        CacheConfig { enabled: false }
     }
 }
 
@@ -265,9 +259,13 @@ mod tests {
     fn layers_apply_in_order() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let file = dir.path().join("referee.toml");
-        std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9000\"\nrequest_timeout_ms = 5\n[cache]\nenabled = true\n")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let config = Config::load_with_env(Some(&file), &Overrides::default(), no_env()).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            &file,
+            "[server]\nlisten = \"127.0.0.1:9000\"\nrequest_timeout_ms = 5\n[cache]\nenabled = true\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let config =
+            Config::load_with_env(Some(&file), &Overrides::default(), no_env()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(config.server.listen.port(), 9000);
         assert!(config.cache.enabled);
         let flags = Overrides {
@@ -283,7 +281,8 @@ mod tests {
     fn unknown_keys_name_the_key() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let file = dir.path().join("referee.toml");
-        std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9000\"\nmax_conections = 5\n").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9000\"\nmax_conections = 5\n")
+            .unwrap_or_else(|e| panic!("{e}"));
         let err = Config::load_with_env(Some(&file), &Overrides::default(), no_env()).err().map(|e| e.to_string());
         let err = err.unwrap_or_default();
         assert!(err.contains("max_conections"), "{err}");
@@ -295,7 +294,9 @@ mod tests {
         let file = dir.path().join("referee.toml");
         std::fs::write(&file, "database_url = \"mysql://x\"\n").unwrap_or_else(|e| panic!("{e}"));
         assert!(Config::load_with_env(Some(&file), &Overrides::default(), no_env()).is_err());
-        assert!(Config::load_with_env(Some(&dir.path().join("missing.toml")), &Overrides::default(), no_env()).is_err());
+        assert!(
+            Config::load_with_env(Some(&dir.path().join("missing.toml")), &Overrides::default(), no_env()).is_err()
+        );
     }
 
     #[test]

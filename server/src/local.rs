@@ -37,7 +37,8 @@ pub struct LocalOptions {
 /// not JSON becomes that line's `invalid_input` result.
 pub async fn score_file(input: &Path, output: Option<&Path>, options: &LocalOptions) -> anyhow::Result<Summary> {
     let total = count_lines(input)?;
-    let reader = BufReader::new(std::fs::File::open(input).with_context(|| format!("cannot open {}", input.display()))?);
+    let reader =
+        BufReader::new(std::fs::File::open(input).with_context(|| format!("cannot open {}", input.display()))?);
     let mut writer: Box<dyn Write> = match output {
         Some(path) => Box::new(BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -90,7 +91,9 @@ async fn score_lines(engine: &Engine, batch: &mut [Result<Value, String>], timeo
     batch
         .iter()
         .map(|line| match line {
-            Ok(_) => scored.next().unwrap_or_else(|| unscored(Status::InternalError, "the engine returned too few results")),
+            Ok(_) => {
+                scored.next().unwrap_or_else(|| unscored(Status::InternalError, "the engine returned too few results"))
+            }
             Err(reason) => unscored(Status::InvalidInput, reason),
         })
         .collect()

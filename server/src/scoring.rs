@@ -92,7 +92,13 @@ impl Engine {
 
     /// Scores `items`, one result per item in order. Never fails as a whole: malformed items,
     /// unknown verifiers, panics and timeouts become per-item verdicts.
-    pub async fn score(&self, items: Vec<Value>, shape: ItemShape<'_>, budget: Budget, request_id: &str) -> Vec<ScoreResult> {
+    pub async fn score(
+        &self,
+        items: Vec<Value>,
+        shape: ItemShape<'_>,
+        budget: Budget,
+        request_id: &str,
+    ) -> Vec<ScoreResult> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
         let mut results: Vec<Option<ScoreResult>> = vec![None; envelopes.len()];
         let mut groups: Vec<Vec<(usize, Value)>> = vec![Vec::new(); self.registry.entries().len()];
@@ -172,7 +178,10 @@ impl Engine {
             id_ok?;
             let name = verifier?;
             if !extra.is_empty() {
-                return Err(format!("unknown item field(s) {}; an item has `id`, `verifier` and `input`", extra.join(", ")));
+                return Err(format!(
+                    "unknown item field(s) {}; an item has `id`, `verifier` and `input`",
+                    extra.join(", ")
+                ));
             }
             let index = self
                 .registry
@@ -227,7 +236,8 @@ impl Engine {
             let verdicts = run_scorer(&entry.scorer, inputs, budget).await;
             let elapsed = started.elapsed();
             let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
-            metrics::histogram!("referee_verifier_batch_seconds", "verifier" => entry.id()).record(elapsed.as_secs_f64());
+            metrics::histogram!("referee_verifier_batch_seconds", "verifier" => entry.id())
+                .record(elapsed.as_secs_f64());
             for ((position, verdict), hash) in positions.into_iter().zip(verdicts).zip(pending_hashes) {
                 let verdict = sanitize(verdict);
                 if let (Some(p), Some(hash)) = (persistence, &hash)
@@ -280,7 +290,8 @@ async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<
                 rayon::spawn(move || {
                     let _ = tx.send(verifier.verify_json(&inputs, &budget));
                 });
-                rx.await.unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
+                rx.await
+                    .unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
             }
             Scorer::Async(model) => Arc::clone(model).score_json(inputs, budget).await,
         }

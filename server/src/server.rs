@@ -60,7 +60,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
 
     let url = config.effective_database_url();
     let storage = Storage::open(&url, config.database.max_connections).await?;
-    tracing::info!(backend = ?storage.backend(), "database ready");
+    tracing::info!(backend = ?storage.backend(), "database open and migrated");
     let (queue, writer) = spawn_writer(
         storage.clone(),
         config.scoring_log.queue_capacity,
@@ -73,7 +73,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         cache: config.cache.enabled,
     });
     readiness.set_ready();
-    tracing::info!(verifiers = engine.registry().entries().len(), "ready");
+    tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
     Ok(RunningServer {
         addr,
         readiness,

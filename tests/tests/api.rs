@@ -27,7 +27,16 @@ on_both_backends!(mixed_batches_keep_order_and_isolate_bad_items, |backend| asyn
     assert_eq!(status, 200, "{response}");
     assert_eq!(
         statuses(&response),
-        ["correct", "incorrect", "correct", "invalid_input", "invalid_input", "invalid_input", "invalid_input", "incorrect"]
+        [
+            "correct",
+            "incorrect",
+            "correct",
+            "invalid_input",
+            "invalid_input",
+            "invalid_input",
+            "invalid_input",
+            "incorrect"
+        ]
     );
     let results = response["results"].as_array().cloned().unwrap_or_default();
     let ids: Vec<&str> = results.iter().map(|r| r["id"].as_str().unwrap_or("-")).collect();
@@ -102,7 +111,8 @@ on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async
     expect(send("{\"itemz\": []}", Some("application/json")).await?, 422, "invalid_body").await?;
     expect(send("{\"items\": []}", None).await?, 415, "unsupported_media_type").await?;
     let big = format!("{{\"items\": [\"{}\"]}}", "x".repeat(8192));
-    let response = server.client.post(server.url("/v1/score")).header("content-type", "application/json").body(big).send().await?;
+    let response =
+        server.client.post(server.url("/v1/score")).header("content-type", "application/json").body(big).send().await?;
     expect(response, 413, "payload_too_large").await?;
     let four = json!({"items": [exact_item("1", "a", "a"), exact_item("2", "a", "a"), exact_item("3", "a", "a"), exact_item("4", "a", "a")]});
     let (status, body) = server.post("/v1/score", &four).await?;
@@ -124,7 +134,8 @@ on_both_backends!(api_keys_guard_v1_only, |backend| async move {
     let without = server.client.post(server.url("/v1/score")).json(&body).send().await?;
     assert_eq!(without.status().as_u16(), 401);
     assert_eq!(without.headers().get("www-authenticate").and_then(|v| v.to_str().ok()), Some("Bearer"));
-    let wrong = server.client.post(server.url("/v1/score")).bearer_auth("rk-test-key-0123456780").json(&body).send().await?;
+    let wrong =
+        server.client.post(server.url("/v1/score")).bearer_auth("rk-test-key-0123456780").json(&body).send().await?;
     assert_eq!(wrong.status().as_u16(), 401);
     let right = server.client.post(server.url("/v1/score")).bearer_auth(key).json(&body).send().await?;
     assert_eq!(right.status().as_u16(), 200);
@@ -286,7 +297,8 @@ on_both_backends!(probes_and_metrics, |backend| async move {
     assert_eq!((status, ready["status"].as_str()), (200, Some("ready")));
     let (status, _) = server.get("/healthz").await?;
     assert_eq!(status, 200);
-    let (status, _) = server.post("/v1/score", &json!({"items": [exact_item("1", "a", "a"), exact_item("2", "a", "b")]})).await?;
+    let (status, _) =
+        server.post("/v1/score", &json!({"items": [exact_item("1", "a", "a"), exact_item("2", "a", "b")]})).await?;
     assert_eq!(status, 200);
     let metrics = server.client.get(server.url("/metrics")).send().await?.text().await?;
     for series in [

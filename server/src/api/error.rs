@@ -75,12 +75,11 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        let message = match &self {
-            ApiError::Internal(detail) => {
-                tracing::error!(%detail, "internal error");
-                "internal error; the server log has the details".to_owned()
-            }
-            other => other.to_string(),
+        let message = if let ApiError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+            "internal error; the server log has the details".to_owned()
+        } else {
+            self.to_string()
         };
         let mut response = (status, axum::Json(ErrorBody { code, message })).into_response();
         let headers = response.headers_mut();

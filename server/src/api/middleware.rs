@@ -53,10 +53,8 @@ impl MakeRequestId for RandomRequestId {
 
 /// Counts requests by route and status, times them, and tracks how many are in flight.
 pub async fn record_http_metrics(request: Request, next: Next) -> Response<Body> {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let route =
+        request.extensions().get::<MatchedPath>().map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let method = request.method().as_str().to_owned();
     let gauge = metrics::gauge!("referee_http_requests_in_flight");
     gauge.increment(1.0);

@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::error::ErrorBody;
 use super::AppState;
+use super::error::ErrorBody;
 use crate::registry::Registry;
 
 /// How a scorer runs.

@@ -148,11 +148,11 @@ impl Storage {
 fn sqlite_url_with_create(url: &str) -> Result<String, StorageError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    if path != ":memory:" && !path.is_empty() {
-        if let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|error| StorageError::CreateDir { path: dir.display().to_string(), error })?;
-        }
+    if path != ":memory:"
+        && let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)
+            .map_err(|error| StorageError::CreateDir { path: dir.display().to_string(), error })?;
     }
     let query = if query.contains("mode=") {
         query.to_owned()

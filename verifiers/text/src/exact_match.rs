@@ -88,11 +88,7 @@ impl ExactMatch {
             Operation::Ilike => answer.to_lowercase().contains(&reference.to_lowercase()),
         };
         let verdict = Verdict::binary(holds);
-        if input.extract == Extraction::None {
-            verdict
-        } else {
-            verdict.with("extracted", answer.as_ref())
-        }
+        if input.extract == Extraction::None { verdict } else { verdict.with("extracted", answer.as_ref()) }
     }
 }
 
@@ -131,13 +127,25 @@ mod tests {
             (serde_json::json!({"response": "paris", "reference": "Paris"}), Status::Incorrect),
             (serde_json::json!({"response": "paris", "reference": "Paris", "case_fold": true}), Status::Correct),
             (serde_json::json!({"response": "a", "reference": "b", "operation": "ne"}), Status::Correct),
-            (serde_json::json!({"response": "it is Paris.", "reference": "Paris", "operation": "like"}), Status::Correct),
-            (serde_json::json!({"response": "it is PARIS.", "reference": "Paris", "operation": "like"}), Status::Incorrect),
-            (serde_json::json!({"response": "it is PARIS.", "reference": "Paris", "operation": "ilike"}), Status::Correct),
+            (
+                serde_json::json!({"response": "it is Paris.", "reference": "Paris", "operation": "like"}),
+                Status::Correct,
+            ),
+            (
+                serde_json::json!({"response": "it is PARIS.", "reference": "Paris", "operation": "like"}),
+                Status::Incorrect,
+            ),
+            (
+                serde_json::json!({"response": "it is PARIS.", "reference": "Paris", "operation": "ilike"}),
+                Status::Correct,
+            ),
             (serde_json::json!({"response": "x \\boxed{42}", "reference": "42", "extract": "boxed"}), Status::Correct),
             (serde_json::json!({"response": "x 42", "reference": "42", "extract": "boxed"}), Status::Unparseable),
             (serde_json::json!({"response": "ＡＢ", "reference": "AB", "nfkc": true}), Status::Correct),
-            (serde_json::json!({"response": "a  b", "reference": "a b", "collapse_whitespace": false}), Status::Incorrect),
+            (
+                serde_json::json!({"response": "a  b", "reference": "a b", "collapse_whitespace": false}),
+                Status::Incorrect,
+            ),
         ];
         for (json, expected) in cases {
             let got = ExactMatch::judge(&input(json.clone()));
@@ -147,7 +155,9 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_rejected() {
-        let err = serde_json::from_value::<ExactMatchInput>(serde_json::json!({"response": "a", "reference": "a", "opration": "eq"}));
+        let err = serde_json::from_value::<ExactMatchInput>(
+            serde_json::json!({"response": "a", "reference": "a", "opration": "eq"}),
+        );
         assert!(err.is_err());
     }
 }

@@ -80,7 +80,8 @@ static ANSWER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
 static BOLD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\*\*([^*\n]{1,60})\*\*").unwrap_or_else(|e| unreachable!("static pattern: {e}")));
 static OPTION_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^A-Za-z0-9])\(?([A-Z])\)?(?:[^A-Za-z0-9]|$)").unwrap_or_else(|e| unreachable!("static pattern: {e}"))
+    Regex::new(r"(?:^|[^A-Za-z0-9])\(?([A-Z])\)?(?:[^A-Za-z0-9]|$)")
+        .unwrap_or_else(|e| unreachable!("static pattern: {e}"))
 });
 
 /// The letters named in `region` that are valid options, in order of first mention.
@@ -155,7 +156,14 @@ fn choose(response: &str, valid: u8, options: Option<&[String]>) -> Option<(Rule
         (Rule::AnswerTag, last_answer_tag(response)),
         (Rule::AnswerPhrase, after_last_answer_phrase(response)),
         (Rule::Bold, BOLD.captures_iter(response).last().and_then(|c| c.get(1)).map(|m| m.as_str())),
-        (Rule::FinalLine, response.lines().rev().find(|l| !l.trim().is_empty()).filter(|l| l.trim().chars().count() <= BARE_ANSWER_MAX_CHARS)),
+        (
+            Rule::FinalLine,
+            response
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .filter(|l| l.trim().chars().count() <= BARE_ANSWER_MAX_CHARS),
+        ),
     ];
     for (rule, region) in marked {
         let Some(region) = region else { continue };

@@ -128,11 +128,23 @@ mod tests {
     #[test]
     fn partial_and_full() {
         assert_eq!(run(serde_json::json!({"response": "x = 42;", "pattern": r"\d+"})).status, Status::Correct);
-        assert_eq!(run(serde_json::json!({"response": "x = 42;", "pattern": r"\d+", "mode": "full"})).status, Status::Incorrect);
-        assert_eq!(run(serde_json::json!({"response": "42", "pattern": r"\d+", "mode": "full"})).status, Status::Correct);
+        assert_eq!(
+            run(serde_json::json!({"response": "x = 42;", "pattern": r"\d+", "mode": "full"})).status,
+            Status::Incorrect
+        );
+        assert_eq!(
+            run(serde_json::json!({"response": "42", "pattern": r"\d+", "mode": "full"})).status,
+            Status::Correct
+        );
         assert_eq!(run(serde_json::json!({"response": "2", "pattern": "1|2", "mode": "full"})).status, Status::Correct);
-        assert_eq!(run(serde_json::json!({"response": "12", "pattern": "1|2", "mode": "full"})).status, Status::Incorrect);
-        assert_eq!(run(serde_json::json!({"response": "HELLO", "pattern": "hello", "case_insensitive": true})).status, Status::Correct);
+        assert_eq!(
+            run(serde_json::json!({"response": "12", "pattern": "1|2", "mode": "full"})).status,
+            Status::Incorrect
+        );
+        assert_eq!(
+            run(serde_json::json!({"response": "HELLO", "pattern": "hello", "case_insensitive": true})).status,
+            Status::Correct
+        );
     }
 
     #[test]

@@ -1,0 +1,188 @@
+//! The `referee` binary as a user runs it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn referee() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command.env_remove("RUST_LOG");
+    for (key, _) in std::env::vars() {
+        if key.starts_with("REFEREE__") {
+            command.env_remove(key);
+        }
+    }
+    command
+}
+
+fn run(command: &mut Command) -> (bool, String, String) {
+    let output = command.output().unwrap_or_else(|e| panic!("cannot run referee: {e}"));
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn http(addr: &str, request: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    stream.write_all(request.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+#[test]
+fn serve_on_port_zero_prints_the_address_first_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut child = referee()
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start referee: {e}"));
+    let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let mut lines = BufReader::new(stdout).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .map(|rest| rest.trim().to_owned())
+        .unwrap_or_else(|| panic!("first log line does not name the address: {first}"));
+    assert!(!addr.ends_with(":0"), "{addr}");
+    for line in lines.by_ref() {
+        if line.unwrap_or_default().contains("ready to serve") {
+            break;
+        }
+    }
+    assert!(dir.path().join("referee.db").exists(), "the default SQLite database is created in the data directory");
+
+    // A request whose body is still arriving when SIGTERM comes is answered before exit.
+    let body = r#"{"items":[{"id":"x","verifier":"exact-match","input":{"response":"a","reference":"a"}}]}"#;
+    let mut held = TcpStream::connect(&addr).unwrap_or_else(|e| panic!("{e}"));
+    let head = format!(
+        "POST /v1/score HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    held.write_all(head.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    held.write_all(&body.as_bytes()[..10]).unwrap_or_else(|e| panic!("{e}"));
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    assert!(status.is_ok_and(|s| s.success()));
+    std::thread::sleep(Duration::from_millis(300));
+    held.write_all(&body.as_bytes()[10..]).unwrap_or_else(|e| panic!("{e}"));
+    let mut answer = String::new();
+    let _ = held.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"correct\""), "{answer}");
+
+    let exit = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert!(exit.success(), "referee exited with {exit}");
+    assert!(TcpStream::connect(&addr).is_err());
+}
+
+#[test]
+fn readyz_and_health_on_a_live_process() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut child = referee()
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
+        .arg(format!("sqlite://{}", dir.path().join("x/y.db").display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let addr = first.split("http://").nth(1).unwrap_or_default().trim().to_owned();
+    for line in lines.by_ref() {
+        if line.unwrap_or_default().contains("ready to serve") {
+            break;
+        }
+    }
+    let ready = http(&addr, "GET /readyz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n");
+    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+    assert!(dir.path().join("x/y.db").exists());
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let exit = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert!(exit.success());
+}
+
+#[test]
+fn score_a_file_locally_in_order() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let input = dir.path().join("in.jsonl");
+    let output = dir.path().join("out.jsonl");
+    let mut lines = Vec::new();
+    for i in 0..1200 {
+        lines.push(format!(
+            r#"{{"id":"{i}","verifier":"exact-match","input":{{"response":"{}","reference":"0"}}}}"#,
+            i % 2
+        ));
+    }
+    lines.insert(500, "this line is not json".to_owned());
+    lines.insert(
+        700,
+        r#"{"id":"mc","verifier":"multiple-choice","input":{"response":"\\boxed{D}","reference":"D"}}"#.to_owned(),
+    );
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap_or_else(|e| panic!("{e}"));
+    let (ok, _, stderr) =
+        run(referee().arg("score").arg(&input).arg("-o").arg(&output).args(["--batch-size", "100", "--quiet"]));
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("scored 1202 items: 601 correct, 1 invalid"), "{stderr}");
+    let results: Vec<serde_json::Value> = std::fs::read_to_string(&output)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(results.len(), 1202);
+    assert_eq!(results[0]["id"], "0");
+    assert_eq!(results[0]["status"], "correct");
+    assert_eq!(results[1]["status"], "incorrect");
+    assert_eq!(results[500]["status"], "invalid_input");
+    assert_eq!(results[700]["id"], "mc");
+    assert_eq!(results[700]["status"], "correct");
+    assert_eq!(results[1201]["id"], "1199");
+}
+
+#[test]
+fn listing_openapi_and_config() {
+    let (ok, stdout, _) = run(referee().arg("verifiers"));
+    assert!(ok);
+    for id in ["exact-match", "regex-match", "multiple-choice"] {
+        assert!(stdout.contains(id), "{stdout}");
+    }
+    let (ok, stdout, _) = run(referee().args(["verifiers", "--json"]));
+    assert!(ok);
+    let listing: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(listing["verifiers"].as_array().is_some_and(|v| v.len() >= 3));
+
+    let (ok, stdout, _) = run(referee().arg("openapi"));
+    assert!(ok);
+    let checked_in =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json")).unwrap_or_default();
+    assert!(stdout == checked_in, "`referee openapi` differs from openapi/openapi.json");
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("referee.toml");
+    std::fs::write(&file, "[server]\nlisten = \"127.0.0.1:9001\"\nrequest_timeout_ms = 1234\n[auth]\napi_keys = [\"a-plain-key-of-16-chars\"]\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (ok, stdout, stderr) = run(referee()
+        .args(["config", "show", "--config"])
+        .arg(&file)
+        .env("REFEREE__SERVER__LISTEN", "127.0.0.1:9002")
+        .env("REFEREE__CACHE__ENABLED", "true"));
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("listen = \"127.0.0.1:9002\""), "environment beats the file:\n{stdout}");
+    assert!(stdout.contains("request_timeout_ms = 1234"), "{stdout}");
+    assert!(stdout.contains("enabled = true"), "{stdout}");
+    assert!(
+        stdout.contains("sha256:") && !stdout.contains("a-plain-key-of-16-chars"),
+        "keys are shown hashed:\n{stdout}"
+    );
+
+    let (ok, _, stderr) = run(referee().args(["config", "show"]).env("REFEREE__SERVER__LISTN", "127.0.0.1:1"));
+    assert!(!ok);
+    assert!(stderr.contains("listn"), "the unknown key is named: {stderr}");
+}
