@@ -4,7 +4,7 @@ use referee_core::{Budget, Status, Verdict};
 
 use crate::ast::Node;
 use crate::compare::{Ctx, equivalent};
-use crate::extract::{Candidate, Extraction, Side, extract};
+use crate::extract::{Candidate, Extraction, Side, extract_with};
 use crate::letters;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::options::{ExtractionMode, MathOptions};
@@ -102,18 +102,29 @@ fn loose_text(s: &str) -> String {
         .to_lowercase()
 }
 
-fn first_parse(candidates: &[Candidate]) -> Option<(&Candidate, Node)> {
+fn first_parse(candidates: &[Candidate]) -> Option<(Candidate, Node)> {
     for c in candidates {
         if c.text.trim().is_empty() {
             continue;
         }
         match parse(&c.text, c.plain) {
             Ok(Node::Text(_)) if !c.allow_text => continue,
-            Ok(node) => return Some((c, node)),
+            Ok(node) => return Some((c.clone(), node)),
             Err(_) => continue,
         }
     }
     None
+}
+
+/// Parses the cheap candidates first and runs the fallback scanners only when none parses.
+fn parse_staged(candidates: impl Fn(bool) -> Vec<Candidate>) -> (Vec<Candidate>, Option<(Candidate, Node)>) {
+    let primary = candidates(false);
+    if let Some(found) = first_parse(&primary) {
+        return (primary, Some(found));
+    }
+    let all = candidates(true);
+    let found = first_parse(&all);
+    (all, found)
 }
 
 /// Judges `response` against `reference`.
@@ -131,44 +142,37 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         return judge_letter(response, letter);
     }
     let mut j = Judgement::new(Status::Incorrect);
-    let gold_candidates = match extract(reference, ExtractionMode::Auto, true, Side::Reference) {
+    let gold_side = |fallbacks| match extract_with(reference, ExtractionMode::Auto, true, Side::Reference, fallbacks) {
         Extraction::Candidates(c) => c,
-        Extraction::Hedged(items) => vec![Candidate {
-            text: items.join("; "),
-            rule: "boxed_list",
-            plain: false,
-            allow_text: true,
-        }],
+        Extraction::Hedged(items) => {
+            vec![Candidate { text: items.join("; "), rule: "boxed_list", plain: false, allow_text: true }]
+        }
     };
-    let pred_candidates = match extract(
-        response,
-        opts.extraction,
-        opts.allow_multiple_boxed,
-        Side::Response,
-    ) {
-        Extraction::Candidates(c) => c,
+    let (gold_candidates, gold) = parse_staged(gold_side);
+    let pred_side = |fallbacks| extract_with(response, opts.extraction, opts.allow_multiple_boxed, Side::Response, fallbacks);
+    let pred_candidates = match pred_side(false) {
         Extraction::Hedged(items) => {
             j.extracted = Some(items.join("; "));
             j.extraction = Some("boxed_list");
-            return j.reject(
-                Status::Incorrect,
-                "several different boxed answers (hedging)",
-            );
+            return j.reject(Status::Incorrect, "several different boxed answers (hedging)");
         }
+        Extraction::Candidates(c) => c,
     };
+    let (pred_candidates, pred) = parse_staged(|fallbacks| {
+        if fallbacks {
+            match pred_side(true) {
+                Extraction::Candidates(c) => c,
+                Extraction::Hedged(_) => Vec::new(),
+            }
+        } else {
+            pred_candidates.clone()
+        }
+    });
     let Some(first_pred) = pred_candidates.first() else {
         return j.reject(Status::Unparseable, "no answer found in the response");
     };
-    let gold = first_parse(&gold_candidates);
-    let pred = first_parse(&pred_candidates);
-    let gold_text = gold
-        .as_ref()
-        .map(|(c, _)| c.text.as_str())
-        .or(gold_candidates.first().map(|c| c.text.as_str()));
-    j.extracted = Some(
-        pred.as_ref()
-            .map_or(first_pred.text.clone(), |(c, _)| c.text.clone()),
-    );
+    let gold_text = gold.as_ref().map(|(c, _)| c.text.as_str()).or(gold_candidates.first().map(|c| c.text.as_str()));
+    j.extracted = Some(pred.as_ref().map_or(first_pred.text.clone(), |(c, _)| c.text.clone()));
     j.extraction = Some(pred.as_ref().map_or(first_pred.rule, |(c, _)| c.rule));
     j.parsed = pred.as_ref().map(|(_, n)| n.to_string());
     j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());

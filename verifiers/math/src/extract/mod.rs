@@ -129,6 +129,18 @@ pub fn extract(
     allow_multiple_boxed: bool,
     side: Side,
 ) -> Extraction {
+    extract_with(response, mode, allow_multiple_boxed, side, true)
+}
+
+/// Like [`extract`]; with `fallbacks` false it stops after the answer tags, boxes, the final
+/// answer phrase and the whole text, which is all most responses need.
+pub fn extract_with(
+    response: &str,
+    mode: ExtractionMode,
+    allow_multiple_boxed: bool,
+    side: Side,
+    fallbacks: bool,
+) -> Extraction {
     let region = answer_region(response);
     let blanked = blank_invalid(region);
     let text = blanked.as_str();
@@ -175,14 +187,17 @@ pub fn extract(
     if mode == ExtractionMode::Boxed {
         return Extraction::Candidates(out);
     }
-    let whole = strip_delimiters(text);
     if mode == ExtractionMode::Whole {
-        out.push(candidate(&whole, "whole", true, is_plain(text)));
+        out.push(candidate(&strip_delimiters(text), "whole", true, is_plain(text)));
         return Extraction::Candidates(out);
     }
-    if whole.len() <= 400 {
+    if text.len() <= 400 {
+        let whole = strip_delimiters(text);
         let allow_text = word_count(&whole) <= 3 || text.contains("\\text");
         out.push(candidate(&whole, "whole", allow_text, is_plain(text)));
+    }
+    if !fallbacks {
+        return Extraction::Candidates(out);
     }
     if let Some((marker_end, _)) = marker {
         let sentence = sentence_after(text, marker_end, &segments);

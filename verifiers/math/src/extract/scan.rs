@@ -188,7 +188,7 @@ const MARKERS: &[&str] = &[
     "resposta",
     "risposta",
     "antwort",
-    "ответ",
+    "ответ", "Ответ",
     "答案",
     "答：",
     "答:",
@@ -206,27 +206,22 @@ const MARKERS: &[&str] = &[
 /// Byte offset just after the last answer marker, with fillers such as `is` skipped, and
 /// whether the marker was "final answer".
 pub fn find_markers(s: &str) -> Option<(usize, bool)> {
-    let lower = s.to_lowercase();
-    // Lowercasing can change byte lengths outside ASCII; fall back to ASCII-only lowering then.
-    let hay = if lower.len() == s.len() {
-        lower
-    } else {
-        s.to_ascii_lowercase()
-    };
+    // ASCII lowering keeps byte offsets; capitalised non-ASCII markers are listed as such.
+    let hay = s.to_ascii_lowercase();
     let mut best: Option<(usize, usize)> = None;
     for m in MARKERS {
-        let mut from = 0;
-        while let Some(rel) = hay[from..].find(m) {
-            let pos = from + rel;
+        // The last occurrence that is a whole word, searching backwards.
+        let mut until = hay.len();
+        while let Some(pos) = hay[..until].rfind(m) {
             let end = pos + m.len();
-            let next_is_letter = hay[end..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic());
-            if !next_is_letter && best.is_none_or(|(b, _)| pos >= b) {
-                best = Some((pos, end));
+            let next_is_letter = hay[end..].chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+            if !next_is_letter {
+                if best.is_none_or(|(b, _)| pos >= b) {
+                    best = Some((pos, end));
+                }
+                break;
             }
-            from = end;
+            until = pos;
         }
     }
     let (start, mut end) = best?;

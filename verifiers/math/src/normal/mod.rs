@@ -9,7 +9,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-pub use poly::{Atom, NfError, Poly};
+pub use poly::{Atom, NfError, Poly, qmul, qrecip, ratio};
 use poly::{rational_pow, rational_root, small_integer};
 
 use crate::ast::{Constant, Node};
@@ -51,7 +51,7 @@ impl Normal {
     pub fn as_rational(&self) -> Option<BigRational> {
         let n = self.num.as_constant()?;
         let d = self.den.as_constant()?;
-        if d.is_zero() { None } else { Some(n / d) }
+        if d.is_zero() { None } else { Some(qmul(&n, &qrecip(&d))) }
     }
 
     /// Folds a single-term denominator into the numerator and scales a sum to a monic one.
@@ -62,7 +62,7 @@ impl Normal {
             return Ok(self);
         }
         if let Some(lead) = self.den.leading().cloned() {
-            let k = lead.recip();
+            let k = qrecip(&lead);
             self.num = self.num.scale(&k)?;
             self.den = self.den.scale(&k)?;
         }
@@ -138,6 +138,10 @@ impl Normal {
 
     /// True when the two forms denote the same value (`a·d − c·b = 0`).
     pub fn same_as(&self, o: &Normal) -> Result<bool, NfError> {
+        // Two constants: compare cross products, with no gcd on large numbers.
+        if let (Some(a), Some(b)) = (self.as_rational(), o.as_rational()) {
+            return Ok(a.numer() * b.denom() == b.numer() * a.denom());
+        }
         let diff = self.num.mul(&o.den)?.sub(&o.num.mul(&self.den)?)?;
         Ok(diff.is_zero())
     }

@@ -52,6 +52,69 @@ fn check_bits(c: &BigRational) -> Result<(), NfError> {
     }
 }
 
+/// Greatest common divisor by Euclid's algorithm. `num-bigint`'s binary gcd takes time
+/// quadratic in the bit length even when one side is 1, which made `1/2006!` cost tens of ms.
+fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while !b.is_zero() {
+        let r = &a % &b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+/// `n / d` reduced, with a positive denominator.
+pub fn ratio(n: BigInt, d: BigInt) -> BigRational {
+    let g = gcd(&n, &d);
+    let (mut n, mut d) = if g.is_one() || g.is_zero() { (n, d) } else { (n / &g, d / &g) };
+    if d.is_negative() {
+        n = -n;
+        d = -d;
+    }
+    BigRational::new_raw(n, d)
+}
+
+/// Product of two rationals, with fast paths for units and integers.
+pub fn qmul(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.is_one() {
+        return b.clone();
+    }
+    if b.is_one() {
+        return a.clone();
+    }
+    if a.is_zero() || b.is_zero() {
+        return BigRational::zero();
+    }
+    if a.is_integer() && b.is_integer() {
+        return BigRational::from_integer(a.numer() * b.numer());
+    }
+    ratio(a.numer() * b.numer(), a.denom() * b.denom())
+}
+
+/// Sum of two rationals, with a fast path for integers and shared denominators.
+pub fn qadd(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.is_zero() {
+        return b.clone();
+    }
+    if b.is_zero() {
+        return a.clone();
+    }
+    if a.is_integer() && b.is_integer() {
+        return BigRational::from_integer(a.numer() + b.numer());
+    }
+    if a.denom() == b.denom() {
+        return ratio(a.numer() + b.numer(), a.denom().clone());
+    }
+    ratio(a.numer() * b.denom() + b.numer() * a.denom(), a.denom() * b.denom())
+}
+
+/// The reciprocal, without a gcd.
+pub fn qrecip(a: &BigRational) -> BigRational {
+    let (n, d) = (a.numer().clone(), a.denom().clone());
+    if n.is_negative() { BigRational::new_raw(-d, -n) } else { BigRational::new_raw(d, n) }
+}
+
 /// `base^exp` for a rational base and a (possibly negative) integer exponent, within the caps.
 pub fn rational_pow(base: &BigRational, exp: i64) -> Result<BigRational, NfError> {
     if base.is_zero() {
@@ -78,8 +141,9 @@ pub fn rational_pow(base: &BigRational, exp: i64) -> Result<BigRational, NfError
         return Err(NfError::TooBig);
     }
     let e = usize::try_from(magnitude).map_err(|_| NfError::TooBig)?;
-    let r = num_traits::pow(base.clone(), e);
-    Ok(if exp < 0 { r.recip() } else { r })
+    // Powers of a reduced fraction stay reduced.
+    let r = BigRational::new_raw(num_traits::pow(base.numer().clone(), e), num_traits::pow(base.denom().clone(), e));
+    Ok(if exp < 0 { qrecip(&r) } else { r })
 }
 
 /// Splits `n > 0` into `s^k · t` with `t` free of `k`-th powers. The flag is false when a large
@@ -180,7 +244,7 @@ impl Poly {
         let mut terms = self.terms.clone();
         for (m, c) in &other.terms {
             let entry = terms.entry(m.clone()).or_insert_with(BigRational::zero);
-            *entry += c;
+            *entry = qadd(entry, c);
             check_bits(entry)?;
             if entry.is_zero() {
                 terms.remove(m);
@@ -208,7 +272,7 @@ impl Poly {
         }
         let mut terms = BTreeMap::new();
         for (m, c) in &self.terms {
-            let v = c * k;
+            let v = qmul(c, k);
             check_bits(&v)?;
             terms.insert(m.clone(), v);
         }
@@ -227,10 +291,10 @@ impl Poly {
                     *mono.entry(a.clone()).or_insert(0) += e;
                 }
                 let (k, mono) = reduce(mono);
-                let v = c1 * c2 * k;
+                let v = qmul(&qmul(c1, c2), &k);
                 check_bits(&v)?;
                 let entry = acc.entry(mono).or_insert_with(BigRational::zero);
-                *entry += v;
+                *entry = qadd(entry, &v);
             }
         }
         acc.retain(|_, c| !c.is_zero());
@@ -248,7 +312,7 @@ impl Poly {
         }
         let inverse: Mono = mono.iter().map(|(a, e)| (a.clone(), -e)).collect();
         let (k, inverse) = reduce(inverse);
-        let coeff = c.recip() * k;
+        let coeff = qmul(&qrecip(c), &k);
         let mut terms = BTreeMap::new();
         terms.insert(inverse, coeff);
         Some(Ok(Poly { terms }))
@@ -336,7 +400,7 @@ fn reduce(mono: Mono) -> (BigRational, Mono) {
                 if q != 0 {
                     let base = BigRational::from_integer(r.clone());
                     match rational_pow(&base, q) {
-                        Ok(v) => coeff *= v,
+                        Ok(v) => coeff = qmul(&coeff, &v),
                         // Radicands are small enough for this not to happen in practice; keep
                         // the exponent unreduced rather than lose the value.
                         Err(_) => {
@@ -361,7 +425,7 @@ fn reduce(mono: Mono) -> (BigRational, Mono) {
     }
     if !sqrt_product.is_one() {
         let (s, t, _) = extract_power(&sqrt_product, 2);
-        coeff *= BigRational::from_integer(s);
+        coeff = qmul(&coeff, &BigRational::from_integer(s));
         if !t.is_one() {
             out.insert(Atom::Root(t, 2), 1);
         }

@@ -35,7 +35,7 @@ pub fn literal(text: &str) -> Option<Node> {
     let value = if scale >= 0 {
         BigRational::from_integer(numer * pow10(magnitude))
     } else {
-        BigRational::new(numer, pow10(magnitude))
+        crate::normal::ratio(numer, pow10(magnitude))
     };
     let written_places = frac_len - exponent;
     let decimals = (!frac_part.is_empty() || exponent != 0).then(|| written_places.max(0) as u32);
@@ -69,7 +69,7 @@ pub fn repeating(int_part: &str, non_repeating: &str, repeating: &str) -> Option
     let k = u32::try_from(non_repeating.len()).ok()?;
     let r = u32::try_from(repeating.len()).ok()?;
     let denom = pow10(k) * (pow10(r) - BigInt::one());
-    let value = BigRational::from_integer(int) + BigRational::new(ar - a, denom);
+    let value = BigRational::from_integer(int) + crate::normal::ratio(ar - a, denom);
     Some(Node::rational(value))
 }
 
