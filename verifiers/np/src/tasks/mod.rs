@@ -4,6 +4,7 @@ use crate::catalogue::{Env, Environment};
 
 mod assign;
 pub mod bin_packing;
+pub mod cvrp;
 pub mod dominating_set;
 pub mod exact_cover;
 pub mod graph_coloring;
@@ -41,6 +42,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<exact_cover::ExactCover>::NEW,
     &Env::<max_sat::MaxSat>::NEW,
     &Env::<max_sat::Sat>::NEW,
+    &Env::<cvrp::Cvrp>::NEW,
     &Env::<steiner_tree::SteinerTree>::NEW,
 ];
 

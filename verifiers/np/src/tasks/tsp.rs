@@ -235,7 +235,7 @@ pub fn nearest_neighbour(d: &[Vec<i64>], start: usize) -> Vec<usize> {
 }
 
 /// 2-opt and Or-opt moves until neither improves.
-fn improve(d: &[Vec<i64>], tour: &mut [usize]) {
+pub(crate) fn improve(d: &[Vec<i64>], tour: &mut [usize]) {
     let n = tour.len();
     if n < 4 {
         return;
