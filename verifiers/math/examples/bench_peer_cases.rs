@@ -72,11 +72,8 @@ fn main() {
         .collect();
     let mut slowest: Vec<(usize, Duration)> = medians.iter().copied().enumerate().collect();
     slowest.sort_by_key(|(_, d)| std::cmp::Reverse(*d));
-    let top: Vec<serde_json::Value> = slowest
-        .iter()
-        .take(5)
-        .map(|(i, d)| serde_json::json!({"row": i + 1, "ms": d.as_secs_f64() * 1e3}))
-        .collect();
+    let top: Vec<serde_json::Value> =
+        slowest.iter().take(5).map(|(i, d)| serde_json::json!({"row": i + 1, "ms": d.as_secs_f64() * 1e3})).collect();
     let report = serde_json::json!({
         "pairs": rows.len(),
         "passes": passes,

@@ -10,13 +10,7 @@ fn main() {
         eprintln!("usage: judge <reference> <response>");
         std::process::exit(2);
     };
-    let verdict = judge(
-        response,
-        reference,
-        &MathOptions::default(),
-        &Budget::unlimited(),
-    )
-    .into_verdict();
+    let verdict = judge(response, reference, &MathOptions::default(), &Budget::unlimited()).into_verdict();
     match serde_json::to_string_pretty(&verdict) {
         Ok(text) => println!("{text}"),
         Err(e) => eprintln!("cannot print the verdict: {e}"),

@@ -97,6 +97,8 @@ pub enum Node {
     /// `a ± b`, or `± b` when `a` is absent.
     PlusMinus(Option<Box<Node>>, Box<Node>),
     Percent(Box<Node>),
+    /// An angle written with a degree sign (`90^\circ`).
+    Degrees(Box<Node>),
     Tuple(Vec<Node>),
     Set(Vec<Node>),
     Interval {
@@ -121,20 +123,12 @@ pub enum Node {
 impl Node {
     /// An exact integer.
     pub fn int(n: i64) -> Node {
-        Node::Num {
-            value: BigRational::from_integer(BigInt::from(n)),
-            decimals: None,
-            significant: 0,
-        }
+        Node::Num { value: BigRational::from_integer(BigInt::from(n)), decimals: None, significant: 0 }
     }
 
     /// An exact rational with no written decimals.
     pub fn rational(value: BigRational) -> Node {
-        Node::Num {
-            value,
-            decimals: None,
-            significant: 0,
-        }
+        Node::Num { value, decimals: None, significant: 0 }
     }
 
     /// True for nodes that are a single value rather than a structure.
@@ -152,6 +146,7 @@ impl Node {
             | Node::Series { .. } => true,
             Node::PlusMinus(..)
             | Node::Percent(_)
+            | Node::Degrees(_)
             | Node::Tuple(_)
             | Node::Set(_)
             | Node::Interval { .. }
@@ -197,7 +192,7 @@ impl Node {
         f(self);
         match self {
             Node::Num { .. } | Node::Sym(_) | Node::Const(_) | Node::Text(_) | Node::Ellipsis => {}
-            Node::Neg(a) | Node::Percent(a) => a.visit(f),
+            Node::Neg(a) | Node::Percent(a) | Node::Degrees(a) => a.visit(f),
             Node::Div(a, b) | Node::Pow(a, b) => {
                 a.visit(f);
                 b.visit(f);
@@ -258,11 +253,7 @@ impl fmt::Display for Node {
             Node::Num { value, .. } => {
                 if value.numer().bits() > 256 || value.denom().bits() > 256 {
                     let sign = if value.is_negative() { "-" } else { "" };
-                    return write!(
-                        f,
-                        "{sign}<{}-bit rational>",
-                        value.numer().bits() + value.denom().bits()
-                    );
+                    return write!(f, "{sign}<{}-bit rational>", value.numer().bits() + value.denom().bits());
                 }
                 write_rational(f, value)
             }
@@ -289,13 +280,7 @@ impl fmt::Display for Node {
                 join(f, args, ", ")?;
                 f.write_str(")")
             }
-            Node::Series {
-                product,
-                var,
-                lo,
-                hi,
-                body,
-            } => {
+            Node::Series { product, var, lo, hi, body } => {
                 let name = if *product { "prod" } else { "sum" };
                 write!(f, "{name}({var}={lo}..{hi}, {body})")
             }
@@ -304,6 +289,7 @@ impl fmt::Display for Node {
                 None => write!(f, "(±{b})"),
             },
             Node::Percent(a) => write!(f, "{a}%"),
+            Node::Degrees(a) => write!(f, "{a}°"),
             Node::Tuple(v) => {
                 f.write_str("(")?;
                 join(f, v, ", ")?;
@@ -314,12 +300,7 @@ impl fmt::Display for Node {
                 join(f, v, ", ")?;
                 f.write_str("}")
             }
-            Node::Interval {
-                lo,
-                hi,
-                lo_closed,
-                hi_closed,
-            } => {
+            Node::Interval { lo, hi, lo_closed, hi_closed } => {
                 let open = if *lo_closed { "[" } else { "(" };
                 let close = if *hi_closed { "]" } else { ")" };
                 write!(f, "{open}{lo}, {hi}{close}")

@@ -3,9 +3,9 @@
 /// Every function with a known meaning. A name not listed here (`f`, `W`) is an unknown
 /// function: two applications are equal only when name and arguments are.
 const KNOWN: &[&str] = &[
-    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "arcsec", "arccsc",
-    "arccot", "sinh", "cosh", "tanh", "ln", "log", "exp", "sqrt", "root", "abs", "fact", "binom",
-    "floor", "ceil", "max", "min", "gcd", "lcm", "re", "im", "conj", "det",
+    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "sinh",
+    "cosh", "tanh", "ln", "log", "exp", "sqrt", "root", "abs", "fact", "binom", "floor", "ceil", "max", "min", "gcd",
+    "lcm", "re", "im", "conj", "det",
 ];
 
 /// True when `name` is a function with a known meaning.

@@ -183,11 +183,7 @@ fn repair_double_escapes(s: &str) -> String {
     while i < bytes.len() {
         if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\\') {
             let start = i + 2;
-            let end = start
-                + bytes[start..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphabetic())
-                    .count();
+            let end = start + bytes[start..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
             let word = &s[start..end];
             if !word.is_empty() && REPAIRABLE.iter().any(|r| word.starts_with(r)) {
                 out.push('\\');

@@ -6,18 +6,10 @@ use crate::extract::{answer_region, strip_delimiters};
 /// Removes `\text{}`, `\boxed{}`, `\mathrm{}` wrappers and parentheses around a lone letter.
 fn unwrap(s: &str) -> String {
     let mut t = strip_delimiters(s);
-    for cmd in [
-        "\\boxed", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\fbox",
-    ] {
+    for cmd in ["\\boxed", "\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\fbox"] {
         t = t.replace(cmd, "");
     }
-    t.chars()
-        .filter(|c| !matches!(c, '{' | '}'))
-        .collect::<String>()
-        .trim()
-        .trim_end_matches('.')
-        .trim()
-        .to_owned()
+    t.chars().filter(|c| !matches!(c, '{' | '}')).collect::<String>().trim().trim_end_matches('.').trim().to_owned()
 }
 
 fn letter_alone(s: &str) -> Option<char> {
@@ -48,9 +40,7 @@ fn leading_label(s: &str, before_name: bool) -> Option<char> {
         Some('.' | ')' | ':' | ',') => rest[1..].chars().next().is_none_or(char::is_whitespace),
         Some(n) if !n.is_ascii() => true,
         // `C Cecile` in a reference: a space then a capitalised name.
-        Some(' ') => {
-            paren || (before_name && rest.trim_start().starts_with(|x: char| x.is_uppercase()))
-        }
+        Some(' ') => paren || (before_name && rest.trim_start().starts_with(|x: char| x.is_uppercase())),
         Some('\n') => paren || before_name,
         _ => false,
     };
@@ -58,16 +48,8 @@ fn leading_label(s: &str, before_name: bool) -> Option<char> {
 }
 
 /// Phrases after which the chosen letter follows.
-const LETTER_MARKERS: &[&str] = &[
-    "answer is",
-    "answer:",
-    "answer",
-    "réponse est",
-    "réponse",
-    "答案",
-    "option",
-    "choice",
-];
+const LETTER_MARKERS: &[&str] =
+    &["answer is", "answer:", "answer", "réponse est", "réponse", "答案", "option", "choice"];
 
 fn after_marker(s: &str) -> Option<&str> {
     let lower = s.to_ascii_lowercase();
@@ -87,8 +69,7 @@ pub fn reference_letter(reference: &str) -> Option<char> {
     if let Some(c) = leading_label(&text, true) {
         return Some(c);
     }
-    after_marker(&text)
-        .and_then(|rest| leading_label(rest.trim_start_matches([':', ' ', '\n']), true))
+    after_marker(&text).and_then(|rest| leading_label(rest.trim_start_matches([':', ' ', '\n']), true))
 }
 
 fn standalone_letters(s: &str, highest: char) -> Vec<char> {
@@ -113,12 +94,9 @@ fn standalone_letters(s: &str, highest: char) -> Vec<char> {
 pub fn response_letter(response: &str, reference: char) -> Option<(char, &'static str)> {
     let text = answer_region(response);
     let highest = reference.max('E');
-    if let crate::extract::Extraction::Candidates(c) = crate::extract::extract(
-        text,
-        crate::options::ExtractionMode::Boxed,
-        true,
-        crate::extract::Side::Response,
-    ) && let Some(first) = c.first()
+    if let crate::extract::Extraction::Candidates(c) =
+        crate::extract::extract(text, crate::options::ExtractionMode::Boxed, true, crate::extract::Side::Response)
+        && let Some(first) = c.first()
         && let Some(l) = letter_alone(&first.text)
     {
         return Some((l, "boxed_letter"));
@@ -135,7 +113,5 @@ pub fn response_letter(response: &str, reference: char) -> Option<(char, &'stati
     {
         return Some((*l, "answer_phrase_letter"));
     }
-    standalone_letters(&stripped, highest)
-        .last()
-        .map(|l| (*l, "last_letter"))
+    standalone_letters(&stripped, highest).last().map(|l| (*l, "last_letter"))
 }

@@ -86,11 +86,10 @@ pub fn tokenize(input: &str, plain: bool) -> Result<Vec<Token>, LexError> {
     let mut tokens = Vec::new();
     let mut rest = input;
     loop {
-        let (after_ws, ws) =
-            match take_while::<_, &str, nom::error::Error<&str>>(char::is_whitespace).parse(rest) {
-                Ok(r) => r,
-                Err(_) => (rest, ""),
-            };
+        let (after_ws, ws) = match take_while::<_, &str, nom::error::Error<&str>>(char::is_whitespace).parse(rest) {
+            Ok(r) => r,
+            Err(_) => (rest, ""),
+        };
         rest = after_ws;
         if rest.is_empty() {
             break;
@@ -105,10 +104,7 @@ pub fn tokenize(input: &str, plain: bool) -> Result<Vec<Token>, LexError> {
         };
         rest = next;
         if let Some(tok) = tok {
-            tokens.push(Token {
-                tok,
-                space_before: !ws.is_empty(),
-            });
+            tokens.push(Token { tok, space_before: !ws.is_empty() });
             if tokens.len() > MAX_TOKENS {
                 return Err(LexError::TooManyTokens);
             }
@@ -123,9 +119,7 @@ fn token(input: &str) -> IResult<&str, Option<Tok>> {
 
 fn command(input: &str) -> IResult<&str, Option<Tok>> {
     let (rest, _) = char('\\').parse(input)?;
-    if let Ok((rest, name)) =
-        take_while1::<_, &str, nom::error::Error<&str>>(|c: char| c.is_ascii_alphabetic())(rest)
-    {
+    if let Ok((rest, name)) = take_while1::<_, &str, nom::error::Error<&str>>(|c: char| c.is_ascii_alphabetic())(rest) {
         return Ok(named_command(rest, name));
     }
     let (rest, c) = anychar(rest)?;
@@ -154,11 +148,7 @@ fn named_command<'a>(rest: &'a str, name: &'a str) -> (&'a str, Option<Tok>) {
         let trimmed = rest.trim_start();
         if let Some((after, env)) = braced(trimmed) {
             let env = env.trim().trim_end_matches('*').to_owned();
-            let tok = if name == "begin" {
-                Tok::Begin(env)
-            } else {
-                Tok::End(env)
-            };
+            let tok = if name == "begin" { Tok::Begin(env) } else { Tok::End(env) };
             return (after, Some(tok));
         }
         return (rest, None);
@@ -208,19 +198,15 @@ pub fn braced(input: &str) -> Option<(&str, &str)> {
 }
 
 fn number(input: &str) -> IResult<&str, Option<Tok>> {
-    let (rest, text) = alt((
-        recognize((digit1, opt((char('.'), digit1)))),
-        recognize((char('.'), digit1)),
-    ))
-    .parse(input)?;
+    let (rest, text) =
+        alt((recognize((digit1, opt((char('.'), digit1)))), recognize((char('.'), digit1)))).parse(input)?;
     let mut text = text.to_owned();
     if text.starts_with('.') {
         text.insert(0, '0');
     }
     // Scientific notation written directly after the digits: `1.5e-3`, `2E10`.
     if let Ok((after, exp)) =
-        recognize::<_, nom::error::Error<&str>, _>((one_of("eE"), opt(one_of("+-")), digit1))
-            .parse(rest)
+        recognize::<_, nom::error::Error<&str>, _>((one_of("eE"), opt(one_of("+-")), digit1)).parse(rest)
         && !after.starts_with(|c: char| c.is_ascii_alphabetic())
     {
         text.push_str(exp);
@@ -250,16 +236,7 @@ fn word(input: &str) -> IResult<&str, Option<Tok>> {
 }
 
 fn operator(input: &str) -> IResult<&str, Option<Tok>> {
-    let (rest, op) = alt((
-        tag("<="),
-        tag(">="),
-        tag("!="),
-        tag("=<"),
-        tag("=>"),
-        tag("=="),
-        tag("**"),
-    ))
-    .parse(input)?;
+    let (rest, op) = alt((tag("<="), tag(">="), tag("!="), tag("=<"), tag("=>"), tag("=="), tag("**"))).parse(input)?;
     let tok = match op {
         "<=" | "=<" => Tok::Le,
         ">=" | "=>" => Tok::Ge,
@@ -273,8 +250,8 @@ fn operator(input: &str) -> IResult<&str, Option<Tok>> {
 fn single(input: &str) -> IResult<&str, Option<Tok>> {
     let (rest, c) = anychar(input)?;
     let tok = match c {
-        '+' | '-' | '*' | '/' | '^' | '_' | '=' | '<' | '>' | '(' | ')' | '[' | ']' | '{' | '}'
-        | ',' | ';' | ':' | '!' | '|' | '&' | '%' | '\'' | '.' => Some(Tok::Punct(c)),
+        '+' | '-' | '*' | '/' | '^' | '_' | '=' | '<' | '>' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | ':'
+        | '!' | '|' | '&' | '%' | '\'' | '.' => Some(Tok::Punct(c)),
         // Currency and delimiters that survived extraction carry no value.
         '$' | '€' | '£' | '¥' | '₹' | '"' | '`' | '?' => None,
         _ => Some(Tok::Other(c)),
@@ -345,9 +322,7 @@ fn merge_separators(tokens: Vec<Token>, plain: bool) -> Vec<Token> {
                 while j < tokens.len()
                     && tokens[j].space_before
                     && is_int(&tokens[j].tok).is_some_and(|g| g.len() == 3)
-                    && !tokens
-                        .get(j + 1)
-                        .is_some_and(|n| matches!(n.tok, Tok::Punct('.')) && !n.space_before)
+                    && !tokens.get(j + 1).is_some_and(|n| matches!(n.tok, Tok::Punct('.')) && !n.space_before)
                 {
                     if let Some(g) = is_int(&tokens[j].tok) {
                         merged.push_str(g);
@@ -360,13 +335,8 @@ fn merge_separators(tokens: Vec<Token>, plain: bool) -> Vec<Token> {
                 && plain
                 && depth == 0
                 && depth_zero_commas == 1
-                && tokens
-                    .get(i + 1)
-                    .is_some_and(|c| c.tok == Tok::Punct(',') && !c.space_before)
-                && let Some(Token {
-                    tok: Tok::Num(frac),
-                    space_before: false,
-                }) = tokens.get(i + 2)
+                && tokens.get(i + 1).is_some_and(|c| c.tok == Tok::Punct(',') && !c.space_before)
+                && let Some(Token { tok: Tok::Num(frac), space_before: false }) = tokens.get(i + 2)
                 && frac.bytes().all(|b| b.is_ascii_digit())
                 && (frac.len() != 3 || lead == "0")
             {
@@ -374,10 +344,7 @@ fn merge_separators(tokens: Vec<Token>, plain: bool) -> Vec<Token> {
                 merged.push_str(frac);
                 j = i + 3;
             }
-            out.push(Token {
-                tok: Tok::Num(merged),
-                space_before: t.space_before,
-            });
+            out.push(Token { tok: Tok::Num(merged), space_before: t.space_before });
             i = j;
             continue;
         }

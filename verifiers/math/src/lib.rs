@@ -13,10 +13,7 @@
 // Answers are trees over the many-variant `ast::Node`; each rule matches the few shapes it
 // handles and treats every other node alike, so listing all variants in every match would
 // bury the rule. Adding a variant means reviewing the rules in `compare` anyway.
-#![allow(
-    clippy::wildcard_enum_match_arm,
-    reason = "rules match a few shapes of a large tree enum"
-)]
+#![allow(clippy::wildcard_enum_match_arm, reason = "rules match a few shapes of a large tree enum")]
 
 pub mod ast;
 pub mod compare;

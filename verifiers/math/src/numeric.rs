@@ -26,51 +26,30 @@ impl C {
         self.re.is_finite() && self.im.is_finite()
     }
     fn add(self, o: C) -> C {
-        C {
-            re: self.re + o.re,
-            im: self.im + o.im,
-        }
+        C { re: self.re + o.re, im: self.im + o.im }
     }
     fn sub(self, o: C) -> C {
-        C {
-            re: self.re - o.re,
-            im: self.im - o.im,
-        }
+        C { re: self.re - o.re, im: self.im - o.im }
     }
     fn mul(self, o: C) -> C {
-        C {
-            re: self.re * o.re - self.im * o.im,
-            im: self.re * o.im + self.im * o.re,
-        }
+        C { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
     }
     fn div(self, o: C) -> C {
         let d = o.re * o.re + o.im * o.im;
         if d == 0.0 {
             return C::real(f64::NAN);
         }
-        C {
-            re: (self.re * o.re + self.im * o.im) / d,
-            im: (self.im * o.re - self.re * o.im) / d,
-        }
+        C { re: (self.re * o.re + self.im * o.im) / d, im: (self.im * o.re - self.re * o.im) / d }
     }
     fn neg(self) -> C {
-        C {
-            re: -self.re,
-            im: -self.im,
-        }
+        C { re: -self.re, im: -self.im }
     }
     fn exp(self) -> C {
         let m = self.re.exp();
-        C {
-            re: m * self.im.cos(),
-            im: m * self.im.sin(),
-        }
+        C { re: m * self.im.cos(), im: m * self.im.sin() }
     }
     fn ln(self) -> C {
-        C {
-            re: self.abs().ln(),
-            im: self.im.atan2(self.re),
-        }
+        C { re: self.abs().ln(), im: self.im.atan2(self.re) }
     }
     fn is_real(self) -> bool {
         self.im == 0.0
@@ -85,11 +64,7 @@ impl C {
             return if n < 0 { C::real(1.0).div(acc) } else { acc };
         }
         if self.re == 0.0 && self.im == 0.0 {
-            return if e.re > 0.0 {
-                C::real(0.0)
-            } else {
-                C::real(f64::NAN)
-            };
+            return if e.re > 0.0 { C::real(0.0) } else { C::real(f64::NAN) };
         }
         if self.is_real() && self.re > 0.0 && e.is_real() {
             return C::real(self.re.powf(e.re));
@@ -97,16 +72,10 @@ impl C {
         e.mul(self.ln()).exp()
     }
     fn sin(self) -> C {
-        C {
-            re: self.re.sin() * self.im.cosh(),
-            im: self.re.cos() * self.im.sinh(),
-        }
+        C { re: self.re.sin() * self.im.cosh(), im: self.re.cos() * self.im.sinh() }
     }
     fn cos(self) -> C {
-        C {
-            re: self.re.cos() * self.im.cosh(),
-            im: -self.re.sin() * self.im.sinh(),
-        }
+        C { re: self.re.cos() * self.im.cosh(), im: -self.re.sin() * self.im.sinh() }
     }
 }
 
@@ -144,17 +113,9 @@ pub fn variable_value(name: &str, point: u32) -> f64 {
 
 /// Evaluates `node` at sample point `point`; `None` when it has no numeric value there.
 pub fn evaluate(node: &Node, point: u32) -> Option<Eval> {
-    let mut ev = Evaluator {
-        point,
-        env: HashMap::new(),
-        scale: 0.0,
-        budget: 50_000,
-    };
+    let mut ev = Evaluator { point, env: HashMap::new(), scale: 0.0, budget: 50_000 };
     let value = ev.eval(node)?;
-    value.is_finite().then_some(Eval {
-        value,
-        scale: ev.scale.max(value.abs()),
-    })
+    value.is_finite().then_some(Eval { value, scale: ev.scale.max(value.abs()) })
 }
 
 struct Evaluator {
@@ -209,15 +170,10 @@ impl Evaluator {
                 base.powc(exp)
             }
             Node::Func(name, args) => self.function(name, args)?,
-            Node::Series {
-                product,
-                var,
-                lo,
-                hi,
-                body,
-            } => self.series(*product, var, lo, hi, body, node)?,
+            Node::Series { product, var, lo, hi, body } => self.series(*product, var, lo, hi, body, node)?,
             Node::PlusMinus(..)
             | Node::Percent(_)
+            | Node::Degrees(_)
             | Node::Tuple(_)
             | Node::Set(_)
             | Node::Interval { .. }
@@ -270,12 +226,7 @@ impl Evaluator {
             ("root", 2) => {
                 let n = vals[1];
                 // Odd roots of negative reals are real, as in the normal form.
-                if x.is_real()
-                    && x.re < 0.0
-                    && n.is_real()
-                    && n.re.fract() == 0.0
-                    && (n.re as i64) % 2 != 0
-                {
+                if x.is_real() && x.re < 0.0 && n.is_real() && n.re.fract() == 0.0 && (n.re as i64) % 2 != 0 {
                     C::real(-(-x.re).powf(1.0 / n.re))
                 } else {
                     x.powc(one.div(n))
@@ -292,23 +243,14 @@ impl Evaluator {
                 if !(0.0..=1000.0).contains(&k) {
                     return None;
                 }
-                C::real(
-                    (0..k as u32).fold(1.0, |a, j| a * (x.re - f64::from(j)) / f64::from(j + 1)),
-                )
+                C::real((0..k as u32).fold(1.0, |a, j| a * (x.re - f64::from(j)) / f64::from(j + 1)))
             }
             ("re", 1) => C::real(x.re),
             ("im", 1) => C::real(x.im),
-            ("conj", 1) => C {
-                re: x.re,
-                im: -x.im,
-            },
+            ("conj", 1) => C { re: x.re, im: -x.im },
             ("max" | "min", _) if vals.iter().all(|v| v.is_real()) => {
                 let it = vals.iter().map(|v| v.re);
-                C::real(if name == "max" {
-                    it.fold(f64::MIN, f64::max)
-                } else {
-                    it.fold(f64::MAX, f64::min)
-                })
+                C::real(if name == "max" { it.fold(f64::MIN, f64::max) } else { it.fold(f64::MAX, f64::min) })
             }
             _ if !crate::functions::is_known(name) => {
                 // An unknown function is a fixed but arbitrary function of its arguments:
@@ -327,26 +269,14 @@ impl Evaluator {
         Some(v)
     }
 
-    fn series(
-        &mut self,
-        product: bool,
-        var: &str,
-        lo: &Node,
-        hi: &Node,
-        body: &Node,
-        whole: &Node,
-    ) -> Option<C> {
+    fn series(&mut self, product: bool, var: &str, lo: &Node, hi: &Node, body: &Node, whole: &Node) -> Option<C> {
         let a = self.eval(lo)?;
         let b = self.eval(hi)?;
         let integral = |c: C| c.is_real() && c.re.fract() == 0.0;
         if !(integral(a) && integral(b)) {
             // Symbolic bounds: an arbitrary but fixed value keyed by the exact form.
-            let key = crate::normal::normal_form(whole)
-                .map(|n| n.key())
-                .unwrap_or_else(|_| format!("{whole}"));
-            return Some(C::real(
-                1.0 + unit(hash(&[key.as_bytes(), &self.point.to_le_bytes()])),
-            ));
+            let key = crate::normal::normal_form(whole).map(|n| n.key()).unwrap_or_else(|_| format!("{whole}"));
+            return Some(C::real(1.0 + unit(hash(&[key.as_bytes(), &self.point.to_le_bytes()]))));
         }
         let (a, b) = (a.re.to_i64()?, b.re.to_i64()?);
         if b.saturating_sub(a) > MAX_SERIES_TERMS {
@@ -405,9 +335,5 @@ pub fn agree(a: &Node, b: &Node, tol: f64) -> Agreement {
         }
         valid += 1;
     }
-    if valid >= if constant { 1 } else { 3 } {
-        Agreement::Equal
-    } else {
-        Agreement::Unknown
-    }
+    if valid >= if constant { 1 } else { 3 } { Agreement::Equal } else { Agreement::Unknown }
 }

@@ -61,9 +61,7 @@ impl Judgement {
             other => Verdict::new(0.0, other),
         };
         if let Some(r) = self.reason {
-            if self.status.is_judgement()
-                && matches!(self.status, Status::Incorrect | Status::Correct)
-            {
+            if self.status.is_judgement() && matches!(self.status, Status::Incorrect | Status::Correct) {
                 v = v.with("reason", r);
             } else {
                 v = v.with("error", r);
@@ -87,19 +85,12 @@ impl Judgement {
 /// Whitespace- and markup-insensitive text, for answers no rule could parse.
 fn loose_text(s: &str) -> String {
     let s = crate::extract::strip_delimiters(s);
-    let mut s = s
-        .replace("\\left", "")
-        .replace("\\right", "")
-        .replace("\\dfrac", "\\frac")
-        .replace("\\tfrac", "\\frac");
+    let mut s =
+        s.replace("\\left", "").replace("\\right", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac");
     for spacing in ["\\!", "\\,", "\\;", "\\:", "\\ "] {
         s = s.replace(spacing, "");
     }
-    s.chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .trim_end_matches('.')
-        .to_lowercase()
+    s.chars().filter(|c| !c.is_whitespace()).collect::<String>().trim_end_matches('.').to_lowercase()
 }
 
 fn first_parse(candidates: &[Candidate]) -> Option<(Candidate, Node)> {
@@ -130,10 +121,8 @@ fn parse_staged(candidates: impl Fn(bool) -> Vec<Candidate>) -> (Vec<Candidate>,
 /// Judges `response` against `reference`.
 pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budget) -> Judgement {
     if response.len() > MAX_INPUT_BYTES || reference.len() > MAX_INPUT_BYTES {
-        return Judgement::new(Status::ResourceLimit).reject(
-            Status::ResourceLimit,
-            format!("input longer than {MAX_INPUT_BYTES} bytes"),
-        );
+        return Judgement::new(Status::ResourceLimit)
+            .reject(Status::ResourceLimit, format!("input longer than {MAX_INPUT_BYTES} bytes"));
     }
     if budget.expired() {
         return Judgement::new(Status::Timeout);
@@ -149,7 +138,8 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         }
     };
     let (gold_candidates, gold) = parse_staged(gold_side);
-    let pred_side = |fallbacks| extract_with(response, opts.extraction, opts.allow_multiple_boxed, Side::Response, fallbacks);
+    let pred_side =
+        |fallbacks| extract_with(response, opts.extraction, opts.allow_multiple_boxed, Side::Response, fallbacks);
     let pred_candidates = match pred_side(false) {
         Extraction::Hedged(items) => {
             j.extracted = Some(items.join("; "));
@@ -178,31 +168,19 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
     j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
     let pred_text = j.extracted.as_deref().unwrap_or_default();
     let same_text = gold_text.is_some_and(|g| loose_text(g) == loose_text(pred_text))
-        || gold_candidates
-            .first()
-            .is_some_and(|g| loose_text(&g.text) == loose_text(&first_pred.text));
+        || gold_candidates.first().is_some_and(|g| loose_text(&g.text) == loose_text(&first_pred.text));
     if same_text {
         j.status = Status::Correct;
         j.rule = Some("same_text");
         return j;
     }
     let Some((_, gold_node)) = gold else {
-        return j.reject(
-            Status::Incorrect,
-            "the reference could not be parsed and the texts differ",
-        );
+        return j.reject(Status::Incorrect, "the reference could not be parsed and the texts differ");
     };
     let Some((_, pred_node)) = pred else {
-        return j.reject(
-            Status::Unparseable,
-            "the extracted answer could not be parsed",
-        );
+        return j.reject(Status::Unparseable, "the extracted answer could not be parsed");
     };
-    let ctx = Ctx {
-        opts,
-        deadline: budget.deadline,
-        timed_out: std::cell::Cell::new(false),
-    };
+    let ctx = Ctx { opts, deadline: budget.deadline, timed_out: std::cell::Cell::new(false) };
     match equivalent(&gold_node, &pred_node, &ctx) {
         Some(rule) => {
             j.status = Status::Correct;
@@ -210,10 +188,7 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
             j
         }
         None if ctx.timed_out.get() => j.reject(Status::Timeout, "the item's time budget ran out"),
-        None => j.reject(
-            Status::Incorrect,
-            "the answer is not equivalent to the reference",
-        ),
+        None => j.reject(Status::Incorrect, "the answer is not equivalent to the reference"),
     }
 }
 
@@ -221,10 +196,7 @@ fn judge_letter(response: &str, letter: char) -> Judgement {
     let mut j = Judgement::new(Status::Incorrect);
     j.reference_parsed = Some(letter.to_string());
     match letters::response_letter(response, letter) {
-        None => j.reject(
-            Status::Unparseable,
-            "no option letter found in the response",
-        ),
+        None => j.reject(Status::Unparseable, "no option letter found in the response"),
         Some((chosen, how)) => {
             j.extracted = Some(chosen.to_string());
             j.parsed = Some(chosen.to_string());
@@ -234,10 +206,7 @@ fn judge_letter(response: &str, letter: char) -> Judgement {
                 j.rule = Some("option_letter");
                 j
             } else {
-                j.reject(
-                    Status::Incorrect,
-                    format!("chose option {chosen}, the reference is {letter}"),
-                )
+                j.reject(Status::Incorrect, format!("chose option {chosen}, the reference is {letter}"))
             }
         }
     }

@@ -74,10 +74,7 @@ fn peer_cases_meet_the_bars() {
         acc.false_rejects += t.false_rejects;
         acc
     });
-    println!(
-        "{:<28} {:>5} {:>5} {:>9} {:>7} {:>7}",
-        "category", "rows", "right", "accuracy", "f.acc", "f.rej"
-    );
+    println!("{:<28} {:>5} {:>5} {:>9} {:>7} {:>7}", "category", "rows", "right", "accuracy", "f.acc", "f.rej");
     for (name, t) in &by_category {
         println!(
             "{:<28} {:>5} {:>5} {:>9.3} {:>7} {:>7}",
@@ -99,8 +96,5 @@ fn peer_cases_meet_the_bars() {
         println!("{m}");
     }
     assert!(accuracy >= 0.97, "accuracy {accuracy:.3} is below 0.97");
-    assert!(
-        false_accept_rate <= 0.01,
-        "false accepts {false_accept_rate:.3} exceed 1% of rows"
-    );
+    assert!(false_accept_rate <= 0.01, "false accepts {false_accept_rate:.3} exceed 1% of rows");
 }

@@ -103,6 +103,9 @@ const FIXTURES: &[(&str, &[Row])] = &[
         &[
             ("90^\\circ", "90", true),
             ("90", "90°", true),
+            ("\\frac{\\pi}{3}", "60^\\circ", true),
+            ("30^\\circ", "\\frac{\\pi}{3}", false),
+            ("90", "50^\\circ + 40^\\circ", true),
             ("15\\text{ cm}^2", "15", true),
             ("5", "\\$5", true),
             ("125", "125 miles", true),
@@ -118,11 +121,7 @@ const FIXTURES: &[(&str, &[Row])] = &[
             ("(1, 2)", "(1, 2)", true),
             ("[0, 1)", "[0, 1)", true),
             ("[0, 1)", "(0, 1)", false),
-            (
-                "(-\\infty, 2] \\cup (3, \\infty)",
-                "(3, \\infty) \\cup (-\\infty, 2]",
-                true,
-            ),
+            ("(-\\infty, 2] \\cup (3, \\infty)", "(3, \\infty) \\cup (-\\infty, 2]", true),
             ("\\emptyset", "\\varnothing", true),
             ("\\emptyset", "\\{0\\}", false),
             ("1 \\pm \\sqrt{2}", "1+\\sqrt{2}, 1-\\sqrt{2}", true),
@@ -134,26 +133,10 @@ const FIXTURES: &[(&str, &[Row])] = &[
     (
         "matrices",
         &[
-            (
-                "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}",
-                "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}",
-                true,
-            ),
-            (
-                "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}",
-                "\\begin{pmatrix}1 & 3 \\\\ 2 & 4\\end{pmatrix}",
-                false,
-            ),
-            (
-                "\\begin{pmatrix}2 \\\\ 4\\end{pmatrix}",
-                "2\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}",
-                true,
-            ),
-            (
-                "\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}",
-                "\\begin{pmatrix}1 & 0\\end{pmatrix}",
-                false,
-            ),
+            ("\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}", "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}", true),
+            ("\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}", "\\begin{pmatrix}1 & 3 \\\\ 2 & 4\\end{pmatrix}", false),
+            ("\\begin{pmatrix}2 \\\\ 4\\end{pmatrix}", "2\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}", true),
+            ("\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}", "\\begin{pmatrix}1 & 0\\end{pmatrix}", false),
         ],
     ),
     (
@@ -211,43 +194,26 @@ fn fixtures_behave_as_documented() {
             let got = run(reference, response, &opts);
             if got != *expected {
                 let j = judge(response, reference, &opts, &Budget::unlimited());
-                failures.push(format!(
-                    "[{category}] {reference:?} vs {response:?}: expected {expected}, got {j:?}"
-                ));
+                failures.push(format!("[{category}] {reference:?} vs {response:?}: expected {expected}, got {j:?}"));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} fixtures failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} fixtures failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn percent_policy_is_configurable() {
-    let number = MathOptions {
-        percent: PercentPolicy::Number,
-        ..MathOptions::default()
-    };
+    let number = MathOptions { percent: PercentPolicy::Number, ..MathOptions::default() };
     assert!(run("28\\%", "28", &number));
     assert!(!run("28\\%", "0.28", &number));
-    let fraction = MathOptions {
-        percent: PercentPolicy::Fraction,
-        ..MathOptions::default()
-    };
+    let fraction = MathOptions { percent: PercentPolicy::Fraction, ..MathOptions::default() };
     assert!(!run("28\\%", "28", &fraction));
     assert!(run("28\\%", "0.28", &fraction));
 }
 
 #[test]
 fn assignment_and_rounding_can_be_disabled() {
-    let strict = MathOptions {
-        allow_assignment: false,
-        accept_rounded: false,
-        ..MathOptions::default()
-    };
+    let strict = MathOptions { allow_assignment: false, accept_rounded: false, ..MathOptions::default() };
     assert!(!run("3", "x = 3", &strict));
     assert!(!run("\\frac{1}{3}", "0.33", &strict));
     assert!(run("\\frac{1}{3}", "0.33", &MathOptions::default()));
@@ -255,49 +221,26 @@ fn assignment_and_rounding_can_be_disabled() {
 
 #[test]
 fn hedged_boxes_are_rejected_when_multiple_boxes_are_not_allowed() {
-    let single = MathOptions {
-        allow_multiple_boxed: false,
-        ..MathOptions::default()
-    };
-    let j = judge(
-        "\\boxed{1} and \\boxed{2}",
-        "1, 2",
-        &single,
-        &Budget::unlimited(),
-    );
+    let single = MathOptions { allow_multiple_boxed: false, ..MathOptions::default() };
+    let j = judge("\\boxed{1} and \\boxed{2}", "1, 2", &single, &Budget::unlimited());
     assert_eq!(j.status, Status::Incorrect);
-    assert!(run(
-        "1, 2",
-        "\\boxed{1} and \\boxed{2}",
-        &MathOptions::default()
-    ));
+    assert!(run("1, 2", "\\boxed{1} and \\boxed{2}", &MathOptions::default()));
     assert!(run("5", "\\boxed{5} so \\boxed{5}", &single));
 }
 
 #[test]
 fn extraction_modes_limit_where_answers_are_found() {
-    let boxed = MathOptions {
-        extraction: ExtractionMode::Boxed,
-        ..MathOptions::default()
-    };
+    let boxed = MathOptions { extraction: ExtractionMode::Boxed, ..MathOptions::default() };
     assert!(!run("5", "The answer is 5.", &boxed));
     assert!(run("5", "so \\boxed{5}", &boxed));
-    let whole = MathOptions {
-        extraction: ExtractionMode::Whole,
-        ..MathOptions::default()
-    };
+    let whole = MathOptions { extraction: ExtractionMode::Whole, ..MathOptions::default() };
     assert!(run("5", "5", &whole));
     assert!(!run("5", "The answer is 5.", &whole));
 }
 
 #[test]
 fn missing_answers_are_unparseable() {
-    let j = judge(
-        "I do not know.",
-        "5",
-        &MathOptions::default(),
-        &Budget::unlimited(),
-    );
+    let j = judge("I do not know.", "5", &MathOptions::default(), &Budget::unlimited());
     assert_eq!(j.status, Status::Unparseable);
 }
 
@@ -319,10 +262,7 @@ fn oversized_input_is_a_resource_limit() {
 fn power_towers_are_decided_or_refused_quickly() {
     let cases = [
         ("5^{5^{5^{5^5}}}", "5^{5^{5^{5^5}}}+1"),
-        (
-            "\\dfrac{5^{\\left(5^{\\left(5^{\\left(5^5\\right)}\\right)} - 4\\right)} - 5}{16}",
-            "7",
-        ),
+        ("\\dfrac{5^{\\left(5^{\\left(5^{\\left(5^5\\right)}\\right)} - 4\\right)} - 5}{16}", "7"),
         ("9^{9^{9^{9}}}", "9^{9^{9^{9}}}"),
         ("(x+1)^{1000000}", "(x+1)^{1000001}"),
         ("10^{10^{10}}!", "1"),
@@ -330,21 +270,10 @@ fn power_towers_are_decided_or_refused_quickly() {
     ];
     for (reference, response) in cases {
         let start = Instant::now();
-        let j = judge(
-            response,
-            reference,
-            &MathOptions::default(),
-            &Budget::unlimited(),
-        );
+        let j = judge(response, reference, &MathOptions::default(), &Budget::unlimited());
         let took = start.elapsed();
-        assert!(
-            took < Duration::from_millis(500),
-            "{reference} vs {response} took {took:?}"
-        );
-        assert!(
-            !(j.is_correct() && reference != response),
-            "{reference} vs {response} accepted: {j:?}"
-        );
+        assert!(took < Duration::from_millis(500), "{reference} vs {response} took {took:?}");
+        assert!(!(j.is_correct() && reference != response), "{reference} vs {response} accepted: {j:?}");
     }
 }
 
@@ -359,22 +288,12 @@ fn verifier_reports_details_and_description() {
             reference: "0.5".into(),
             options: MathOptions::default(),
         },
-        MathInput {
-            response: "so \\boxed{3}".into(),
-            reference: "4".into(),
-            options: MathOptions::default(),
-        },
+        MathInput { response: "so \\boxed{3}".into(), reference: "4".into(), options: MathOptions::default() },
     ];
     let verdicts = v.verify_batch(&inputs, &Budget::unlimited());
     assert_eq!(verdicts.len(), 2);
     assert_eq!(verdicts[0].status, Status::Correct);
-    assert_eq!(
-        verdicts[0]
-            .details
-            .get("extracted")
-            .and_then(|v| v.as_str()),
-        Some("\\frac{1}{2}")
-    );
+    assert_eq!(verdicts[0].details.get("extracted").and_then(|v| v.as_str()), Some("\\frac{1}{2}"));
     assert!(verdicts[0].details.contains_key("rule"));
     assert_eq!(verdicts[1].status, Status::Incorrect);
     assert!(verdicts[1].details.contains_key("reason"));
@@ -382,13 +301,10 @@ fn verifier_reports_details_and_description() {
 
 #[test]
 fn input_rejects_unknown_fields_and_fills_defaults() {
-    let ok: MathInput =
-        serde_json::from_value(serde_json::json!({"response": "1", "reference": "1"}))
-            .unwrap_or_else(|e| panic!("defaults should fill the options: {e}"));
+    let ok: MathInput = serde_json::from_value(serde_json::json!({"response": "1", "reference": "1"}))
+        .unwrap_or_else(|e| panic!("defaults should fill the options: {e}"));
     assert_eq!(ok.options, MathOptions::default());
-    let bad = serde_json::from_value::<MathInput>(
-        serde_json::json!({"response": "1", "reference": "1", "x": 1}),
-    );
+    let bad = serde_json::from_value::<MathInput>(serde_json::json!({"response": "1", "reference": "1", "x": 1}));
     assert!(bad.is_err());
     let bad_option = serde_json::from_value::<MathInput>(
         serde_json::json!({"response": "1", "reference": "1", "options": {"percent": "maybe"}}),

@@ -52,6 +52,9 @@ fn eq(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     }
     match (g, p) {
         (Node::Relation { .. }, _) | (_, Node::Relation { .. }) => relations::compare(g, p, ctx),
+        (Node::Degrees(x), Node::Degrees(y)) => eq(x, y, ctx),
+        (Node::Degrees(x), other) => degrees(x, other, ctx, true),
+        (other, Node::Degrees(y)) => degrees(y, other, ctx, false),
         (Node::Percent(x), Node::Percent(y)) => eq(x, y, ctx),
         (Node::Percent(x), other) => percent(x, other, ctx, true),
         (other, Node::Percent(y)) => percent(y, other, ctx, false),
@@ -65,27 +68,29 @@ fn eq(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
 fn percent(x: &Node, other: &Node, ctx: &Ctx<'_>, gold_has_sign: bool) -> Option<Rule> {
     let as_fraction = || Node::Div(Box::new(x.clone()), Box::new(Node::int(100)));
     let literal = || {
-        if gold_has_sign {
-            eq(x, other, ctx)
-        } else {
-            eq(other, x, ctx)
-        }
+        if gold_has_sign { eq(x, other, ctx) } else { eq(other, x, ctx) }
     };
     let fraction = || {
         let f = as_fraction();
-        if gold_has_sign {
-            eq(&f, other, ctx)
-        } else {
-            eq(other, &f, ctx)
-        }
+        if gold_has_sign { eq(&f, other, ctx) } else { eq(other, &f, ctx) }
     };
     match ctx.opts.percent {
-        PercentPolicy::Either => literal()
-            .map(|_| "percent_as_number")
-            .or_else(|| fraction().map(|_| "percent_as_fraction")),
+        PercentPolicy::Either => {
+            literal().map(|_| "percent_as_number").or_else(|| fraction().map(|_| "percent_as_fraction"))
+        }
         PercentPolicy::Number => literal().map(|_| "percent_as_number"),
         PercentPolicy::Fraction => fraction().map(|_| "percent_as_fraction"),
     }
+}
+
+/// `x°` against a plain value: the number of degrees, or the angle in radians (`60° = π/3`).
+fn degrees(x: &Node, other: &Node, ctx: &Ctx<'_>, gold_has_sign: bool) -> Option<Rule> {
+    let radians = Node::Div(
+        Box::new(Node::Mul(vec![x.clone(), Node::Const(crate::ast::Constant::Pi)])),
+        Box::new(Node::int(180)),
+    );
+    let pair = |a: &Node| if gold_has_sign { eq(a, other, ctx) } else { eq(other, a, ctx) };
+    pair(x).map(|_| "degrees_as_number").or_else(|| pair(&radians).map(|_| "degrees_as_radians"))
 }
 
 /// The items of a list or set, or `None` for other nodes.
@@ -101,9 +106,7 @@ fn flattened(v: &[Node]) -> Vec<Node> {
     let mut out = Vec::with_capacity(v.len());
     for n in v {
         match n {
-            Node::List(inner, ListKind::Comma | ListKind::Alternatives) => {
-                out.extend(inner.iter().cloned())
-            }
+            Node::List(inner, ListKind::Comma | ListKind::Alternatives) => out.extend(inner.iter().cloned()),
             other => out.push(other.clone()),
         }
     }

@@ -61,9 +61,7 @@ fn all_eq(c: &Chain) -> bool {
 }
 
 fn is_inequality(c: &Chain) -> bool {
-    c.ops
-        .iter()
-        .all(|o| matches!(o, RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge | RelOp::Ne))
+    c.ops.iter().all(|o| matches!(o, RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge | RelOp::Ne))
 }
 
 /// The answer a relation gives when the other side is a bare value: the last member of an
@@ -103,9 +101,7 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
             if is_inequality(&gc) && is_set_like(p) {
                 return inequality_vs_set(&gc, p, ctx);
             }
-            value_of(&gc, allow)
-                .and_then(|v| eq(v, p, ctx))
-                .map(|_| "relation_value")
+            value_of(&gc, allow).and_then(|v| eq(v, p, ctx)).map(|_| "relation_value")
         }
         (None, Some(pc)) => {
             // An inequality does not answer a set-valued reference: `x ∈ [a, b]` must be
@@ -113,9 +109,7 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
             if is_inequality(&pc) {
                 return None;
             }
-            value_of(&pc, allow)
-                .and_then(|v| eq(g, v, ctx))
-                .map(|_| "relation_value")
+            value_of(&pc, allow).and_then(|v| eq(g, v, ctx)).map(|_| "relation_value")
         }
         (None, None) => {
             // Both were `≈` chains reduced to a single member.
@@ -128,9 +122,7 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
 
 fn reduce_approx(n: &Node) -> Option<Node> {
     match n {
-        Node::Relation { members, ops } if ops.first() == Some(&RelOp::Approx) => {
-            members.first().cloned()
-        }
+        Node::Relation { members, ops } if ops.first() == Some(&RelOp::Approx) => members.first().cloned(),
         Node::Relation { .. } => None,
         other => Some(other.clone()),
     }
@@ -147,12 +139,8 @@ fn both(g: &Chain, p: &Chain, ctx: &Ctx<'_>) -> Option<Rule> {
         if same_target && eq(gr, pr, ctx).is_some() {
             return Some("equation_rhs");
         }
-        if g.members.len() == 2
-            && p.members.len() == 2
-            && [gl, gr, pl, pr].iter().all(|n| n.is_scalar())
-        {
-            return proportional(&difference(gl, gr), &difference(pl, pr), false)
-                .then_some("equivalent_equation");
+        if g.members.len() == 2 && p.members.len() == 2 && [gl, gr, pl, pr].iter().all(|n| n.is_scalar()) {
+            return proportional(&difference(gl, gr), &difference(pl, pr), false).then_some("equivalent_equation");
         }
         return None;
     }
@@ -191,10 +179,7 @@ fn proportional(f: &Node, g: &Node, positive: bool) -> bool {
             }
             continue;
         }
-        let r = numeric::C {
-            re: a.value.re / b.value.re,
-            im: 0.0,
-        };
+        let r = numeric::C { re: a.value.re / b.value.re, im: 0.0 };
         if a.value.im != 0.0 || b.value.im != 0.0 {
             return false;
         }
@@ -241,10 +226,8 @@ fn inequalities(g: &Chain, p: &Chain) -> bool {
     let mut used = vec![false; pc.len()];
     for (f, op) in &gc {
         let positive = matches!(op, RelOp::Lt | RelOp::Le);
-        let found = pc
-            .iter()
-            .enumerate()
-            .position(|(j, (h, op2))| !used[j] && op == op2 && proportional(f, h, positive));
+        let found =
+            pc.iter().enumerate().position(|(j, (h, op2))| !used[j] && op == op2 && proportional(f, h, positive));
         match found {
             Some(j) => used[j] = true,
             None => return false,
@@ -307,23 +290,17 @@ fn as_interval(g: &Chain) -> Option<Node> {
         hi_closed: hc,
     };
     match (g.members.as_slice(), g.ops.as_slice()) {
-        ([a, v, b], [o1, o2]) if a.is_constant() && b.is_constant() && !v.is_constant() => {
-            match (o1, o2) {
-                (RelOp::Lt | RelOp::Le, RelOp::Lt | RelOp::Le) => {
-                    Some(interval(a.clone(), b.clone(), closed(*o1), closed(*o2)))
-                }
-                (RelOp::Gt | RelOp::Ge, RelOp::Gt | RelOp::Ge) => {
-                    Some(interval(b.clone(), a.clone(), closed(*o2), closed(*o1)))
-                }
-                _ => None,
+        ([a, v, b], [o1, o2]) if a.is_constant() && b.is_constant() && !v.is_constant() => match (o1, o2) {
+            (RelOp::Lt | RelOp::Le, RelOp::Lt | RelOp::Le) => {
+                Some(interval(a.clone(), b.clone(), closed(*o1), closed(*o2)))
             }
-        }
+            (RelOp::Gt | RelOp::Ge, RelOp::Gt | RelOp::Ge) => {
+                Some(interval(b.clone(), a.clone(), closed(*o2), closed(*o1)))
+            }
+            _ => None,
+        },
         ([v, c], [op]) | ([c, v], [op]) if c.is_constant() && !v.is_constant() => {
-            let op = if g.members[0] == *v {
-                *op
-            } else {
-                op.flipped()
-            };
+            let op = if g.members[0] == *v { *op } else { op.flipped() };
             match op {
                 RelOp::Lt | RelOp::Le => Some(interval(neg_inf(), c.clone(), false, closed(op))),
                 RelOp::Gt | RelOp::Ge => Some(interval(c.clone(), inf(), closed(op), false)),
@@ -372,11 +349,7 @@ fn replace(n: &Node, var: &str, value: f64) -> Node {
 }
 
 fn holds(g: &Chain, var: &str, t: f64) -> Option<bool> {
-    let values: Vec<f64> = g
-        .members
-        .iter()
-        .map(|m| substitute(m, var, t))
-        .collect::<Option<_>>()?;
+    let values: Vec<f64> = g.members.iter().map(|m| substitute(m, var, t)).collect::<Option<_>>()?;
     Some(g.ops.iter().enumerate().all(|(i, op)| {
         let (a, b) = (values[i], values[i + 1]);
         match op {
@@ -392,11 +365,7 @@ fn holds(g: &Chain, var: &str, t: f64) -> Option<bool> {
 
 fn end_value(n: &Node) -> Option<f64> {
     if is_infinite(n) {
-        return Some(if matches!(n, Node::Neg(_)) {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
+        return Some(if matches!(n, Node::Neg(_)) { f64::NEG_INFINITY } else { f64::INFINITY });
     }
     let v = numeric::evaluate(n, 0)?;
     (v.value.im == 0.0).then_some(v.value.re)
@@ -405,12 +374,7 @@ fn end_value(n: &Node) -> Option<f64> {
 fn collect_ends(set: &Node, out: &mut Vec<f64>) {
     match set {
         Node::Interval { lo, hi, .. } => {
-            out.extend(
-                [end_value(lo), end_value(hi)]
-                    .into_iter()
-                    .flatten()
-                    .filter(|v| v.is_finite()),
-            );
+            out.extend([end_value(lo), end_value(hi)].into_iter().flatten().filter(|v| v.is_finite()));
         }
         Node::Tuple(v) | Node::Union(v) | Node::Set(v) => {
             for item in v {
@@ -427,12 +391,7 @@ fn collect_ends(set: &Node, out: &mut Vec<f64>) {
 
 fn contains(set: &Node, t: f64) -> Option<bool> {
     match set {
-        Node::Interval {
-            lo,
-            hi,
-            lo_closed,
-            hi_closed,
-        } => {
+        Node::Interval { lo, hi, lo_closed, hi_closed } => {
             let (a, b) = (end_value(lo)?, end_value(hi)?);
             let above = if *lo_closed { t >= a } else { t > a };
             let below = if *hi_closed { t <= b } else { t < b };

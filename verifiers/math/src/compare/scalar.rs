@@ -15,11 +15,7 @@ const SAMPLE_TOLERANCE: f64 = 1e-9;
 /// A number written with decimals, possibly negated: its value, places and significant digits.
 fn decimal_literal(n: &Node) -> Option<(BigRational, u32, u32)> {
     match n {
-        Node::Num {
-            value,
-            decimals: Some(d),
-            significant,
-        } => Some((value.clone(), *d, *significant)),
+        Node::Num { value, decimals: Some(d), significant } => Some((value.clone(), *d, *significant)),
         Node::Neg(a) => decimal_literal(a).map(|(v, d, s)| (-v, d, s)),
         _ => None,
     }
@@ -27,24 +23,13 @@ fn decimal_literal(n: &Node) -> Option<(BigRational, u32, u32)> {
 
 fn has_decimal(n: &Node) -> bool {
     let mut found = false;
-    n.visit(&mut |m| {
-        found |= matches!(
-            m,
-            Node::Num {
-                decimals: Some(_),
-                ..
-            }
-        )
-    });
+    n.visit(&mut |m| found |= matches!(m, Node::Num { decimals: Some(_), .. }));
     found
 }
 
 /// True when the node is exactly zero.
 pub fn is_zero(n: &Node) -> bool {
-    normal_form(n)
-        .ok()
-        .and_then(|v| v.as_rational())
-        .is_some_and(|c| c.is_zero())
+    normal_form(n).ok().and_then(|v| v.as_rational()).is_some_and(|c| c.is_zero())
 }
 
 /// The value of a constant node as `f64`, exactly rounded when it is rational.
@@ -66,21 +51,11 @@ fn rounds_to(literal: &(BigRational, u32, u32), other: &Node, other_nf: Option<&
     if *significant < 2 || *places > 30 {
         return false;
     }
-    let half_unit = BigRational::new(
-        1.into(),
-        num_traits::pow(num_bigint::BigInt::from(10), *places as usize) * 2,
-    );
-    if let Some(c) = other_nf
-        .filter(|n| n.is_canonical())
-        .and_then(Normal::as_rational)
-    {
+    let half_unit = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), *places as usize) * 2);
+    if let Some(c) = other_nf.filter(|n| n.is_canonical()).and_then(Normal::as_rational) {
         return (c - lit).abs() <= half_unit;
     }
-    let (Some(v), Some(l), Some(h)) = (
-        constant_value(other, other_nf),
-        lit.to_f64(),
-        half_unit.to_f64(),
-    ) else {
+    let (Some(v), Some(l), Some(h)) = (constant_value(other, other_nf), lit.to_f64(), half_unit.to_f64()) else {
         return false;
     };
     (v - l).abs() <= h + 4.0 * f64::EPSILON * v.abs().max(l.abs())
@@ -109,11 +84,7 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     if let (Some(a), Some(b)) = (&gn, &pn) {
         match a.same_as(b) {
             Ok(true) => return Some("normal_form"),
-            Ok(false)
-                if a.is_canonical()
-                    && b.is_canonical()
-                    && !decimal_tolerance_applies(g, p, ctx) =>
-            {
+            Ok(false) if a.is_canonical() && b.is_canonical() && !decimal_tolerance_applies(g, p, ctx) => {
                 return None;
             }
             _ => {}

@@ -8,8 +8,50 @@ use crate::limits::{MAX_ELEMENTS, MAX_PLUS_MINUS};
 /// Rewrites a parsed answer into the form compared: `a ± b` becomes the set `{a+b, a−b}`,
 /// and sums and products of matrices are carried out.
 pub fn prepare(n: &Node) -> Node {
-    let n = expand_plus_minus(n);
+    let n = match n {
+        Node::Degrees(inner) => Node::Degrees(Box::new(strip_degrees(inner))),
+        other => strip_degrees(other),
+    };
+    let n = expand_plus_minus(&n);
     fold_matrices(&n)
+}
+
+/// Degree signs inside a computation (`50^\circ + 40^\circ`) are units; only a whole answer
+/// written in degrees may also be read in radians.
+fn strip_degrees(n: &Node) -> Node {
+    let has = {
+        let mut found = false;
+        n.visit(&mut |m| found |= matches!(m, Node::Degrees(_)));
+        found
+    };
+    if !has {
+        return n.clone();
+    }
+    let rec = strip_degrees;
+    match n {
+        Node::Degrees(a) => rec(a),
+        Node::Neg(a) => Node::Neg(Box::new(rec(a))),
+        Node::Percent(a) => Node::Percent(Box::new(rec(a))),
+        Node::Add(v) => Node::Add(v.iter().map(rec).collect()),
+        Node::Mul(v) => Node::Mul(v.iter().map(rec).collect()),
+        Node::Div(a, b) => Node::Div(Box::new(rec(a)), Box::new(rec(b))),
+        Node::Pow(a, b) => Node::Pow(Box::new(rec(a)), Box::new(rec(b))),
+        Node::Func(name, args) => Node::Func(name.clone(), args.iter().map(rec).collect()),
+        Node::Tuple(v) => Node::Tuple(v.iter().map(keep_top_degrees).collect()),
+        Node::Set(v) => Node::Set(v.iter().map(keep_top_degrees).collect()),
+        Node::List(v, k) => Node::List(v.iter().map(keep_top_degrees).collect(), *k),
+        Node::Relation { members, ops } => {
+            Node::Relation { members: members.iter().map(keep_top_degrees).collect(), ops: ops.clone() }
+        }
+        other => other.clone(),
+    }
+}
+
+fn keep_top_degrees(n: &Node) -> Node {
+    match n {
+        Node::Degrees(inner) => Node::Degrees(Box::new(strip_degrees(inner))),
+        other => strip_degrees(other),
+    }
 }
 
 fn count_pm(n: &Node) -> usize {
@@ -27,10 +69,9 @@ fn expand_plus_minus(n: &Node) -> Node {
         Node::List(v, k) => Node::List(expand_items(v), *k),
         Node::Set(v) => Node::Set(expand_items(v)),
         Node::Tuple(v) => Node::Tuple(v.iter().map(expand_plus_minus).collect()),
-        Node::Relation { members, ops } => Node::Relation {
-            members: members.iter().map(expand_plus_minus).collect(),
-            ops: ops.clone(),
-        },
+        Node::Relation { members, ops } => {
+            Node::Relation { members: members.iter().map(expand_plus_minus).collect(), ops: ops.clone() }
+        }
         Node::Percent(a) => Node::Percent(Box::new(expand_plus_minus(a))),
         other => {
             let k = count_pm(other);
@@ -45,11 +86,7 @@ fn expand_plus_minus(n: &Node) -> Node {
                     values.push(v);
                 }
             }
-            if values.len() == 1 {
-                values.remove(0)
-            } else {
-                Node::Set(values)
-            }
+            if values.len() == 1 { values.remove(0) } else { Node::Set(values) }
         }
     }
 }
@@ -59,12 +96,7 @@ fn expand_items(v: &[Node]) -> Vec<Node> {
     let mut out = Vec::with_capacity(v.len());
     for item in v {
         match expand_plus_minus(item) {
-            Node::Set(inner)
-                if matches!(
-                    item,
-                    Node::Add(_) | Node::PlusMinus(..) | Node::Div(..) | Node::Mul(_)
-                ) =>
-            {
+            Node::Set(inner) if matches!(item, Node::Add(_) | Node::PlusMinus(..) | Node::Div(..) | Node::Mul(_)) => {
                 out.extend(inner);
             }
             other => out.push(other),
@@ -113,10 +145,9 @@ fn fold_matrices(n: &Node) -> Node {
                 let m = match fold_matrices(term) {
                     Node::Matrix(m) => m,
                     Node::Neg(inner) => match *inner {
-                        Node::Matrix(m) => m
-                            .into_iter()
-                            .map(|r| r.into_iter().map(|c| Node::Neg(Box::new(c))).collect())
-                            .collect(),
+                        Node::Matrix(m) => {
+                            m.into_iter().map(|r| r.into_iter().map(|c| Node::Neg(Box::new(c))).collect()).collect()
+                        }
                         _ => return n.clone(),
                     },
                     _ => return n.clone(),
@@ -129,12 +160,7 @@ fn fold_matrices(n: &Node) -> Node {
                         }
                         a.into_iter()
                             .zip(m)
-                            .map(|(r1, r2)| {
-                                r1.into_iter()
-                                    .zip(r2)
-                                    .map(|(x, y)| Node::Add(vec![x, y]))
-                                    .collect()
-                            })
+                            .map(|(r1, r2)| r1.into_iter().zip(r2).map(|(x, y)| Node::Add(vec![x, y])).collect())
                             .collect()
                     }
                 });
@@ -165,11 +191,7 @@ fn fold_matrices(n: &Node) -> Node {
             }
             Node::Matrix(
                 m.into_iter()
-                    .map(|r| {
-                        r.into_iter()
-                            .map(|c| Node::Mul(scalar.iter().cloned().chain([c]).collect()))
-                            .collect()
-                    })
+                    .map(|r| r.into_iter().map(|c| Node::Mul(scalar.iter().cloned().chain([c]).collect())).collect())
                     .collect(),
             )
         }
@@ -179,10 +201,7 @@ fn fold_matrices(n: &Node) -> Node {
 
 fn mat_mul(a: &[Vec<Node>], b: &[Vec<Node>]) -> Option<Vec<Vec<Node>>> {
     let inner = a.first()?.len();
-    if inner != b.len()
-        || a.iter().any(|r| r.len() != inner)
-        || a.len() * inner * b.first()?.len() > MAX_ELEMENTS * 8
-    {
+    if inner != b.len() || a.iter().any(|r| r.len() != inner) || a.len() * inner * b.first()?.len() > MAX_ELEMENTS * 8 {
         return None;
     }
     let cols = b.first()?.len();
@@ -192,10 +211,7 @@ fn mat_mul(a: &[Vec<Node>], b: &[Vec<Node>]) -> Option<Vec<Vec<Node>>> {
                 (0..cols)
                     .map(|j| {
                         Node::Add(
-                            row.iter()
-                                .zip(b)
-                                .map(|(x, brow)| Node::Mul(vec![x.clone(), brow[j].clone()]))
-                                .collect(),
+                            row.iter().zip(b).map(|(x, brow)| Node::Mul(vec![x.clone(), brow[j].clone()])).collect(),
                         )
                     })
                     .collect()
@@ -208,38 +224,21 @@ fn mat_mul(a: &[Vec<Node>], b: &[Vec<Node>]) -> Option<Vec<Vec<Node>>> {
 pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     match (g, p) {
         (Node::Set(a), Node::Tuple(b)) | (Node::Tuple(a), Node::Set(b)) => ordered(a, b, ctx),
-        (Node::List(a, ListKind::Comma), Node::Tuple(b)) => {
-            ordered(a, b, ctx).or_else(|| single(g, p, ctx))
-        }
-        (Node::Tuple(a), Node::List(b, ListKind::Comma)) => {
-            ordered(a, b, ctx).or_else(|| single(g, p, ctx))
-        }
+        (Node::List(a, ListKind::Comma), Node::Tuple(b)) => ordered(a, b, ctx).or_else(|| single(g, p, ctx)),
+        (Node::Tuple(a), Node::List(b, ListKind::Comma)) => ordered(a, b, ctx).or_else(|| single(g, p, ctx)),
         _ if items(g).is_some() && items(p).is_some() => {
             // Answers are sets: a repeated element is one element.
-            let (a, b) = (
-                distinct(items(g).unwrap_or_default()),
-                distinct(items(p).unwrap_or_default()),
-            );
+            let (a, b) = (distinct(items(g).unwrap_or_default()), distinct(items(p).unwrap_or_default()));
             let (a, b) = (a.as_slice(), b.as_slice());
             unordered(a, b, ctx).or_else(|| {
                 let (fa, fb) = (flattened(a), flattened(b));
-                if fa.len() == a.len() && fb.len() == b.len() {
-                    None
-                } else {
-                    unordered(&fa, &fb, ctx)
-                }
+                if fa.len() == a.len() && fb.len() == b.len() { None } else { unordered(&fa, &fb, ctx) }
             })
         }
         (Node::Tuple(a), Node::Tuple(b)) => ordered(a, b, ctx),
         (Node::Interval { .. }, Node::Interval { .. }) => interval(g, p, ctx),
-        (Node::Interval { .. }, Node::Tuple(v)) | (Node::Tuple(v), Node::Interval { .. })
-            if v.len() == 2 =>
-        {
-            let (i, t) = if matches!(g, Node::Interval { .. }) {
-                (g, p)
-            } else {
-                (p, g)
-            };
+        (Node::Interval { .. }, Node::Tuple(v)) | (Node::Tuple(v), Node::Interval { .. }) if v.len() == 2 => {
+            let (i, t) = if matches!(g, Node::Interval { .. }) { (g, p) } else { (p, g) };
             let open = Node::Interval {
                 lo: Box::new(v[0].clone()),
                 hi: Box::new(v[1].clone()),
@@ -261,11 +260,7 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         (Node::Matrix(m), Node::Tuple(t)) | (Node::Tuple(t), Node::Matrix(m)) => {
             let flat: Vec<Node> = m.iter().flatten().cloned().collect();
             let vector = m.len() == 1 || m.iter().all(|r| r.len() == 1);
-            if vector {
-                ordered(&flat, t, ctx).map(|_| "vector")
-            } else {
-                None
-            }
+            if vector { ordered(&flat, t, ctx).map(|_| "vector") } else { None }
         }
         (Node::Ratio(a), Node::Ratio(b)) => ratio(a, b, ctx),
         (Node::Ellipsis, Node::Ellipsis) => Some("identical"),
@@ -280,11 +275,7 @@ fn single(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         (_, Some([only])) => return eq(g, only, ctx),
         _ => {}
     }
-    if g.is_scalar() && p.is_scalar() {
-        scalar::compare(g, p, ctx)
-    } else {
-        None
-    }
+    if g.is_scalar() && p.is_scalar() { scalar::compare(g, p, ctx) } else { None }
 }
 
 fn distinct(v: &[Node]) -> Vec<Node> {
@@ -314,10 +305,7 @@ fn unordered(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {
     }
     let mut used = vec![false; b.len()];
     for x in a {
-        let found = b
-            .iter()
-            .enumerate()
-            .position(|(j, y)| !used[j] && eq(x, y, ctx).is_some())?;
+        let found = b.iter().enumerate().position(|(j, y)| !used[j] && eq(x, y, ctx).is_some())?;
         used[found] = true;
     }
     Some("unordered_elements")
@@ -325,18 +313,8 @@ fn unordered(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {
 
 fn interval(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     let (
-        Node::Interval {
-            lo: a_lo,
-            hi: a_hi,
-            lo_closed: a_lc,
-            hi_closed: a_hc,
-        },
-        Node::Interval {
-            lo: b_lo,
-            hi: b_hi,
-            lo_closed: b_lc,
-            hi_closed: b_hc,
-        },
+        Node::Interval { lo: a_lo, hi: a_hi, lo_closed: a_lc, hi_closed: a_hc },
+        Node::Interval { lo: b_lo, hi: b_hi, lo_closed: b_lc, hi_closed: b_hc },
     ) = (g, p)
     else {
         return None;
@@ -368,10 +346,7 @@ fn ratio(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {
     if ordered(a, b, ctx).is_some() {
         return Some("ratio");
     }
-    if a.iter()
-        .chain(b)
-        .any(|n| matches!(n, Node::Ellipsis) || scalar::is_zero(n))
-    {
+    if a.iter().chain(b).any(|n| matches!(n, Node::Ellipsis) || scalar::is_zero(n)) {
         return None;
     }
     for i in 1..a.len() {

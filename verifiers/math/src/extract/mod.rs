@@ -30,13 +30,7 @@ pub enum Extraction {
 }
 
 /// Tokens that end a model's turn; whatever follows was not part of the answer.
-const TURN_ENDS: &[&str] = &[
-    "<|im_start|>",
-    "<|im_end|>",
-    "<|endoftext|>",
-    "<|eot_id|>",
-    "<|end|>",
-];
+const TURN_ENDS: &[&str] = &["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>"];
 
 /// The part of the response that can hold the final answer: before any end-of-turn token and
 /// after the last `</think>`.
@@ -59,12 +53,7 @@ fn is_plain(s: &str) -> bool {
 }
 
 fn candidate(text: &str, rule: &'static str, allow_text: bool, plain: bool) -> Candidate {
-    Candidate {
-        text: text.trim().to_owned(),
-        rule,
-        plain,
-        allow_text,
-    }
+    Candidate { text: text.trim().to_owned(), rule, plain, allow_text }
 }
 
 /// The text with the content of malformed formulas (inline math across a line break) blanked
@@ -109,9 +98,7 @@ pub fn strip_delimiters(s: &str) -> String {
 }
 
 fn word_count(s: &str) -> usize {
-    s.split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count()
+    s.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count()
 }
 
 /// Which side of the pair a text is: references skip the last-number fallback unless they are
@@ -123,12 +110,7 @@ pub enum Side {
 }
 
 /// Extracts the answer candidates from a response (or a reference written like one).
-pub fn extract(
-    response: &str,
-    mode: ExtractionMode,
-    allow_multiple_boxed: bool,
-    side: Side,
-) -> Extraction {
+pub fn extract(response: &str, mode: ExtractionMode, allow_multiple_boxed: bool, side: Side) -> Extraction {
     extract_with(response, mode, allow_multiple_boxed, side, true)
 }
 
@@ -149,21 +131,12 @@ pub fn extract_with(
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
     let segments = math_segments(text);
-    let marker = if mode == ExtractionMode::Auto {
-        find_markers(text)
-    } else {
-        None
-    };
+    let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
     // "The final answer is X" outranks earlier boxes, as in the usual answer templates.
     if let Some((marker_end, true)) = marker {
         let sentence = sentence_after(text, marker_end, &segments);
         let stripped = strip_delimiters(sentence);
-        out.push(candidate(
-            &stripped,
-            "final_answer_phrase",
-            word_count(&stripped) <= 3,
-            is_plain(sentence),
-        ));
+        out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(sentence)));
     }
     match boxes(region) {
         scan::Boxed::None => {}
@@ -172,16 +145,7 @@ pub fn extract_with(
                 return Extraction::Hedged(contents);
             }
             let joined = contents.join("; ");
-            out.push(candidate(
-                &joined,
-                if contents.len() > 1 {
-                    "boxed_list"
-                } else {
-                    "boxed"
-                },
-                true,
-                false,
-            ));
+            out.push(candidate(&joined, if contents.len() > 1 { "boxed_list" } else { "boxed" }, true, false));
         }
     }
     if mode == ExtractionMode::Boxed {
@@ -201,39 +165,25 @@ pub fn extract_with(
     }
     if let Some((marker_end, _)) = marker {
         let sentence = sentence_after(text, marker_end, &segments);
-        let trimmed = sentence
-            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*'));
-        if let Some(seg) = segments.iter().find(|s| {
-            s.valid
-                && s.start >= marker_end
-                && s.start <= marker_end + (sentence.len() - trimmed.len()) + 4
-        }) {
+        let trimmed = sentence.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*'));
+        if let Some(seg) = segments
+            .iter()
+            .find(|s| s.valid && s.start >= marker_end && s.start <= marker_end + (sentence.len() - trimmed.len()) + 4)
+        {
             out.push(candidate(&seg.content, "answer_phrase", true, false));
         }
         let stripped = strip_delimiters(trimmed);
-        out.push(candidate(
-            &stripped,
-            "answer_phrase",
-            word_count(&stripped) <= 3,
-            is_plain(trimmed),
-        ));
+        out.push(candidate(&stripped, "answer_phrase", word_count(&stripped) <= 3, is_plain(trimmed)));
         let sentence_start = marker_end;
-        if let Some((number, _)) = scan::first_number(
-            text,
-            sentence_start,
-            sentence_start + sentence.len(),
-            &segments,
-        ) {
+        if let Some((number, _)) = scan::first_number(text, sentence_start, sentence_start + sentence.len(), &segments)
+        {
             out.push(candidate(&number, "answer_phrase_number", false, true));
         }
     }
     // The latest of: the last formula, the last short bold value, the last number.
     let mut positional: Vec<(usize, Candidate)> = Vec::new();
     if let Some(seg) = segments.iter().rev().find(|s| s.valid) {
-        positional.push((
-            seg.end,
-            candidate(&seg.content, "last_formula", false, false),
-        ));
+        positional.push((seg.end, candidate(&seg.content, "last_formula", false, false)));
     }
     if let Some((end, content)) = bold_spans(text).into_iter().next_back() {
         positional.push((end, candidate(&content, "bold", false, is_plain(&content))));

@@ -64,12 +64,7 @@ pub fn math_segments(s: &str) -> Vec<Segment> {
         };
         let content = &s[body_start..close_at];
         let valid = !(inline && content.contains('\n'));
-        out.push(Segment {
-            start: i,
-            end: close_at + close.len(),
-            content: content.to_owned(),
-            valid,
-        });
+        out.push(Segment { start: i, end: close_at + close.len(), content: content.to_owned(), valid });
         i = close_at + close.len();
     }
     out
@@ -86,10 +81,7 @@ fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < s.len() {
-        let next = ["\\boxed", "\\fbox"]
-            .iter()
-            .filter_map(|p| s[at..].find(p).map(|r| (at + r, p.len())))
-            .min();
+        let next = ["\\boxed", "\\fbox"].iter().filter_map(|p| s[at..].find(p).map(|r| (at + r, p.len()))).min();
         let Some((start, len)) = next else { break };
         let after = &s[start + len..];
         if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
@@ -109,10 +101,7 @@ fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
             break;
         } else {
             // `\boxed 5`: one token.
-            let token: String = trimmed
-                .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '$')
-                .collect();
+            let token: String = trimmed.chars().take_while(|c| !c.is_whitespace() && *c != '$').collect();
             let end = body_start + token.len();
             if !token.is_empty() {
                 out.push((start, end, token));
@@ -131,10 +120,7 @@ fn short_gap(gap: &str) -> bool {
     let mut words = 0;
     for w in gap.split(|c: char| c.is_whitespace() || c == '{' || c == '}' || c == '$') {
         let w = w.trim_start_matches('\\');
-        if matches!(
-            w,
-            "text" | "quad" | "qquad" | "mbox" | "textbf" | "(" | ")" | "[" | "]"
-        ) {
+        if matches!(w, "text" | "quad" | "qquad" | "mbox" | "textbf" | "(" | ")" | "[" | "]") {
             continue;
         }
         if w.chars().any(char::is_alphanumeric) {
@@ -157,10 +143,7 @@ pub fn boxes(s: &str) -> Boxed {
     let mut contents: Vec<String> = Vec::new();
     for (_, _, c) in &spans[first..] {
         let c = c.trim().to_owned();
-        if !contents
-            .iter()
-            .any(|x| x.split_whitespace().eq(c.split_whitespace()))
-        {
+        if !contents.iter().any(|x| x.split_whitespace().eq(c.split_whitespace())) {
             contents.push(c);
         }
     }
@@ -188,7 +171,8 @@ const MARKERS: &[&str] = &[
     "resposta",
     "risposta",
     "antwort",
-    "ответ", "Ответ",
+    "ответ",
+    "Ответ",
     "答案",
     "答：",
     "答:",
@@ -225,28 +209,14 @@ pub fn find_markers(s: &str) -> Option<(usize, bool)> {
         }
     }
     let (start, mut end) = best?;
-    let is_final = hay[..start].trim_end().ends_with("final")
-        && hay[end..].trim_start().starts_with(['i', ':']);
+    let is_final = hay[..start].trim_end().ends_with("final") && hay[end..].trim_start().starts_with(['i', ':']);
     loop {
         let rest = &hay[end..];
         let trimmed = rest.trim_start_matches([' ', '\t', ':', '：', '*', '=']);
         end += rest.len() - trimmed.len();
         let mut advanced = false;
-        for filler in [
-            "is",
-            "est",
-            "was",
-            "es",
-            "ist",
-            "是",
-            "would be",
-            "should be",
-            "will be",
-            "is:",
-        ] {
-            if trimmed.starts_with(filler)
-                && !trimmed[filler.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
-            {
+        for filler in ["is", "est", "was", "es", "ist", "是", "would be", "should be", "will be", "is:"] {
+            if trimmed.starts_with(filler) && !trimmed[filler.len()..].starts_with(|c: char| c.is_ascii_alphabetic()) {
                 end += filler.len();
                 advanced = true;
                 break;
@@ -301,9 +271,7 @@ pub fn bold_spans(s: &str) -> Vec<(usize, String)> {
 }
 
 fn inside_invalid(pos: usize, segments: &[Segment]) -> bool {
-    segments
-        .iter()
-        .any(|g| !g.valid && pos >= g.start && pos < g.end)
+    segments.iter().any(|g| !g.valid && pos >= g.start && pos < g.end)
 }
 
 /// A number token at `i` (`-12,000.5`, `2/3`, `25%`, `\frac{2}{5}`): its text and end.
@@ -313,10 +281,7 @@ fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
         if let Some(after) = rest.strip_prefix(cmd)
             && let Some((r1, a)) = braced(after)
             && let Some((r2, b)) = braced(r1)
-            && a.trim()
-                .trim_start_matches('-')
-                .chars()
-                .all(|c| c.is_ascii_digit())
+            && a.trim().trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
             && b.trim().chars().all(|c| c.is_ascii_digit())
             && !a.trim().is_empty()
             && !b.trim().is_empty()
@@ -402,15 +367,10 @@ fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String
 }
 
 /// Words that join numbers into one answer (`2 and 3`) or a hedge (`4 or 5`).
-const JOINERS: &[&str] = &[
-    "or", "and", "ou", "et", "oder", "und", "o", "y", "或", "和", "或者",
-];
+const JOINERS: &[&str] = &["or", "and", "ou", "et", "oder", "und", "o", "y", "或", "和", "或者"];
 
 fn is_joiner(gap: &str) -> bool {
-    let words: Vec<&str> = gap
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = gap.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
     words.len() == 1 && JOINERS.contains(&words[0].to_lowercase().as_str())
 }
 
@@ -430,14 +390,6 @@ pub fn last_number(s: &str, segments: &[Segment]) -> Option<(String, usize)> {
 }
 
 /// The first number between `from` and `to`.
-pub fn first_number(
-    s: &str,
-    from: usize,
-    to: usize,
-    segments: &[Segment],
-) -> Option<(String, usize)> {
-    numbers(s, from, to.min(s.len()), segments)
-        .into_iter()
-        .next()
-        .map(|(t, _, e)| (t, e))
+pub fn first_number(s: &str, from: usize, to: usize, segments: &[Segment]) -> Option<(String, usize)> {
+    numbers(s, from, to.min(s.len()), segments).into_iter().next().map(|(t, _, e)| (t, e))
 }

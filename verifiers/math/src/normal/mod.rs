@@ -29,11 +29,7 @@ type NResult = Result<Normal, NfError>;
 
 impl Normal {
     fn poly(p: Poly) -> Self {
-        Normal {
-            num: p,
-            den: Poly::constant(BigRational::one()),
-            complete: true,
-        }
+        Normal { num: p, den: Poly::constant(BigRational::one()), complete: true }
     }
 
     fn constant(c: BigRational) -> Self {
@@ -41,10 +37,7 @@ impl Normal {
     }
 
     fn opaque(key: String) -> Self {
-        Normal {
-            complete: false,
-            ..Normal::poly(Poly::atom(Atom::Opaque(key)))
-        }
+        Normal { complete: false, ..Normal::poly(Poly::atom(Atom::Opaque(key))) }
     }
 
     /// The rational value, when the form is a rational constant.
@@ -72,49 +65,26 @@ impl Normal {
     fn add(&self, o: &Normal) -> NResult {
         let complete = self.complete && o.complete;
         if self.den == o.den {
-            return Normal {
-                num: self.num.add(&o.num)?,
-                den: self.den.clone(),
-                complete,
-            }
-            .tidy();
+            return Normal { num: self.num.add(&o.num)?, den: self.den.clone(), complete }.tidy();
         }
         let num = self.num.mul(&o.den)?.add(&o.num.mul(&self.den)?)?;
-        Normal {
-            num,
-            den: self.den.mul(&o.den)?,
-            complete,
-        }
-        .tidy()
+        Normal { num, den: self.den.mul(&o.den)?, complete }.tidy()
     }
 
     fn neg(&self) -> Normal {
-        Normal {
-            num: self.num.neg(),
-            ..self.clone()
-        }
+        Normal { num: self.num.neg(), ..self.clone() }
     }
 
     fn mul(&self, o: &Normal) -> NResult {
         let complete = self.complete && o.complete;
-        Normal {
-            num: self.num.mul(&o.num)?,
-            den: self.den.mul(&o.den)?,
-            complete,
-        }
-        .tidy()
+        Normal { num: self.num.mul(&o.num)?, den: self.den.mul(&o.den)?, complete }.tidy()
     }
 
     fn recip(&self) -> NResult {
         if self.num.is_zero() {
             return Err(NfError::Undefined);
         }
-        Normal {
-            num: self.den.clone(),
-            den: self.num.clone(),
-            complete: self.complete,
-        }
-        .tidy()
+        Normal { num: self.den.clone(), den: self.num.clone(), complete: self.complete }.tidy()
     }
 
     fn pow_int(&self, n: i64) -> NResult {
@@ -128,12 +98,7 @@ impl Normal {
             let exp = i64::try_from(m).map_err(|_| NfError::TooBig)?;
             return Ok(Normal::constant(rational_pow(&c, exp)?));
         }
-        Normal {
-            num: base.num.pow(m)?,
-            den: base.den.pow(m)?,
-            complete: base.complete,
-        }
-        .tidy()
+        Normal { num: base.num.pow(m)?, den: base.den.pow(m)?, complete: base.complete }.tidy()
     }
 
     /// True when the two forms denote the same value (`a·d − c·b = 0`).
@@ -159,11 +124,7 @@ impl Normal {
 
 /// Builds the normal form of a scalar node.
 pub fn normal_form(node: &Node) -> NResult {
-    Builder {
-        env: HashMap::new(),
-        budget: 20_000,
-    }
-    .build(node)
+    Builder { env: HashMap::new(), budget: 20_000 }.build(node)
 }
 
 struct Builder {
@@ -208,15 +169,10 @@ impl Builder {
             }
             Node::Pow(base, exp) => self.power(base, exp),
             Node::Func(name, args) => self.function(name, args),
-            Node::Series {
-                product,
-                var,
-                lo,
-                hi,
-                body,
-            } => self.series(*product, var, lo, hi, body),
+            Node::Series { product, var, lo, hi, body } => self.series(*product, var, lo, hi, body),
             Node::PlusMinus(..)
             | Node::Percent(_)
+            | Node::Degrees(_)
             | Node::Tuple(_)
             | Node::Set(_)
             | Node::Interval { .. }
@@ -240,9 +196,7 @@ impl Builder {
             if ev.is_integer() {
                 // An integer exponent too large for i64 only stays finite on 0 and ±1.
                 return match b.as_rational() {
-                    Some(c) if c.is_zero() || c.abs().is_one() => {
-                        Ok(Normal::constant(rational_pow(&c, 2)?))
-                    }
+                    Some(c) if c.is_zero() || c.abs().is_one() => Ok(Normal::constant(rational_pow(&c, 2)?)),
                     _ => Err(NfError::TooBig),
                 };
             }
@@ -251,10 +205,7 @@ impl Builder {
             if let (Some(c), Some(p), Some(q)) = (b.as_rational(), p, q)
                 && let Some((poly, certain)) = rational_root(&c, p, q)?
             {
-                return Ok(Normal {
-                    complete: certain,
-                    ..Normal::poly(poly)
-                });
+                return Ok(Normal { complete: certain, ..Normal::poly(poly) });
             }
         }
         Ok(Normal::opaque(format!("pow({},{})", b.key(), e.key())))
@@ -308,28 +259,20 @@ impl Builder {
                         }
                         Ok(Normal::constant(acc))
                     }
-                    Some((_, _)) if nv.as_rational().is_some() => {
-                        Ok(Normal::constant(BigRational::zero()))
-                    }
+                    Some((_, _)) if nv.as_rational().is_some() => Ok(Normal::constant(BigRational::zero())),
                     _ => Ok(Normal::opaque(format!("binom({},{})", nv.key(), kv.key()))),
                 }
             }
             _ => {
                 let mut keys = Vec::with_capacity(args.len());
                 for a in args {
-                    keys.push(
-                        self.build(a)
-                            .map(|v| v.key())
-                            .unwrap_or_else(|_| format!("{a}")),
-                    );
+                    keys.push(self.build(a).map(|v| v.key()).unwrap_or_else(|_| format!("{a}")));
                 }
                 let known = functions::is_known(name);
                 let mut n = Normal::opaque(format!("{name}({})", keys.join(",")));
                 // Unknown functions are uninterpreted symbols: `f(x)` equals only `f(x)`.
                 if !known {
-                    n.complete = args
-                        .iter()
-                        .all(|a| self.build(a).is_ok_and(|v| v.is_canonical()));
+                    n.complete = args.iter().all(|a| self.build(a).is_ok_and(|v| v.is_canonical()));
                 }
                 Ok(n)
             }
@@ -339,31 +282,18 @@ impl Builder {
     fn series(&mut self, product: bool, var: &str, lo: &Node, hi: &Node, body: &Node) -> NResult {
         let lo_v = self.build(lo)?;
         let hi_v = self.build(hi)?;
-        let bounds = lo_v
-            .as_rational()
-            .and_then(|c| small_integer(&c))
-            .zip(hi_v.as_rational().and_then(|c| small_integer(&c)));
+        let bounds =
+            lo_v.as_rational().and_then(|c| small_integer(&c)).zip(hi_v.as_rational().and_then(|c| small_integer(&c)));
         if let Some((a, b)) = bounds
             && b.saturating_sub(a) < MAX_SERIES_TERMS.min(2000)
         {
             let saved = self.env.remove(var);
-            let mut acc = Normal::constant(if product {
-                BigRational::one()
-            } else {
-                BigRational::zero()
-            });
+            let mut acc = Normal::constant(if product { BigRational::one() } else { BigRational::zero() });
             let mut result = Ok(());
             for k in a..=b {
-                self.env.insert(
-                    var.to_owned(),
-                    Normal::constant(BigRational::from_integer(BigInt::from(k))),
-                );
+                self.env.insert(var.to_owned(), Normal::constant(BigRational::from_integer(BigInt::from(k))));
                 match self.build(body) {
-                    Ok(term) => match if product {
-                        acc.mul(&term)
-                    } else {
-                        acc.add(&term)
-                    } {
+                    Ok(term) => match if product { acc.mul(&term) } else { acc.add(&term) } {
                         Ok(v) => acc = v,
                         Err(e) => {
                             result = Err(e);
@@ -384,19 +314,12 @@ impl Builder {
             return Ok(acc);
         }
         let saved = self.env.remove(var);
-        let body_key = self
-            .build(body)
-            .map(|v| v.key())
-            .unwrap_or_else(|_| format!("{body}"));
+        let body_key = self.build(body).map(|v| v.key()).unwrap_or_else(|_| format!("{body}"));
         if let Some(s) = saved {
             self.env.insert(var.to_owned(), s);
         }
         let kind = if product { "prod" } else { "sum" };
-        Ok(Normal::opaque(format!(
-            "{kind}({var};{};{};{body_key})",
-            lo_v.key(),
-            hi_v.key()
-        )))
+        Ok(Normal::opaque(format!("{kind}({var};{};{};{body_key})", lo_v.key(), hi_v.key())))
     }
 }
 

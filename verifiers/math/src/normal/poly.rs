@@ -45,11 +45,7 @@ pub struct Poly {
 }
 
 fn check_bits(c: &BigRational) -> Result<(), NfError> {
-    if c.numer().bits() > MAX_BITS || c.denom().bits() > MAX_BITS {
-        Err(NfError::TooBig)
-    } else {
-        Ok(())
-    }
+    if c.numer().bits() > MAX_BITS || c.denom().bits() > MAX_BITS { Err(NfError::TooBig) } else { Ok(()) }
 }
 
 /// Greatest common divisor by Euclid's algorithm. `num-bigint`'s binary gcd takes time
@@ -131,11 +127,7 @@ pub fn rational_pow(base: &BigRational, exp: i64) -> Result<BigRational, NfError
     // |base| = 1 stays 1 however large the exponent.
     if base.numer().abs().is_one() && base.denom().is_one() {
         let negative = base.is_negative() && magnitude % 2 == 1;
-        return Ok(if negative {
-            -BigRational::one()
-        } else {
-            BigRational::one()
-        });
+        return Ok(if negative { -BigRational::one() } else { BigRational::one() });
     }
     if (bits.saturating_sub(1)).saturating_mul(magnitude) > MAX_BITS {
         return Err(NfError::TooBig);
@@ -224,20 +216,13 @@ impl Poly {
 
     /// The single term, when there is exactly one.
     pub fn single_term(&self) -> Option<(&Mono, &BigRational)> {
-        if self.terms.len() == 1 {
-            self.terms.iter().next()
-        } else {
-            None
-        }
+        if self.terms.len() == 1 { self.terms.iter().next() } else { None }
     }
 
     /// True when some atom is opaque or a radical of index above 2, where equal values can
     /// have different forms.
     pub fn has_uncertain_atoms(&self) -> bool {
-        self.terms
-            .keys()
-            .flat_map(|m| m.keys())
-            .any(|a| matches!(a, Atom::Opaque(_) | Atom::Root(_, 3..)))
+        self.terms.keys().flat_map(|m| m.keys()).any(|a| matches!(a, Atom::Opaque(_) | Atom::Root(_, 3..)))
     }
 
     pub fn add(&self, other: &Poly) -> Result<Poly, NfError> {
@@ -257,9 +242,7 @@ impl Poly {
     }
 
     pub fn neg(&self) -> Poly {
-        Poly {
-            terms: self.terms.iter().map(|(m, c)| (m.clone(), -c)).collect(),
-        }
+        Poly { terms: self.terms.iter().map(|(m, c)| (m.clone(), -c)).collect() }
     }
 
     pub fn sub(&self, other: &Poly) -> Result<Poly, NfError> {
@@ -437,11 +420,7 @@ fn reduce(mono: Mono) -> (BigRational, Mono) {
 /// exact form for it. The flag is false when the radical might not be fully reduced.
 pub fn rational_root(c: &BigRational, p: i64, q: u32) -> Result<Option<(Poly, bool)>, NfError> {
     if c.is_zero() {
-        return Ok(if p > 0 {
-            Some((Poly::zero(), true))
-        } else {
-            None
-        });
+        return Ok(if p > 0 { Some((Poly::zero(), true)) } else { None });
     }
     if q > 64 || p.unsigned_abs() > 64 {
         return Ok(None);
@@ -468,11 +447,7 @@ pub fn rational_root(c: &BigRational, p: i64, q: u32) -> Result<Option<(Poly, bo
     }
     if negative {
         // Odd roots of negatives are real (`\sqrt[3]{-8} = -2`); square roots are imaginary.
-        root = if q == 2 {
-            root.mul(&Poly::atom(Atom::I))?
-        } else {
-            root.neg()
-        };
+        root = if q == 2 { root.mul(&Poly::atom(Atom::I))? } else { root.neg() };
     }
     let powered = if p >= 0 {
         root.pow(p.unsigned_abs())?
@@ -487,9 +462,5 @@ pub fn rational_root(c: &BigRational, p: i64, q: u32) -> Result<Option<(Poly, bo
 
 /// The exponent as a small integer, when it is one.
 pub fn small_integer(c: &BigRational) -> Option<i64> {
-    if c.is_integer() {
-        c.numer().to_i64()
-    } else {
-        None
-    }
+    if c.is_integer() { c.numer().to_i64() } else { None }
 }

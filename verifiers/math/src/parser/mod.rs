@@ -32,24 +32,16 @@ fn fail<T>(msg: impl Into<String>) -> PResult<T> {
 
 /// Words that separate alternatives (`1 and 2`, `x=1 or x=2`).
 fn is_separator_word(w: &str) -> bool {
-    matches!(
-        w.trim().to_ascii_lowercase().as_str(),
-        "and" | "or" | "und" | "et" | "ou" | "y" | "o"
-    )
+    matches!(w.trim().to_ascii_lowercase().as_str(), "and" | "or" | "und" | "et" | "ou" | "y" | "o")
 }
 
 /// Words that turn the preceding value into a percentage.
 fn is_percent_word(w: &str) -> bool {
-    matches!(
-        w.trim().to_ascii_lowercase().as_str(),
-        "percent" | "pct" | "percentage" | "percents" | "per cent"
-    )
+    matches!(w.trim().to_ascii_lowercase().as_str(), "percent" | "pct" | "percentage" | "percents" | "per cent")
 }
 
 /// Two-letter words read as units rather than products of variables.
-const SHORT_UNITS: &[&str] = &[
-    "cm", "mm", "km", "kg", "mg", "ml", "ft", "hr", "yd", "mi", "lb", "oz", "mph",
-];
+const SHORT_UNITS: &[&str] = &["cm", "mm", "km", "kg", "mg", "ml", "ft", "hr", "yd", "mi", "lb", "oz", "mph"];
 
 /// Parses one extracted answer. `plain` marks text without any LaTeX markup.
 pub fn parse(input: &str, plain: bool) -> PResult<Node> {
@@ -65,22 +57,13 @@ fn parse_tokens(tokens: Vec<Token>, plain: bool, depth: usize) -> PResult<Node> 
     if let Some(text) = text_answer(&tokens) {
         return Ok(Node::Text(text));
     }
-    let mut parser = Parser {
-        toks: tokens,
-        pos: 0,
-        depth,
-        abs_open: 0,
-        plain,
-    };
+    let mut parser = Parser { toks: tokens, pos: 0, depth, abs_open: 0, plain };
     let node = parser.alternatives()?;
     while matches!(parser.peek(), Some(Tok::Punct('.' | ',' | ';' | ':' | '!'))) {
         parser.pos += 1;
     }
     if parser.pos < parser.toks.len() {
-        return fail(format!(
-            "unexpected token {:?}",
-            parser.toks[parser.pos].tok
-        ));
+        return fail(format!("unexpected token {:?}", parser.toks[parser.pos].tok));
     }
     Ok(node)
 }
@@ -104,10 +87,7 @@ fn text_answer(tokens: &[Token]) -> Option<String> {
                 if inner.is_empty() {
                     continue;
                 }
-                if !inner
-                    .chars()
-                    .all(|c| c.is_alphabetic() || c == ' ' || c == '\'' || c == '-')
-                {
+                if !inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '\'' || c == '-') {
                     return None;
                 }
                 long_word |= inner.split_whitespace().any(|w| w.len() >= 3);
@@ -158,20 +138,12 @@ impl Parser {
     }
 
     fn expect(&mut self, tok: &Tok) -> PResult<()> {
-        if self.eat(tok) {
-            Ok(())
-        } else {
-            fail(format!("expected {tok:?}, found {:?}", self.peek()))
-        }
+        if self.eat(tok) { Ok(()) } else { fail(format!("expected {tok:?}, found {:?}", self.peek())) }
     }
 
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            fail("answer is nested too deeply")
-        } else {
-            Ok(())
-        }
+        if self.depth > MAX_DEPTH { fail("answer is nested too deeply") } else { Ok(()) }
     }
 
     fn leave(&mut self) {
@@ -204,18 +176,11 @@ impl Parser {
             }
             items.push(self.comma_list()?);
         }
-        Ok(if items.len() == 1 {
-            items.remove(0)
-        } else {
-            Node::List(items, ListKind::Alternatives)
-        })
+        Ok(if items.len() == 1 { items.remove(0) } else { Node::List(items, ListKind::Alternatives) })
     }
 
     fn at_closer(&self) -> bool {
-        matches!(
-            self.peek(),
-            Some(Tok::Punct(')' | ']' | '}' | '&') | Tok::SetClose | Tok::RowSep | Tok::End(_))
-        )
+        matches!(self.peek(), Some(Tok::Punct(')' | ']' | '}' | '&') | Tok::SetClose | Tok::RowSep | Tok::End(_)))
     }
 
     fn comma_list(&mut self) -> PResult<Node> {
@@ -233,11 +198,7 @@ impl Parser {
             }
             items.push(self.relation()?);
         }
-        Ok(if items.len() == 1 {
-            items.remove(0)
-        } else {
-            Node::List(items, ListKind::Comma)
-        })
+        Ok(if items.len() == 1 { items.remove(0) } else { Node::List(items, ListKind::Comma) })
     }
 
     fn rel_op(&self) -> Option<RelOp> {
@@ -273,11 +234,7 @@ impl Parser {
             ops.push(op);
             members.push(self.union()?);
         }
-        Ok(if ops.is_empty() {
-            members.remove(0)
-        } else {
-            Node::Relation { members, ops }
-        })
+        Ok(if ops.is_empty() { members.remove(0) } else { Node::Relation { members, ops } })
     }
 
     fn union(&mut self) -> PResult<Node> {
@@ -286,26 +243,16 @@ impl Parser {
             self.pos += 1;
             parts.push(self.ratio()?);
         }
-        Ok(if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            Node::Union(parts)
-        })
+        Ok(if parts.len() == 1 { parts.remove(0) } else { Node::Union(parts) })
     }
 
     fn ratio(&mut self) -> PResult<Node> {
         let mut parts = vec![self.additive()?];
-        while self.peek() == Some(&Tok::Punct(':'))
-            && !matches!(self.peek_at(1), Some(Tok::Punct('=')) | None)
-        {
+        while self.peek() == Some(&Tok::Punct(':')) && !matches!(self.peek_at(1), Some(Tok::Punct('=')) | None) {
             self.pos += 1;
             parts.push(self.additive()?);
         }
-        Ok(if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            Node::Ratio(parts)
-        })
+        Ok(if parts.len() == 1 { parts.remove(0) } else { Node::Ratio(parts) })
     }
 
     fn additive(&mut self) -> PResult<Node> {
@@ -326,26 +273,14 @@ impl Parser {
                     let minus_first = c == "mp";
                     self.pos += 1;
                     let t = self.signed_term()?;
-                    let t = if minus_first {
-                        Node::Neg(Box::new(t))
-                    } else {
-                        t
-                    };
-                    let acc = if terms.len() == 1 {
-                        terms.remove(0)
-                    } else {
-                        Node::Add(std::mem::take(&mut terms))
-                    };
+                    let t = if minus_first { Node::Neg(Box::new(t)) } else { t };
+                    let acc = if terms.len() == 1 { terms.remove(0) } else { Node::Add(std::mem::take(&mut terms)) };
                     terms = vec![Node::PlusMinus(Some(Box::new(acc)), Box::new(t))];
                 }
                 _ => break,
             }
         }
-        Ok(if terms.len() == 1 {
-            terms.remove(0)
-        } else {
-            Node::Add(terms)
-        })
+        Ok(if terms.len() == 1 { terms.remove(0) } else { Node::Add(terms) })
     }
 
     /// A product, optionally preceded by signs (`-x`, `+-1`, `\pm 2`).
@@ -412,13 +347,10 @@ impl Parser {
                     if !self.starts_implicit_factor() {
                         break;
                     }
-                    let mixed = is_whole_number(&cur)
-                        && matches!(self.peek(), Some(Tok::Cmd(c)) if c == "frac");
+                    let mixed = is_whole_number(&cur) && matches!(self.peek(), Some(Tok::Cmd(c)) if c == "frac");
                     let f = self.power()?;
                     cur = match (mixed, &f) {
-                        (true, Node::Div(n, d)) if is_whole_number(n) && is_whole_number(d) => {
-                            Node::Add(vec![cur, f])
-                        }
+                        (true, Node::Div(n, d)) if is_whole_number(n) && is_whole_number(d) => Node::Add(vec![cur, f]),
                         _ => mul(cur, f),
                     };
                 }
@@ -469,8 +401,7 @@ impl Parser {
                     && !is_separator_word(t)
                     && !is_percent_word(t)
                     && t.chars().any(char::is_alphabetic)
-                    && t.chars()
-                        .all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
+                    && t.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
                     && (t.chars().count() >= 2 || !t.starts_with(|c: char| c.is_ascii_alphabetic()))
             }
             _ => false,
@@ -484,8 +415,7 @@ impl Parser {
             match self.peek_at(1) {
                 Some(Tok::Num(_)) => self.pos += 2,
                 Some(Tok::Punct('{'))
-                    if matches!(self.peek_at(2), Some(Tok::Num(_)))
-                        && self.peek_at(3) == Some(&Tok::Punct('}')) =>
+                    if matches!(self.peek_at(2), Some(Tok::Num(_))) && self.peek_at(3) == Some(&Tok::Punct('}')) =>
                 {
                     self.pos += 4;
                 }

@@ -40,11 +40,7 @@ pub fn literal(text: &str) -> Option<Node> {
     let written_places = frac_len - exponent;
     let decimals = (!frac_part.is_empty() || exponent != 0).then(|| written_places.max(0) as u32);
     let significant = digits.trim_start_matches('0').len() as u32;
-    Some(Node::Num {
-        value,
-        decimals,
-        significant,
-    })
+    Some(Node::Num { value, decimals, significant })
 }
 
 /// `int.nonrep(rep)` as an exact fraction: `0.1\overline{6}` is 1/6.
@@ -55,16 +51,8 @@ pub fn repeating(int_part: &str, non_repeating: &str, repeating: &str) -> Option
     if (int_part.len() + non_repeating.len() + repeating.len()) as u64 * 4 > MAX_BITS {
         return None;
     }
-    let int: BigInt = if int_part.is_empty() {
-        BigInt::zero()
-    } else {
-        int_part.parse().ok()?
-    };
-    let a: BigInt = if non_repeating.is_empty() {
-        BigInt::zero()
-    } else {
-        non_repeating.parse().ok()?
-    };
+    let int: BigInt = if int_part.is_empty() { BigInt::zero() } else { int_part.parse().ok()? };
+    let a: BigInt = if non_repeating.is_empty() { BigInt::zero() } else { non_repeating.parse().ok()? };
     let ar: BigInt = format!("{non_repeating}{repeating}").parse().ok()?;
     let k = u32::try_from(non_repeating.len()).ok()?;
     let r = u32::try_from(repeating.len()).ok()?;

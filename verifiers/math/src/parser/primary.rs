@@ -50,23 +50,12 @@ const GREEK: &[&str] = &[
 
 /// Two-letter words that are prose, not products of two variables.
 const PROSE_WORDS: &[&str] = &[
-    "is", "so", "to", "of", "in", "at", "be", "we", "it", "an", "by", "on", "if", "as", "no", "do",
-    "he", "me", "my", "up", "us", "am", "de", "la", "le", "et", "un", "il", "es", "en", "el",
-    "ist", "the",
+    "is", "so", "to", "of", "in", "at", "be", "we", "it", "an", "by", "on", "if", "as", "no", "do", "he", "me", "my",
+    "up", "us", "am", "de", "la", "le", "et", "un", "il", "es", "en", "el", "ist", "the",
 ];
 
-const DECORATIONS: &[&str] = &[
-    "vec",
-    "hat",
-    "bar",
-    "tilde",
-    "overrightarrow",
-    "overleftarrow",
-    "widehat",
-    "widetilde",
-    "overline",
-    "underline",
-];
+const DECORATIONS: &[&str] =
+    &["vec", "hat", "bar", "tilde", "overrightarrow", "overleftarrow", "widehat", "widetilde", "overline", "underline"];
 
 /// True when the command can start a value (so it multiplies by juxtaposition).
 pub fn starts_value(cmd: &str) -> bool {
@@ -119,6 +108,7 @@ impl Parser {
                     self.pos += 1;
                     let exp = self.script_arg(true)?;
                     if is_degree_mark(&exp) {
+                        base = Node::Degrees(Box::new(base));
                         continue;
                     }
                     base = Node::Pow(Box::new(base), Box::new(exp));
@@ -144,6 +134,7 @@ impl Parser {
                 }
                 Some(Tok::Cmd(c)) if c == "circ" || c == "degree" => {
                     self.pos += 1;
+                    base = Node::Degrees(Box::new(base));
                 }
                 _ => break,
             }
@@ -178,55 +169,28 @@ impl Parser {
 
     /// LaTeX reads `\frac12` and `x^23` one character at a time.
     fn split_first_digit(&mut self) {
-        if let Some(Token {
-            tok: Tok::Num(s),
-            space_before,
-        }) = self.toks.get(self.pos).cloned()
+        if let Some(Token { tok: Tok::Num(s), space_before }) = self.toks.get(self.pos).cloned()
             && s.len() > 1
             && s.bytes().all(|b| b.is_ascii_digit())
         {
             let (first, rest) = s.split_at(1);
-            self.toks[self.pos] = Token {
-                tok: Tok::Num(first.to_owned()),
-                space_before,
-            };
-            self.toks.insert(
-                self.pos + 1,
-                Token {
-                    tok: Tok::Num(rest.to_owned()),
-                    space_before: false,
-                },
-            );
+            self.toks[self.pos] = Token { tok: Tok::Num(first.to_owned()), space_before };
+            self.toks.insert(self.pos + 1, Token { tok: Tok::Num(rest.to_owned()), space_before: false });
         }
     }
 
     fn split_first_letter(&mut self) {
-        if let Some(Token {
-            tok: Tok::Word(w),
-            space_before,
-        }) = self.toks.get(self.pos).cloned()
-        {
+        if let Some(Token { tok: Tok::Word(w), space_before }) = self.toks.get(self.pos).cloned() {
             let mut chars = w.chars();
             if let Some(first) = chars.next() {
                 let rest: String = chars.collect();
-                self.toks[self.pos] = Token {
-                    tok: Tok::Letter(first),
-                    space_before,
-                };
+                self.toks[self.pos] = Token { tok: Tok::Letter(first), space_before };
                 let tok = if rest.chars().count() == 1 {
-                    rest.chars()
-                        .next()
-                        .map_or(Tok::Word(rest.clone()), Tok::Letter)
+                    rest.chars().next().map_or(Tok::Word(rest.clone()), Tok::Letter)
                 } else {
                     Tok::Word(rest)
                 };
-                self.toks.insert(
-                    self.pos + 1,
-                    Token {
-                        tok,
-                        space_before: false,
-                    },
-                );
+                self.toks.insert(self.pos + 1, Token { tok, space_before: false });
             }
         }
     }
@@ -235,16 +199,8 @@ impl Parser {
     fn subscript(&mut self, base: Node) -> PResult<Node> {
         let start = self.pos;
         let sub = self.script_arg(false)?;
-        if let Node::Num {
-            value,
-            decimals: None,
-            ..
-        } = &base
-            && let Node::Num {
-                value: b,
-                decimals: None,
-                ..
-            } = &sub
+        if let Node::Num { value, decimals: None, .. } = &base
+            && let Node::Num { value: b, decimals: None, .. } = &sub
         {
             let digits = value.numer().to_string();
             let radix = u32::try_from(b.numer()).ok().filter(|_| b.is_integer());
@@ -337,17 +293,13 @@ impl Parser {
                 })
                 .collect();
             let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
-            return numbers::repeating(int_part, frac, &digits)
-                .map_or_else(|| fail("bad repeating decimal"), Ok);
+            return numbers::repeating(int_part, frac, &digits).map_or_else(|| fail("bad repeating decimal"), Ok);
         }
         numbers::literal(text).map_or_else(|| fail("number is too large"), Ok)
     }
 
     fn letter(&mut self, c: char) -> PResult<Node> {
-        if FUNCTION_LETTERS.contains(&c)
-            && self.peek() == Some(&Tok::Punct('('))
-            && !self.space_before()
-        {
+        if FUNCTION_LETTERS.contains(&c) && self.peek() == Some(&Tok::Punct('(')) && !self.space_before() {
             self.pos += 1;
             let args = self.call_args()?;
             return Ok(Node::Func(c.to_string(), args));
@@ -378,10 +330,7 @@ impl Parser {
             let letters: Vec<Token> = w
                 .chars()
                 .enumerate()
-                .map(|(i, c)| Token {
-                    tok: Tok::Letter(c),
-                    space_before: i == 0 && space_before,
-                })
+                .map(|(i, c)| Token { tok: Tok::Letter(c), space_before: i == 0 && space_before })
                 .collect();
             self.toks.splice(self.pos..=self.pos, letters);
             return self.primary();
@@ -441,12 +390,7 @@ impl Parser {
             2 if open == '[' || close == ']' => {
                 let hi = items.remove(1);
                 let lo = items.remove(0);
-                Node::Interval {
-                    lo: Box::new(lo),
-                    hi: Box::new(hi),
-                    lo_closed: open == '[',
-                    hi_closed: close == ']',
-                }
+                Node::Interval { lo: Box::new(lo), hi: Box::new(hi), lo_closed: open == '[', hi_closed: close == ']' }
             }
             _ => Node::Tuple(items),
         })
@@ -491,9 +435,7 @@ impl Parser {
             "pi" => Ok(Node::Const(Constant::Pi)),
             "infty" | "infinity" => Ok(Node::Const(Constant::Infinity)),
             "emptyset" | "varnothing" => Ok(Node::Set(Vec::new())),
-            "ldots" | "dots" | "cdots" | "dotsc" | "dotsb" | "vdots" | "dotso" => {
-                Ok(Node::Ellipsis)
-            }
+            "ldots" | "dots" | "cdots" | "dotsc" | "dotsb" | "vdots" | "dotso" => Ok(Node::Ellipsis),
             "boxed" | "fbox" => self.script_arg(false),
             "sum" | "prod" => self.series(c == "prod"),
             "lfloor" | "lceil" => {
@@ -502,10 +444,7 @@ impl Parser {
                 if !matches!(self.bump(), Some(Tok::Cmd(ref x)) if x == closer) {
                     return fail("unclosed floor or ceiling");
                 }
-                Ok(Node::Func(
-                    if c == "lfloor" { "floor" } else { "ceil" }.into(),
-                    vec![inner],
-                ))
+                Ok(Node::Func(if c == "lfloor" { "floor" } else { "ceil" }.into(), vec![inner]))
             }
             "lvert" | "vert" => {
                 let inner = self.additive()?;
@@ -559,10 +498,7 @@ impl Parser {
             return Ok(Node::Func(format!("arc{name}"), args));
         }
         let node = if name == "exp" {
-            Node::Pow(
-                Box::new(Node::Const(Constant::E)),
-                Box::new(args.into_iter().next().unwrap_or(Node::int(0))),
-            )
+            Node::Pow(Box::new(Node::Const(Constant::E)), Box::new(args.into_iter().next().unwrap_or(Node::int(0))))
         } else {
             Node::Func(name.to_owned(), args)
         };
@@ -601,13 +537,7 @@ impl Parser {
             let f = self.power()?;
             body = super::mul(body, f);
         }
-        Ok(Node::Series {
-            product,
-            var,
-            lo: Box::new(lo),
-            hi: Box::new(hi),
-            body: Box::new(body),
-        })
+        Ok(Node::Series { product, var, lo: Box::new(lo), hi: Box::new(hi), body: Box::new(body) })
     }
 
     /// `\begin{pmatrix} a & b \\ c & d \end{pmatrix}` and its relatives.

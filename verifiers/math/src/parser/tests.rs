@@ -31,10 +31,7 @@ fn implicit_multiplication_and_functions() {
 #[test]
 fn numbers_in_their_written_forms() {
     assert_eq!(shape("1,000,000"), "1000000");
-    assert_eq!(
-        parse("2,5", true).map(|n| n.to_string()),
-        Ok("(5/2)".to_owned())
-    );
+    assert_eq!(parse("2,5", true).map(|n| n.to_string()), Ok("(5/2)".to_owned()));
     assert_eq!(shape("0.\\overline{3}"), "(1/3)");
     assert_eq!(shape("204_5"), "54");
     assert_eq!(shape("3\\frac{1}{2}"), "(3 + (1 / 2))");
@@ -44,26 +41,15 @@ fn numbers_in_their_written_forms() {
 #[test]
 fn structures() {
     assert!(matches!(parse("1, 2, 3", false), Ok(Node::List(v, ListKind::Comma)) if v.len() == 3));
-    assert!(matches!(
-        parse("(1, 2]", false),
-        Ok(Node::Interval {
-            lo_closed: false,
-            hi_closed: true,
-            ..
-        })
-    ));
+    assert!(matches!(parse("(1, 2]", false), Ok(Node::Interval { lo_closed: false, hi_closed: true, .. })));
     assert!(matches!(parse("\\{1, 2\\}", false), Ok(Node::Set(v)) if v.len() == 2));
     assert!(matches!(parse("(1, 2)", false), Ok(Node::Tuple(v)) if v.len() == 2));
     assert!(matches!(parse("[0,1) \\cup (2, 3]", false), Ok(Node::Union(v)) if v.len() == 2));
     assert!(
         matches!(parse("\\begin{pmatrix}1 & 2\\\\3 & 4\\end{pmatrix}", false), Ok(Node::Matrix(r)) if r.len() == 2)
     );
-    assert!(
-        matches!(parse("a < b \\le c", false), Ok(Node::Relation { ops, .. }) if ops.len() == 2)
-    );
-    assert!(
-        matches!(parse("1 and 2", false), Ok(Node::List(v, ListKind::Alternatives)) if v.len() == 2)
-    );
+    assert!(matches!(parse("a < b \\le c", false), Ok(Node::Relation { ops, .. }) if ops.len() == 2));
+    assert!(matches!(parse("1 and 2", false), Ok(Node::List(v, ListKind::Alternatives)) if v.len() == 2));
     assert!(matches!(parse("\\text{odd}", false), Ok(Node::Text(t)) if t == "odd"));
 }
 
@@ -72,7 +58,7 @@ fn units_percent_and_degrees_are_read_off() {
     assert_eq!(shape("15\\text{ cm}^2"), "15");
     assert_eq!(shape("28\\%"), "28%");
     assert_eq!(shape("28 percent"), "28%");
-    assert_eq!(shape("90^\\circ"), "90");
+    assert_eq!(shape("90^\\circ"), "90°");
 }
 
 #[test]
