@@ -114,6 +114,12 @@ on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async
     let response =
         server.client.post(server.url("/v1/score")).header("content-type", "application/json").body(big).send().await?;
     expect(response, 413, "payload_too_large").await?;
+    for timeout in [json!(0), json!(1.5), json!(3_600_001), json!("10")] {
+        let (status, body) = server.post("/v1/score", &json!({"items": [], "timeout_ms": timeout})).await?;
+        assert_eq!((status, body["code"].as_str()), (422, Some("invalid_body")), "timeout_ms {timeout}");
+    }
+    let (status, _) = server.post("/v1/score", &json!({"items": [], "timeout_ms": 2000.0})).await?;
+    assert_eq!(status, 200, "an integral float is an integer");
     let four = json!({"items": [exact_item("1", "a", "a"), exact_item("2", "a", "a"), exact_item("3", "a", "a"), exact_item("4", "a", "a")]});
     let (status, body) = server.post("/v1/score", &four).await?;
     assert_eq!((status, body["code"].as_str()), (413, Some("too_many_items")));

@@ -105,6 +105,25 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
         for (name, schema) in added {
             schemas.insert(name, schema);
         }
+        // The engine refuses item fields other than the documented ones.
+        if let Some(item) = schemas.get_mut("VerifierScoreItem").and_then(Value::as_object_mut) {
+            item.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+        // A batch never fails for one bad item: say so in the contract, so that a schema-violating
+        // item answered with its own `invalid_input` result is documented behaviour.
+        schemas.insert(
+            "MalformedItem".to_owned(),
+            json!({"description": "Any value that is not a well-formed item. It is answered with its own \
+                                   `invalid_input` result, in its place; it never fails the request."}),
+        );
+        for (request, item) in [("ScoreRequest", "ScoreItem"), ("VerifierScoreRequest", "VerifierScoreItem")] {
+            if let Some(items) = schemas.get_mut(request).and_then(|r| r.pointer_mut("/properties/items/items")) {
+                *items = json!({"anyOf": [
+                    {"$ref": format!("#/components/schemas/{item}")},
+                    {"$ref": "#/components/schemas/MalformedItem"},
+                ]});
+            }
+        }
         schemas.sort_keys();
     }
     document

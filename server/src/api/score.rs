@@ -36,10 +36,10 @@ pub struct ScoreRequest {
     /// The items, answered in the same order.
     #[schema(value_type = Vec<ScoreItem>)]
     pub items: Vec<Value>,
-    /// This request's time budget in milliseconds, capped by the server's own. Items not
-    /// judged in time get `timeout`.
-    #[serde(default)]
-    #[schema(minimum = 1)]
+    /// This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
+    /// Items not judged in time get `timeout`.
+    #[serde(default, deserialize_with = "timeout_ms")]
+    #[schema(minimum = 1, maximum = 3_600_000)]
     pub timeout_ms: Option<u64>,
 }
 
@@ -61,9 +61,9 @@ pub struct VerifierScoreRequest {
     /// The items, answered in the same order.
     #[schema(value_type = Vec<VerifierScoreItem>)]
     pub items: Vec<Value>,
-    /// This request's time budget in milliseconds, capped by the server's own.
-    #[serde(default)]
-    #[schema(minimum = 1)]
+    /// This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
+    #[serde(default, deserialize_with = "timeout_ms")]
+    #[schema(minimum = 1, maximum = 3_600_000)]
     pub timeout_ms: Option<u64>,
 }
 
@@ -71,6 +71,23 @@ pub struct VerifierScoreRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ScoreResponse {
     pub results: Vec<ScoreResult>,
+}
+
+/// Longest per-request budget a client may ask for, in milliseconds.
+const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Reads `timeout_ms` as JSON Schema reads an integer: `1000` and `1000.0` are the same value.
+fn timeout_ms<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let value = number.as_f64().filter(|v| v.fract() == 0.0 && (1.0..=MAX_TIMEOUT_MS as f64).contains(v));
+    match value {
+        Some(v) => Ok(Some(v as u64)),
+        None => Err(serde::de::Error::custom(format!(
+            "timeout_ms must be an integer from 1 to {MAX_TIMEOUT_MS}, got {number}"
+        ))),
+    }
 }
 
 fn budget(limits: &Limits, timeout_ms: Option<u64>) -> Budget {
