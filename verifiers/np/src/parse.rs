@@ -348,10 +348,18 @@ impl Node {
         }
     }
 
-    /// A list of integer lists (a lone integer inside counts as a one-element list).
+    /// A list of integer lists (`[[0, 1], [2]]`); a bare integer in place of a list is an error.
     pub fn nested(&self) -> Result<Vec<Vec<i64>>, Violation> {
         match self {
-            Node::List(items) => items.iter().map(Node::ints).collect(),
+            Node::List(items) => items
+                .iter()
+                .map(|item| match item {
+                    Node::List(_) => item.ints(),
+                    other @ (Node::Int(_) | Node::Map(_)) => {
+                        Err(Violation::parse(format!("expected a list of lists, found {} inside", other.shape())))
+                    }
+                })
+                .collect(),
             other @ (Node::Int(_) | Node::Map(_)) => {
                 Err(Violation::parse(format!("expected a list of lists, found {}", other.shape())))
             }

@@ -10,6 +10,7 @@ pub mod exact_cover;
 pub mod graph_coloring;
 pub mod hamiltonian_cycle;
 pub mod independent_set;
+pub mod job_shop;
 pub mod knapsack;
 pub mod max_clique;
 pub mod max_cut;
@@ -42,6 +43,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<exact_cover::ExactCover>::NEW,
     &Env::<max_sat::MaxSat>::NEW,
     &Env::<max_sat::Sat>::NEW,
+    &Env::<job_shop::JobShop>::NEW,
     &Env::<cvrp::Cvrp>::NEW,
     &Env::<steiner_tree::SteinerTree>::NEW,
 ];
