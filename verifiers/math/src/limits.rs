@@ -18,6 +18,8 @@ pub const MAX_TERMS: usize = 400;
 pub const MAX_EXPANDED_POWER: u64 = 32;
 /// Most elements in a list, set or matrix compared element by element.
 pub const MAX_ELEMENTS: usize = 256;
+/// Most elements in a list or set matched without regard to order (matching is quadratic).
+pub const MAX_UNORDERED: usize = 64;
 /// Most terms a numeric sum or product with integer bounds is evaluated over.
 pub const MAX_SERIES_TERMS: i64 = 10_000;
 /// Most `±` signs expanded into their sign combinations.

@@ -311,3 +311,32 @@ fn input_rejects_unknown_fields_and_fills_defaults() {
     );
     assert!(bad_option.is_err());
 }
+
+#[test]
+fn adversarial_long_responses_stay_fast() {
+    let size = 200 * 1024;
+    let cases = [
+        "\\(".repeat(size / 2),
+        "$".repeat(size),
+        "\\boxed{".repeat(size / 7),
+        "\\boxed{1}".repeat(size / 9),
+        "\\fbox".repeat(size / 5),
+        "{".repeat(size),
+        "answer ".repeat(size / 7),
+        "1,".repeat(size / 2),
+        "**1** ".repeat(size / 6),
+        "$1$ ".repeat(size / 4),
+        format!("{}\\boxed{{5}}", "x".repeat(size)),
+        "(".repeat(size),
+        "A ".repeat(size / 2),
+    ];
+    for response in &cases {
+        for reference in ["5", "C", "\\{1, 2\\}"] {
+            let start = Instant::now();
+            let _ = judge(response, reference, &MathOptions::default(), &Budget::unlimited());
+            let took = start.elapsed();
+            let head: String = response.chars().take(20).collect();
+            assert!(took < Duration::from_secs(2), "{head:?}... against {reference} took {took:?}");
+        }
+    }
+}

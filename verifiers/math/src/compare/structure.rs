@@ -3,7 +3,7 @@
 
 use super::{Ctx, Rule, eq, flattened, items, scalar};
 use crate::ast::{Constant, ListKind, Node};
-use crate::limits::{MAX_ELEMENTS, MAX_PLUS_MINUS};
+use crate::limits::{MAX_ELEMENTS, MAX_PLUS_MINUS, MAX_UNORDERED};
 
 /// Rewrites a parsed answer into the form compared: `a ± b` becomes the set `{a+b, a−b}`,
 /// and sums and products of matrices are carried out.
@@ -300,7 +300,7 @@ fn ordered(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {
 
 /// Multiset equality under equivalence, by greedy matching.
 fn unordered(a: &[Node], b: &[Node], ctx: &Ctx<'_>) -> Option<Rule> {
-    if a.len() != b.len() || a.len() > MAX_ELEMENTS {
+    if a.len() != b.len() || a.len() > MAX_UNORDERED {
         return None;
     }
     let mut used = vec![false; b.len()];

@@ -40,6 +40,9 @@ fn find_unescaped(s: &str, from: usize, pat: &str) -> Option<usize> {
 pub fn math_segments(s: &str) -> Vec<Segment> {
     let bytes = s.as_bytes();
     let mut out = Vec::new();
+    // Once a closing delimiter is missing from some point on, it is missing from every later
+    // point too: remembering that keeps unmatched openers linear instead of quadratic.
+    let mut unclosed: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let (open_len, close, inline) = match bytes[i] {
@@ -58,7 +61,9 @@ pub fn math_segments(s: &str) -> Vec<Segment> {
             }
         };
         let body_start = i + open_len;
-        let Some(close_at) = find_unescaped(s, body_start, close) else {
+        let found = if unclosed.contains(&close) { None } else { find_unescaped(s, body_start, close) };
+        let Some(close_at) = found else {
+            unclosed.push(close);
             i += open_len;
             continue;
         };
@@ -79,10 +84,14 @@ pub enum Boxed {
 
 fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
+    let mut starts: Vec<(usize, usize)> =
+        ["\\boxed", "\\fbox"].iter().flat_map(|p| s.match_indices(p).map(|(i, m)| (i, m.len()))).collect();
+    starts.sort_unstable();
     let mut at = 0;
-    while at < s.len() {
-        let next = ["\\boxed", "\\fbox"].iter().filter_map(|p| s[at..].find(p).map(|r| (at + r, p.len()))).min();
-        let Some((start, len)) = next else { break };
+    for (start, len) in starts {
+        if start < at {
+            continue;
+        }
         let after = &s[start + len..];
         if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
             at = start + len;
@@ -114,7 +123,7 @@ fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
 
 /// True when the text between two boxes is a short separator (`and`, `,`, `\quad`).
 fn short_gap(gap: &str) -> bool {
-    if gap.contains("\n\n") || gap.to_ascii_lowercase().contains("answer") || gap.len() > 80 {
+    if gap.len() > 80 || gap.contains("\n\n") || gap.to_ascii_lowercase().contains("answer") {
         return false;
     }
     let mut words = 0;
@@ -233,8 +242,13 @@ pub fn find_markers(s: &str) -> Option<(usize, bool)> {
 pub fn sentence_after<'a>(s: &'a str, from: usize, segments: &[Segment]) -> &'a str {
     let bytes = s.as_bytes();
     let mut i = from;
+    // Segments are in text order; `next` walks them alongside `i`.
+    let mut next = segments.partition_point(|g| g.start < from);
     while i < s.len() {
-        if let Some(seg) = segments.iter().find(|g| g.start == i && g.valid) {
+        while next < segments.len() && segments[next].start < i {
+            next += 1;
+        }
+        if let Some(seg) = segments.get(next).filter(|g| g.start == i && g.valid) {
             i = seg.end;
             continue;
         }
@@ -271,7 +285,10 @@ pub fn bold_spans(s: &str) -> Vec<(usize, String)> {
 }
 
 fn inside_invalid(pos: usize, segments: &[Segment]) -> bool {
-    segments.iter().any(|g| !g.valid && pos >= g.start && pos < g.end)
+    // Segments are in text order and do not overlap: only the last one starting at or before
+    // `pos` can contain it.
+    let at = segments.partition_point(|g| g.start <= pos);
+    at.checked_sub(1).and_then(|k| segments.get(k)).is_some_and(|g| !g.valid && pos < g.end)
 }
 
 /// A number token at `i` (`-12,000.5`, `2/3`, `25%`, `\frac{2}{5}`): its text and end.
