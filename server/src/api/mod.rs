@@ -168,3 +168,64 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
 async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt as _;
+
+    use super::*;
+    use crate::config::Config;
+
+    fn state(readiness: Arc<Readiness>) -> AppState {
+        AppState {
+            engine: Arc::new(Engine::new(Arc::new(Registry::builtin()))),
+            readiness,
+            keys: Arc::new(ApiKeys::default()),
+            metrics: crate::telemetry::prometheus(),
+            limits: Limits::from_config(&Config::default().server),
+        }
+    }
+
+    async fn call(app: &Router, method: &str, path: &str) -> (StatusCode, Value, Option<String>) {
+        let body = if method == "POST" { Body::from(r#"{"items": []}"#) } else { Body::empty() };
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .body(body)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let response = app.clone().oneshot(request).await.unwrap_or_else(|e| match e {});
+        let status = response.status();
+        let retry = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap_or_default();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null), retry)
+    }
+
+    #[tokio::test]
+    async fn readiness_follows_the_life_cycle() {
+        let readiness = Arc::new(Readiness::default());
+        let app = app(state(Arc::clone(&readiness)));
+
+        let (status, body, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("starting")));
+        let (status, body, retry) = call(&app, "POST", "/v1/score").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("starting")));
+        assert_eq!(retry.as_deref(), Some("1"));
+        let (status, _, _) = call(&app, "GET", "/healthz").await;
+        assert_eq!(status, StatusCode::OK, "liveness does not wait for readiness");
+
+        readiness.set_ready();
+        let (status, _, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, body, _) = call(&app, "POST", "/v1/score").await;
+        assert_eq!((status, body), (StatusCode::OK, serde_json::json!({"results": []})));
+
+        readiness.set_draining();
+        let (status, body, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("draining")));
+        let (status, _, _) = call(&app, "POST", "/v1/score").await;
+        assert_eq!(status, StatusCode::OK, "requests still arriving while draining are served");
+    }
+}
