@@ -82,11 +82,9 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         }
     }
     if let (Some(a), Some(b)) = (&gn, &pn) {
-        match a.same_as(b) {
-            Ok(true) => return Some("normal_form"),
-            Ok(false) if a.is_canonical() && b.is_canonical() && !decimal_tolerance_applies(g, p, ctx) => {
-                return None;
-            }
+        match a.compare(b) {
+            Ok(Some(true)) => return Some("normal_form"),
+            Ok(Some(false)) if !decimal_tolerance_applies(g, p, ctx) => return None,
             _ => {}
         }
     }

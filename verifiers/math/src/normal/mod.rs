@@ -13,11 +13,10 @@ pub use poly::{Atom, NfError, Poly, qmul, qrecip, ratio};
 use poly::{rational_pow, rational_root, small_integer};
 
 use crate::ast::{Constant, Node};
-use crate::functions;
 use crate::limits::{MAX_EXPANDED_POWER, MAX_FACTORIAL, MAX_SERIES_TERMS};
 
-/// An exact value: `num / den`, and whether the form is canonical (`complete`). Two complete
-/// forms that differ are different values; an incomplete form only proves equality.
+/// An exact value: `num / den`. `complete` is false when a radical could not be fully reduced
+/// (a huge radicand), so a difference cannot prove inequality; equality is always proof.
 #[derive(Debug, Clone)]
 pub struct Normal {
     pub num: Poly,
@@ -36,8 +35,10 @@ impl Normal {
         Normal::poly(Poly::constant(c))
     }
 
+    /// A term the ring cannot see inside. It is still exact: equal keys are equal values, and a
+    /// difference in which opaque terms remain proves nothing (see [`Normal::compare`]).
     fn opaque(key: String) -> Self {
-        Normal { complete: false, ..Normal::poly(Poly::atom(Atom::Opaque(key))) }
+        Normal::poly(Poly::atom(Atom::Opaque(key)))
     }
 
     /// The rational value, when the form is a rational constant.
@@ -101,14 +102,23 @@ impl Normal {
         Normal { num: base.num.pow(m)?, den: base.den.pow(m)?, complete: base.complete }.tidy()
     }
 
-    /// True when the two forms denote the same value (`a·d − c·b = 0`).
-    pub fn same_as(&self, o: &Normal) -> Result<bool, NfError> {
+    /// `Some(true)` when the two forms denote the same value (`a·d − c·b = 0`), `Some(false)`
+    /// when they provably differ, `None` when the forms cannot tell.
+    ///
+    /// A nonzero difference proves inequality when it has no term the ring cannot see inside:
+    /// opaque terms that cancel (`sin 1 − sin 1`) cancel exactly, so `sin 1 + 10^{-12}` is not
+    /// `sin 1`, however close the numbers are.
+    pub fn compare(&self, o: &Normal) -> Result<Option<bool>, NfError> {
         // Two constants: compare cross products, with no gcd on large numbers.
         if let (Some(a), Some(b)) = (self.as_rational(), o.as_rational()) {
-            return Ok(a.numer() * b.denom() == b.numer() * a.denom());
+            return Ok(Some(a.numer() * b.denom() == b.numer() * a.denom()));
         }
         let diff = self.num.mul(&o.den)?.sub(&o.num.mul(&self.den)?)?;
-        Ok(diff.is_zero())
+        if diff.is_zero() {
+            return Ok(Some(true));
+        }
+        let certain = self.complete && o.complete && !diff.has_uncertain_atoms();
+        Ok(certain.then_some(false))
     }
 
     /// A text equal for equal forms (used to key opaque terms built from this one).
@@ -268,13 +278,7 @@ impl Builder {
                 for a in args {
                     keys.push(self.build(a).map(|v| v.key()).unwrap_or_else(|_| format!("{a}")));
                 }
-                let known = functions::is_known(name);
-                let mut n = Normal::opaque(format!("{name}({})", keys.join(",")));
-                // Unknown functions are uninterpreted symbols: `f(x)` equals only `f(x)`.
-                if !known {
-                    n.complete = args.iter().all(|a| self.build(a).is_ok_and(|v| v.is_canonical()));
-                }
-                Ok(n)
+                Ok(Normal::opaque(format!("{name}({})", keys.join(","))))
             }
         }
     }
