@@ -94,6 +94,35 @@ pub(crate) fn check_generated<P: Testable>(seeds_per_level: u64) {
                 let v = verifier.verify_one(&unreferenced);
                 assert_eq!(v.status, Status::Correct, "{v:?}");
             }
+            // Hostile edits of the reference answer never panic and always give a finite score.
+            for _ in 0..20 {
+                let mut bytes = r.answer.clone().into_bytes();
+                let noise = b"[](){}:,-0123456789 \"'";
+                for _ in 0..1 + rng.index(4) {
+                    let at = rng.index(bytes.len() + 1);
+                    match rng.index(3) {
+                        0 if at < bytes.len() => {
+                            bytes.remove(at);
+                        }
+                        1 if at < bytes.len() => bytes[at] = noise[rng.index(noise.len())],
+                        _ => bytes.insert(at, noise[rng.index(noise.len())]),
+                    }
+                }
+                let text = format!("Answer: {}", String::from_utf8_lossy(&bytes));
+                let input = NpInput {
+                    task: P::NAME.into(),
+                    instance: None,
+                    reference: None,
+                    level: Some(spec.level),
+                    seed: Some(seed),
+                    response: text,
+                    reward_mode: RewardMode::Quality,
+                    strict: false,
+                    infeasible_reward: None,
+                };
+                let v = verifier.verify_one(&input);
+                assert!(v.score_in(0.0, 1.1), "{v:?}");
+            }
             for (text, kind) in P::mutations(&instance, &solution, &mut rng) {
                 let result = check::<P>(&instance, &format!("Answer: {text}"), false).result;
                 let found = result.as_ref().err().map(|e| e.kind);
