@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 
 use referee_core::{Scorer, ScorerInfo};
+use referee_math::MathVerifier;
+use referee_np::NpVerifier;
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
 
 /// A registered scorer with its description and input schema, computed once.
@@ -38,6 +40,8 @@ impl Registry {
             Scorer::verifier(ExactMatch),
             Scorer::verifier(RegexMatch),
             Scorer::verifier(MultipleChoice),
+            Scorer::verifier(MathVerifier::new()),
+            Scorer::verifier(NpVerifier::new()),
         ])
     }
 
