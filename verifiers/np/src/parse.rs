@@ -25,7 +25,10 @@ pub const MAX_ABS: i64 = 1_000_000_000_000_000;
 pub enum Node {
     /// An integer literal (optionally quoted).
     Int(i64),
-    /// A bracketed sequence.
+    /// A bracketed sequence of integers only (the common case, kept flat to avoid a node per
+    /// element).
+    Ints(Vec<i64>),
+    /// A bracketed sequence holding at least one structure.
     List(Vec<Node>),
     /// A brace map with integer keys, in written order.
     Map(Vec<(i64, Node)>),
@@ -112,19 +115,35 @@ impl<'a> Parser<'a> {
 
     fn list(&mut self, close: u8, depth: usize) -> Result<Node, Violation> {
         self.pos += 1;
-        let mut items = Vec::new();
+        // Integers go straight into a flat vector until the first nested structure.
+        let mut ints = Vec::new();
+        let mut items: Option<Vec<Node>> = None;
         loop {
             self.skip_separators();
             match self.peek() {
                 Some(c) if c == close => {
                     self.pos += 1;
-                    return Ok(Node::List(items));
+                    return Ok(match items {
+                        Some(items) => Node::List(items),
+                        None => Node::Ints(ints),
+                    });
                 }
                 Some(b']' | b')' | b'}') => {
                     return Err(Violation::parse("mismatched closing bracket"));
                 }
                 None => return Err(Violation::parse("unclosed bracket")),
-                Some(_) => items.push(self.value(depth + 1)?),
+                Some(b'-' | b'0'..=b'9') if items.is_none() => {
+                    self.count()?;
+                    ints.push(self.int()?);
+                }
+                Some(q @ (b'"' | b'\'')) if items.is_none() => {
+                    self.count()?;
+                    ints.push(self.quoted_int(q)?);
+                }
+                Some(_) => {
+                    let value = self.value(depth + 1)?;
+                    items.get_or_insert_with(|| ints.drain(..).map(Node::Int).collect()).push(value);
+                }
             }
         }
     }
@@ -136,7 +155,7 @@ impl<'a> Parser<'a> {
         self.skip_separators();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Node::List(Vec::new()));
+            return Ok(Node::Ints(Vec::new()));
         }
         let first = self.value(depth + 1)?;
         self.skip_whitespace();
@@ -173,13 +192,17 @@ impl<'a> Parser<'a> {
     }
 
     fn quoted(&mut self, quote: u8) -> Result<Node, Violation> {
+        self.quoted_int(quote).map(Node::Int)
+    }
+
+    fn quoted_int(&mut self, quote: u8) -> Result<i64, Violation> {
         self.pos += 1;
         let value = self.int()?;
         if self.peek() != Some(quote) {
             return Err(Violation::parse("only integers may be quoted"));
         }
         self.pos += 1;
-        Ok(Node::Int(value))
+        Ok(value)
     }
 
     fn int(&mut self) -> Result<i64, Violation> {
@@ -218,13 +241,13 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         loop {
             self.count()?;
-            items.push(Node::Int(self.int()?));
+            items.push(self.int()?);
             let before = self.pos;
             self.skip_separators();
             let continues = matches!(self.peek(), Some(b'0'..=b'9'))
                 || (self.peek() == Some(b'-') && matches!(self.b.get(self.pos + 1), Some(b'0'..=b'9')));
             if self.pos == before || !continues {
-                return Ok(Node::List(items));
+                return Ok(Node::Ints(items));
             }
         }
     }
@@ -325,7 +348,7 @@ impl Node {
     fn shape(&self) -> &'static str {
         match self {
             Node::Int(_) => "an integer",
-            Node::List(_) => "a list",
+            Node::Ints(_) | Node::List(_) => "a list",
             Node::Map(_) => "a map",
         }
     }
@@ -334,11 +357,12 @@ impl Node {
     pub fn ints(&self) -> Result<Vec<i64>, Violation> {
         match self {
             Node::Int(v) => Ok(vec![*v]),
+            Node::Ints(values) => Ok(values.clone()),
             Node::List(items) => items
                 .iter()
                 .map(|item| match item {
                     Node::Int(v) => Ok(*v),
-                    other @ (Node::List(_) | Node::Map(_)) => Err(Violation::parse(format!(
+                    other @ (Node::Ints(_) | Node::List(_) | Node::Map(_)) => Err(Violation::parse(format!(
                         "expected a flat list of integers, found {} inside",
                         other.shape()
                     ))),
@@ -351,16 +375,17 @@ impl Node {
     /// A list of integer lists (`[[0, 1], [2]]`); a bare integer in place of a list is an error.
     pub fn nested(&self) -> Result<Vec<Vec<i64>>, Violation> {
         match self {
+            Node::Ints(values) if values.is_empty() => Ok(Vec::new()),
             Node::List(items) => items
                 .iter()
                 .map(|item| match item {
-                    Node::List(_) => item.ints(),
+                    Node::Ints(_) | Node::List(_) => item.ints(),
                     other @ (Node::Int(_) | Node::Map(_)) => {
                         Err(Violation::parse(format!("expected a list of lists, found {} inside", other.shape())))
                     }
                 })
                 .collect(),
-            other @ (Node::Int(_) | Node::Map(_)) => {
+            other @ (Node::Int(_) | Node::Ints(_) | Node::Map(_)) => {
                 Err(Violation::parse(format!("expected a list of lists, found {}", other.shape())))
             }
         }
@@ -368,7 +393,7 @@ impl Node {
 
     /// True when this is a list whose entries are all lists (e.g. `[[0,1],[2]]`).
     pub fn is_nested(&self) -> bool {
-        matches!(self, Node::List(items) if !items.is_empty() && items.iter().all(|i| matches!(i, Node::List(_))))
+        matches!(self, Node::List(items) if items.iter().all(|i| matches!(i, Node::Ints(_) | Node::List(_))))
     }
 
     /// A value per index `0..n`: a flat list of length `n`, or a map with every key in `0..n`
@@ -388,7 +413,7 @@ impl Node {
                 }
                 out.into_iter().enumerate().map(|(i, v)| v.ok_or_else(|| Violation::missing(what, i))).collect()
             }
-            other @ (Node::Int(_) | Node::List(_)) => {
+            other @ (Node::Int(_) | Node::Ints(_) | Node::List(_)) => {
                 let values = other.ints()?;
                 if values.len() != n {
                     return Err(Violation::wrong_length("entries (one per index)", n, values.len()));
@@ -437,7 +462,7 @@ mod tests {
     }
 
     fn list(v: &[i64]) -> Node {
-        Node::List(v.iter().map(|&x| Node::Int(x)).collect())
+        Node::Ints(v.to_vec())
     }
 
     #[test]
@@ -451,7 +476,8 @@ mod tests {
         assert_eq!(lenient("[0, 1] (size 2)"), Ok(list(&[0, 1])));
         assert_eq!(lenient("{0: 1, \"1\": 2}"), Ok(Node::Map(vec![(0, Node::Int(1)), (1, Node::Int(2))])));
         assert_eq!(lenient("[[0,1],[2]]"), Ok(Node::List(vec![list(&[0, 1]), list(&[2])])));
-        assert_eq!(lenient("[]"), Ok(Node::List(vec![])));
+        assert_eq!(lenient("[]"), Ok(Node::Ints(vec![])));
+        assert_eq!(lenient("[1, [2]]"), Ok(Node::List(vec![Node::Int(1), list(&[2])])));
         assert_eq!(lenient("[-3]"), Ok(list(&[-3])));
         assert_eq!(strict("[0, 1, 2]."), Ok(list(&[0, 1, 2])));
         assert_eq!(strict("3, 4, 5"), Ok(list(&[3, 4, 5])));

@@ -185,7 +185,7 @@ impl Problem for SteinerTree {
 
     fn decode(inst: &SteinerInstance, answer: &Node) -> Result<Vec<usize>, Violation> {
         let pairs =
-            if matches!(answer, Node::List(items) if items.is_empty()) { Vec::new() } else { answer.nested()? };
+            if matches!(answer, Node::Ints(items) if items.is_empty()) { Vec::new() } else { answer.nested()? };
         let index_of = inst.edge_index();
         let mut used = vec![false; inst.edges.len()];
         let mut chosen = Vec::with_capacity(pairs.len());
