@@ -267,7 +267,7 @@ fn is_int(tok: &Tok) -> Option<&str> {
 }
 
 /// Joins digit groups: `7,425,000` and `1 000` outside brackets are one number; in plain
-/// text a single `2,74` is a decimal comma. `32, 349` (space after the comma) stays a list.
+/// text a single `2,74` is a decimal comma (two or more decimals; `1,2` stays a list). `32, 349` (space after the comma) stays a list.
 fn merge_separators(tokens: Vec<Token>, plain: bool) -> Vec<Token> {
     let depth_zero_commas = {
         let mut depth = 0i32;
@@ -338,6 +338,8 @@ fn merge_separators(tokens: Vec<Token>, plain: bool) -> Vec<Token> {
                 && tokens.get(i + 1).is_some_and(|c| c.tok == Tok::Punct(',') && !c.space_before)
                 && let Some(Token { tok: Tok::Num(frac), space_before: false }) = tokens.get(i + 2)
                 && frac.bytes().all(|b| b.is_ascii_digit())
+                // `1,2` is a list of two digits; `2,74` and `0,111` are decimals; `1,234` is thousands.
+                && frac.len() >= 2
                 && (frac.len() != 3 || lead == "0")
             {
                 merged.push('.');

@@ -31,7 +31,8 @@ fn implicit_multiplication_and_functions() {
 #[test]
 fn numbers_in_their_written_forms() {
     assert_eq!(shape("1,000,000"), "1000000");
-    assert_eq!(parse("2,5", true).map(|n| n.to_string()), Ok("(5/2)".to_owned()));
+    assert_eq!(parse("2,75", true).map(|n| n.to_string()), Ok("(11/4)".to_owned()));
+    assert_eq!(parse("2,5", true).map(|n| n.to_string()), Ok("2, 5".to_owned()));
     assert_eq!(shape("0.\\overline{3}"), "(1/3)");
     assert_eq!(shape("204_5"), "54");
     assert_eq!(shape("3\\frac{1}{2}"), "(3 + (1 / 2))");
