@@ -72,46 +72,74 @@ pub fn reference_letter(reference: &str) -> Option<char> {
     after_marker(&text).and_then(|rest| leading_label(rest.trim_start_matches([':', ' ', '\n']), true))
 }
 
-fn standalone_letters(s: &str, highest: char) -> Vec<char> {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = Vec::new();
-    for (i, c) in chars.iter().enumerate() {
-        if !c.is_ascii_uppercase() || *c > highest {
-            continue;
-        }
-        let before = i.checked_sub(1).map(|j| chars[j]);
-        let after = chars.get(i + 1).copied();
-        let boundary = |x: Option<char>| x.is_none_or(|x| !x.is_ascii_alphanumeric() && x != '\'');
-        if boundary(before) && boundary(after) {
-            out.push(*c);
-        }
+/// The text after a leading `(X)` or `X` label.
+fn after_label(s: &str) -> &str {
+    let t = s.trim_start().trim_start_matches('(');
+    t.chars().next().map_or("", |c| &t[c.len_utf8()..])
+}
+
+/// True when the letter at the start of `rest` is followed by another option joined with
+/// `or`, `and`, `/` or a comma (`A or B`): a hedge, not a choice.
+fn hedged_after(rest: &str) -> bool {
+    let t = rest.trim_start();
+    let t = t.trim_start_matches(')');
+    let t = t.trim_start();
+    let joined = ["or ", "and ", "/", ","].iter().find_map(|j| t.strip_prefix(j));
+    let Some(next) = joined else { return false };
+    leading_label(next.trim_start(), false).is_some() || {
+        let n = next.trim_start().trim_start_matches('(');
+        let mut chars = n.chars();
+        chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.next().is_none_or(|c| !c.is_ascii_alphanumeric())
     }
-    out
 }
 
 /// The option letter a response chooses: boxed, leading, after an answer phrase, or the last
-/// standalone option letter.
+/// standalone option letter. A hedge (`A or B`, `\boxed{A, B}`) chooses nothing.
 pub fn response_letter(response: &str, reference: char) -> Option<(char, &'static str)> {
     let text = answer_region(response);
     let highest = reference.max('E');
     if let crate::extract::Extraction::Candidates(c) =
         crate::extract::extract(text, crate::options::ExtractionMode::Boxed, true, crate::extract::Side::Response)
         && let Some(first) = c.first()
-        && let Some(l) = letter_alone(&first.text)
     {
-        return Some((l, "boxed_letter"));
+        // A box is the answer: a letter in it, a leading label (`(B) 12`), or nothing.
+        let inner = unwrap(&first.text);
+        let label = letter_alone(&first.text).or_else(|| leading_label(&inner, false));
+        return label.filter(|_| !hedged_after(after_label(&inner))).map(|l| (l, "boxed_letter"));
     }
     let stripped = strip_delimiters(text);
     if let Some(l) = letter_alone(&stripped) {
         return Some((l, "letter"));
     }
     if let Some(l) = leading_label(&stripped, false).filter(|l| *l <= highest) {
-        return Some((l, "leading_letter"));
+        return (!hedged_after(after_label(&stripped))).then_some((l, "leading_letter"));
     }
-    if let Some(rest) = after_marker(&stripped)
-        && let Some(l) = standalone_letters(rest, highest).first()
-    {
-        return Some((*l, "answer_phrase_letter"));
+    if let Some(rest) = after_marker(&stripped) {
+        let letters = standalone_letter_positions(rest, highest);
+        if let Some((at, l)) = letters.first() {
+            return (!hedged_after(&rest[at + 1..])).then_some((*l, "answer_phrase_letter"));
+        }
     }
     standalone_letters(&stripped, highest).last().map(|l| (*l, "last_letter"))
+}
+
+fn standalone_letter_positions(s: &str, highest: char) -> Vec<(usize, char)> {
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let mut out = Vec::new();
+    for (k, (at, c)) in chars.iter().enumerate() {
+        if !c.is_ascii_uppercase() || *c > highest {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|j| chars[j].1);
+        let after = chars.get(k + 1).map(|x| x.1);
+        let boundary = |x: Option<char>| x.is_none_or(|x| !x.is_ascii_alphanumeric() && x != '\'');
+        if boundary(before) && boundary(after) {
+            out.push((*at, *c));
+        }
+    }
+    out
+}
+
+fn standalone_letters(s: &str, highest: char) -> Vec<char> {
+    standalone_letter_positions(s, highest).into_iter().map(|(_, c)| c).collect()
 }

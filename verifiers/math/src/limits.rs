@@ -14,6 +14,8 @@ pub const MAX_BITS: u64 = 140_000;
 pub const MAX_FACTORIAL: u64 = 3000;
 /// Most terms a polynomial normal form may hold.
 pub const MAX_TERMS: usize = 400;
+/// Largest exponent of a variable kept in a normal form (`x^{10^{12}}` is compared by form).
+pub const MAX_EXPONENT: u64 = 1 << 40;
 /// Largest integer exponent expanded exactly on a sum.
 pub const MAX_EXPANDED_POWER: u64 = 32;
 /// Most elements in a list, set or matrix compared element by element.

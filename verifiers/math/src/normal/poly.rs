@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use crate::limits::{MAX_BITS, MAX_TERMS};
+use crate::limits::{MAX_BITS, MAX_EXPONENT, MAX_TERMS};
 
 /// An indeterminate of the ring.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -271,7 +271,8 @@ impl Poly {
             for (m2, c2) in &other.terms {
                 let mut mono = m1.clone();
                 for (a, e) in m2 {
-                    *mono.entry(a.clone()).or_insert(0) += e;
+                    let slot = mono.entry(a.clone()).or_insert(0);
+                    *slot = slot.checked_add(*e).filter(|x| x.unsigned_abs() <= MAX_EXPONENT).ok_or(NfError::TooBig)?;
                 }
                 let (k, mono) = reduce(mono);
                 let v = qmul(&qmul(c1, c2), &k);
@@ -293,7 +294,7 @@ impl Poly {
         if c.is_zero() {
             return Some(Err(NfError::Undefined));
         }
-        let inverse: Mono = mono.iter().map(|(a, e)| (a.clone(), -e)).collect();
+        let inverse: Mono = mono.iter().map(|(a, e)| (a.clone(), e.saturating_neg())).collect();
         let (k, inverse) = reduce(inverse);
         let coeff = qmul(&qrecip(c), &k);
         let mut terms = BTreeMap::new();
