@@ -98,3 +98,27 @@ fn peer_cases_meet_the_bars() {
     assert!(accuracy >= 0.97, "accuracy {accuracy:.3} is below 0.97");
     assert!(false_accept_rate <= 0.01, "false accepts {false_accept_rate:.3} exceed 1% of rows");
 }
+
+/// The registry path the server uses (`ErasedVerifier::verify_json` on JSON items) gives the
+/// same verdicts as the library, row for row.
+#[test]
+fn json_batch_path_matches_the_library() {
+    use referee_core::ErasedVerifier;
+    use referee_math::MathVerifier;
+
+    let cases = cases();
+    let items: Vec<serde_json::Value> =
+        cases.iter().map(|c| serde_json::json!({"response": c.pred, "reference": c.gold})).collect();
+    let verdicts = MathVerifier::new().verify_json(&items, &Budget::unlimited());
+    assert_eq!(verdicts.len(), cases.len());
+    for (i, (case, verdict)) in cases.iter().zip(&verdicts).enumerate() {
+        let direct = judge(&case.pred, &case.gold, &MathOptions::default(), &Budget::unlimited()).into_verdict();
+        assert_eq!(verdict, &direct, "row {}", i + 1);
+    }
+    let info = MathVerifier::new().info();
+    assert_eq!(info.description.id, "math");
+    let schema = serde_json::to_string(&info.input.schema).unwrap_or_default();
+    assert!(schema.contains("response") && schema.contains("reference"), "{schema}");
+    let malformed = MathVerifier::new().verify_json(&[serde_json::json!({"response": 1})], &Budget::unlimited());
+    assert_eq!(malformed[0].status, referee_core::Status::InvalidInput);
+}
