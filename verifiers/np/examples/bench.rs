@@ -158,6 +158,35 @@ fn tsp_targets(quick: bool) {
     }
 }
 
+/// Graph colouring checked from a `{"vertex": colour}` map in `<answer>` tags, the shape of
+/// reasoning-gym's graph_color answers, at its sizes.
+fn colouring_maps(quick: bool) {
+    use referee_np::tasks::graph_coloring::{GraphColoring, dsatur};
+    for n in [10usize, 20] {
+        let mut rng = Rng::from_seed(n as u64);
+        let cases: Vec<(referee_np::tasks::graph_coloring::ColoringInstance, String)> = (0..16)
+            .map(|_| {
+                let g = referee_np::tasks::graph_coloring::random_graph(n, 0.15, &mut rng);
+                let colours = dsatur(&g.bitgraph());
+                let map: Vec<String> = colours.iter().enumerate().map(|(v, c)| format!("\"{v}\": {}", c + 1)).collect();
+                let thinking = "Let me compare a few candidate solutions and check the constraints again. ".repeat(14);
+                (g, format!("<think>{thinking}</think>\n<answer>{{{}}}</answer>", map.join(", ")))
+            })
+            .collect();
+        assert!(cases.iter().all(|(g, r)| check::<GraphColoring>(g, r, false).result.is_ok()));
+        let mut k = 0;
+        let t = time_per_call(if quick { Duration::from_millis(50) } else { Duration::from_millis(300) }, || {
+            let (g, r) = &cases[k % cases.len()];
+            k += 1;
+            black_box(check::<GraphColoring>(black_box(g), black_box(r), false).result.is_ok());
+        });
+        println!(
+            "| graph_coloring, {n} vertices, JSON map in <answer> tags | {:.3} µs |",
+            t.as_nanos() as f64 / 1000.0
+        );
+    }
+}
+
 fn generation(quick: bool) {
     let seeds = if quick { 3 } else { 10 };
     for task in catalogue() {
@@ -266,6 +295,7 @@ fn main() {
     println!("| measurement | time |");
     println!("|---|---|");
     tsp_targets(quick);
+    colouring_maps(quick);
 
     println!("\n### Generation with reference, per level (ms mean / max; E exact, P planted optimal, H heuristic)\n");
     println!("| task | level 1 | level 2 | level 3 | level 4 |");

@@ -20,7 +20,7 @@
 mod catalogue;
 mod cover;
 pub mod extract;
-mod graph;
+pub mod graph;
 pub mod parse;
 pub mod reward;
 pub mod rng;

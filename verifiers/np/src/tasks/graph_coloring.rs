@@ -21,6 +21,14 @@ const MAX_COLOUR_LABEL: i64 = 1_000_000;
 #[derive(Debug)]
 pub struct GraphColoring;
 
+/// A graph colouring instance (a plain graph).
+pub type ColoringInstance = GraphSpec;
+
+/// G(n, p) without planting, for benchmarks and comparisons.
+pub fn random_graph(n: usize, p: f64, rng: &mut Rng) -> GraphSpec {
+    GraphSpec::random(n, p, rng, |_, _| None)
+}
+
 fn colour_count(colours: &[usize]) -> usize {
     let mut seen: u128 = 0;
     let mut extra = std::collections::BTreeSet::new();
