@@ -72,20 +72,24 @@ fi
 work_dir="$(mktemp -d "${TMPDIR:-/tmp}/referee-http-load.XXXXXX")"
 results_dir="$bench_dir/results"
 mkdir -p "$results_dir"
+rm -f "$results_dir"/*.log
 results_jsonl="$results_dir/http_load.jsonl"
 : >"$results_jsonl"
-server_pids=()
+
+declare -A base_url server_pid restarts
 
 cleanup() {
     local pid
-    for pid in "${server_pids[@]}"; do
+    for pid in "${server_pid[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
     done
-    for pid in "${server_pids[@]}"; do
+    for pid in "${server_pid[@]}"; do
         wait "$pid" 2>/dev/null || true
     done
     for name in referee fastapi; do
-        if [[ -f "$work_dir/$name.log" ]]; then cp "$work_dir/$name.log" "$results_dir/"; fi
+        for file in "$work_dir/$name.log" "$work_dir/$name.earlier.log"; do
+            if [[ -f "$file" ]]; then cp "$file" "$results_dir/"; fi
+        done
     done
     rm -rf "$work_dir"
 }
@@ -94,6 +98,15 @@ trap 'exit 130' INT TERM
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Keeps the log of a server that is being restarted, then starts its log afresh.
+rotate_log() {
+    local name="$1"
+    if [[ -f "$work_dir/$name.log" ]]; then
+        cat "$work_dir/$name.log" >>"$work_dir/$name.earlier.log"
+        : >"$work_dir/$name.log"
+    fi
 }
 
 wait_ready() {
@@ -114,53 +127,75 @@ wait_ready() {
     exit 1
 }
 
-declare -A base_url
-if wants referee; then
+start_referee() {
     log "starting referee on SQLite in $work_dir"
+    rotate_log referee
     (cd "$work_dir" && NO_COLOR=1 exec "$referee" serve --listen 127.0.0.1:0 \
         --database-url "sqlite://$work_dir/referee.db") >"$work_dir/referee.log" 2>&1 &
-    referee_pid=$!
-    server_pids+=("$referee_pid")
-    referee_addr=""
+    local pid=$! addr=""
+    server_pid[referee]="$pid"
     for _ in $(seq 1 300); do
-        referee_addr="$(sed 's/\x1b\[[0-9;]*m//g' "$work_dir/referee.log" |
+        addr="$(sed 's/\x1b\[[0-9;]*m//g' "$work_dir/referee.log" |
             grep -m1 'listening on' | grep -oE 'http://127\.0\.0\.1:[0-9]+' || true)"
-        if [[ -n "$referee_addr" ]] || ! kill -0 "$referee_pid" 2>/dev/null; then break; fi
+        if [[ -n "$addr" ]] || ! kill -0 "$pid" 2>/dev/null; then break; fi
         sleep 0.1
     done
-    if [[ -z "$referee_addr" ]]; then
+    if [[ -z "$addr" ]]; then
         log "referee did not report its address; its log:"
         cat "$work_dir/referee.log" >&2
         exit 1
     fi
-    wait_ready "$referee_addr" "$referee_pid" referee
-    base_url[referee]="$referee_addr"
-    log "referee ready at $referee_addr"
-fi
+    wait_ready "$addr" "$pid" referee
+    base_url[referee]="$addr"
+    log "referee ready at $addr"
+}
 
-if wants fastapi; then
-    fastapi_port="$(free_port)"
-    log "starting FastAPI (uvicorn, $fastapi_workers workers) on port $fastapi_port"
+start_fastapi() {
+    local port
+    port="$(free_port)"
+    log "starting FastAPI (uvicorn, $fastapi_workers workers) on port $port"
+    rotate_log fastapi
     (cd "$bench_dir" && exec "$venv/bin/uvicorn" fastapi_exact_match:app \
-        --host 127.0.0.1 --port "$fastapi_port" --workers "$fastapi_workers" \
+        --host 127.0.0.1 --port "$port" --workers "$fastapi_workers" \
         --no-access-log --log-level warning) >"$work_dir/fastapi.log" 2>&1 &
-    fastapi_pid=$!
-    server_pids+=("$fastapi_pid")
-    wait_ready "http://127.0.0.1:$fastapi_port" "$fastapi_pid" fastapi
-    base_url[fastapi]="http://127.0.0.1:$fastapi_port"
+    server_pid[fastapi]=$!
+    wait_ready "http://127.0.0.1:$port" "${server_pid[fastapi]}" fastapi
+    base_url[fastapi]="http://127.0.0.1:$port"
     log "FastAPI ready at ${base_url[fastapi]}"
-fi
+}
+
+# Starts the server, or starts it again when it has exited since the last run (a server that
+# stops on its own is reported, not hidden: the restart count is printed with the table).
+ensure_running() {
+    local name="$1" pid="${server_pid[$1]:-}" status
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then return 0; fi
+    if [[ -n "$pid" ]]; then
+        wait "$pid" 2>/dev/null && status=0 || status=$?
+        restarts[$name]=$((${restarts[$name]:-0} + 1))
+        log "$name (pid $pid) exited with status $status; the end of its log:"
+        tail -n 5 "$work_dir/$name.log" >&2
+    fi
+    "start_$name"
+}
 
 # --- load ----------------------------------------------------------------------------------
+for server in $servers; do ensure_running "$server"; done
 log "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 for batch_size in $batch_sizes; do
     for connections in $connections_list; do
         for server in $servers; do
-            log "$server: $connections connections, $batch_size items per request"
-            line="$("$loadgen" --url "${base_url[$server]}/v1/score" --label "$server" \
-                --connections "$connections" --batch-size "$batch_size" \
-                --duration-secs "$duration_secs" --warmup-secs "$warmup_secs" \
-                --threads "$loadgen_threads" || true)"
+            line=""
+            for attempt in 1 2; do
+                ensure_running "$server"
+                log "$server: $connections connections, $batch_size items per request"
+                line="$("$loadgen" --url "${base_url[$server]}/v1/score" --label "$server" \
+                    --connections "$connections" --batch-size "$batch_size" \
+                    --duration-secs "$duration_secs" --warmup-secs "$warmup_secs" \
+                    --threads "$loadgen_threads" || true)"
+                if kill -0 "${server_pid[$server]}" 2>/dev/null; then break; fi
+                log "$server exited during run $attempt of this cell"
+                line=""
+            done
             if [[ -z "$line" ]]; then
                 line="{\"label\":\"$server\",\"connections\":$connections,\"batch_size\":$batch_size,\"failed\":true}"
             fi
@@ -219,5 +254,17 @@ for batch, connections in keys:
 invalid = [row for row in rows if row.get("failed") or not row.get("valid", False)]
 if invalid:
     print()
-    print(f"{len(invalid)} run(s) failed or had errors; see bench/results/http_load.jsonl")
+    print(f"{len(invalid)} run(s) failed or had errors (bench/results/http_load.jsonl):")
+    for row in invalid:
+        what = "no result; see the log above" if row.get("failed") else \
+            f"errors {row.get('error_statuses')} {row.get('transport_error_kinds')}"
+        print(f"- {row['label']}, {row['connections']} connections, "
+              f"batch {row['batch_size']}: {what}")
 PY
+for server in $servers; do
+    if [[ "${restarts[$server]:-0}" -gt 0 ]]; then
+        echo
+        echo "$server exited ${restarts[$server]} time(s) during the benchmark and was restarted;" \
+            "its logs are in bench/results/."
+    fi
+done

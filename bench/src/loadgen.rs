@@ -30,10 +30,7 @@ use tokio::time::Instant;
 
 /// Command-line options of the load generator.
 #[derive(Debug, Parser)]
-#[command(
-    name = "loadgen",
-    about = "Closed-loop load generator for POST /v1/score"
-)]
+#[command(name = "loadgen", about = "Closed-loop load generator for POST /v1/score")]
 struct Options {
     /// Full URL of the scoring endpoint, for example `http://127.0.0.1:8080/v1/score`.
     #[arg(long)]
@@ -79,37 +76,22 @@ struct Target {
 impl Target {
     /// Parses an `http://host:port/path` URL and resolves the host once, up front.
     async fn from_url(url: &str) -> anyhow::Result<Self> {
-        let uri: Uri = url
-            .parse()
-            .with_context(|| format!("invalid URL {url:?}"))?;
-        ensure!(
-            uri.scheme_str() == Some("http"),
-            "only http:// URLs are supported, got {url:?}"
-        );
-        let authority = uri
-            .authority()
-            .ok_or_else(|| anyhow!("URL {url:?} has no host"))?;
+        let uri: Uri = url.parse().with_context(|| format!("invalid URL {url:?}"))?;
+        ensure!(uri.scheme_str() == Some("http"), "only http:// URLs are supported, got {url:?}");
+        let authority = uri.authority().ok_or_else(|| anyhow!("URL {url:?} has no host"))?;
         let port = authority.port_u16().unwrap_or(80);
         let addr = tokio::net::lookup_host((authority.host(), port))
             .await
             .with_context(|| format!("cannot resolve {}", authority.host()))?
             .next()
             .ok_or_else(|| anyhow!("{} resolves to no address", authority.host()))?;
-        let path = uri
-            .path_and_query()
-            .map_or_else(|| "/".to_owned(), |path| path.as_str().to_owned());
-        Ok(Self {
-            addr,
-            host_header: authority.as_str().to_owned(),
-            path,
-        })
+        let path = uri.path_and_query().map_or_else(|| "/".to_owned(), |path| path.as_str().to_owned());
+        Ok(Self { addr, host_header: authority.as_str().to_owned(), path })
     }
 
     /// Opens a fresh HTTP/1.1 connection and returns its request sender.
     async fn connect(&self) -> anyhow::Result<SendRequest<Full<Bytes>>> {
-        let stream = TcpStream::connect(self.addr)
-            .await
-            .with_context(|| format!("cannot connect to {}", self.addr))?;
+        let stream = TcpStream::connect(self.addr).await.with_context(|| format!("cannot connect to {}", self.addr))?;
         stream.set_nodelay(true)?;
         let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
         tokio::spawn(async move {
@@ -150,11 +132,7 @@ fn score_request_body(batch_size: usize) -> anyhow::Result<Bytes> {
         .map(|index| {
             let answer = answer_for(index);
             let reference = format!("The final answer is x = {answer}.");
-            let given = if expected_correct(index) {
-                answer
-            } else {
-                answer + 1
-            };
+            let given = if expected_correct(index) { answer } else { answer + 1 };
             let response = format!("  The final  answer is\tx =  {given}.\n");
             json!({
                 "id": format!("item-{index}"),
@@ -171,44 +149,26 @@ fn score_request_body(batch_size: usize) -> anyhow::Result<Bytes> {
 }
 
 /// Sends the body once and checks that every result has the expected id, score and status.
-async fn check_server_scores(
-    target: &Target,
-    body: &Bytes,
-    batch_size: usize,
-) -> anyhow::Result<()> {
+async fn check_server_scores(target: &Target, body: &Bytes, batch_size: usize) -> anyhow::Result<()> {
     let mut sender = target.connect().await?;
     let response = sender.send_request(target.request(body)?).await?;
     let status = response.status();
     let bytes = response.into_body().collect().await?.to_bytes();
-    ensure!(
-        status.is_success(),
-        "check request got HTTP {status}: {}",
-        String::from_utf8_lossy(&bytes)
-    );
+    ensure!(status.is_success(), "check request got HTTP {status}: {}", String::from_utf8_lossy(&bytes));
     let parsed: Value = serde_json::from_slice(&bytes).context("check response is not JSON")?;
     let results = parsed
         .get("results")
         .and_then(Value::as_array)
         .ok_or_else(|| anyhow!("check response has no `results` array"))?;
-    ensure!(
-        results.len() == batch_size,
-        "expected {batch_size} results, got {}",
-        results.len()
-    );
+    ensure!(results.len() == batch_size, "expected {batch_size} results, got {}", results.len());
     for (index, result) in results.iter().enumerate() {
         let expected_id = format!("item-{index}");
-        let (expected_score, expected_status) = if expected_correct(index) {
-            (1.0, "correct")
-        } else {
-            (0.0, "incorrect")
-        };
+        let (expected_score, expected_status) =
+            if expected_correct(index) { (1.0, "correct") } else { (0.0, "incorrect") };
         let id = result.get("id").and_then(Value::as_str);
         let score = result.get("score").and_then(Value::as_f64);
         let status = result.get("status").and_then(Value::as_str);
-        if id != Some(expected_id.as_str())
-            || score != Some(expected_score)
-            || status != Some(expected_status)
-        {
+        if id != Some(expected_id.as_str()) || score != Some(expected_score) || status != Some(expected_status) {
             bail!(
                 "result {index} should be id {expected_id:?}, score {expected_score}, \
                  status {expected_status:?}; got {result}"
@@ -237,6 +197,8 @@ struct ConnectionStats {
     transport_errors: u64,
     /// Connections opened after the first one, because the previous one failed or closed.
     reconnects: u64,
+    /// How often each kind of transport failure happened, keyed by its message.
+    transport_error_kinds: BTreeMap<String, u64>,
 }
 
 impl ConnectionStats {
@@ -247,6 +209,20 @@ impl ConnectionStats {
         }
         self.transport_errors += other.transport_errors;
         self.reconnects += other.reconnects;
+        for (kind, count) in other.transport_error_kinds {
+            *self.transport_error_kinds.entry(kind).or_default() += count;
+        }
+    }
+
+    /// Counts one transport failure under its message, keeping a bounded number of kinds.
+    fn record_transport_error(&mut self, message: String) {
+        self.transport_errors += 1;
+        let kinds = self.transport_error_kinds.len();
+        if let Some(count) = self.transport_error_kinds.get_mut(&message) {
+            *count += 1;
+        } else if kinds < MAX_ERROR_KINDS {
+            self.transport_error_kinds.insert(message, 1);
+        }
     }
 
     fn errors(&self) -> u64 {
@@ -254,18 +230,17 @@ impl ConnectionStats {
     }
 }
 
-/// Outcome of one request that produced a full HTTP response.
+/// Distinct transport failure messages kept for the report.
+const MAX_ERROR_KINDS: usize = 8;
+
+/// Outcome of one request.
 enum Exchange {
     Completed { status: u16, finished: Instant },
-    Failed,
+    Failed(String),
 }
 
 /// Sends one request and reads the whole response body.
-async fn exchange(
-    sender: &mut SendRequest<Full<Bytes>>,
-    target: &Target,
-    body: &Bytes,
-) -> anyhow::Result<u16> {
+async fn exchange(sender: &mut SendRequest<Full<Bytes>>, target: &Target, body: &Bytes) -> anyhow::Result<u16> {
     sender.ready().await?;
     let response = sender.send_request(target.request(body)?).await?;
     let status = response.status().as_u16();
@@ -291,8 +266,8 @@ async fn drive_connection(target: Target, body: Bytes, schedule: Schedule) -> Co
                 opened_before = true;
                 match target.connect().await {
                     Ok(fresh) => fresh,
-                    Err(_) => {
-                        stats.transport_errors += 1;
+                    Err(error) => {
+                        stats.record_transport_error(format!("connect: {error:#}"));
                         // Avoid a tight reconnect loop against a server that refuses connections.
                         tokio::time::sleep(Duration::from_millis(10)).await;
                         continue;
@@ -307,7 +282,8 @@ async fn drive_connection(target: Target, body: Bytes, schedule: Schedule) -> Co
                 exchange(&mut current, &target, &body),
             ) => match result {
                 Ok(Ok(status)) => Exchange::Completed { status, finished: Instant::now() },
-                Ok(Err(_)) | Err(_) => Exchange::Failed,
+                Ok(Err(error)) => Exchange::Failed(format!("{error:#}")),
+                Err(_) => Exchange::Failed("request timed out".to_owned()),
             },
             () = tokio::time::sleep_until(schedule.measure_end) => break,
         };
@@ -316,9 +292,7 @@ async fn drive_connection(target: Target, body: Bytes, schedule: Schedule) -> Co
                 if (200..300).contains(&status) {
                     if finished >= schedule.measure_start && finished < schedule.measure_end {
                         let micros = finished.duration_since(sent).as_micros();
-                        stats
-                            .latencies_us
-                            .push(u64::try_from(micros).unwrap_or(u64::MAX));
+                        stats.latencies_us.push(u64::try_from(micros).unwrap_or(u64::MAX));
                     }
                 } else {
                     *stats.error_statuses.entry(status).or_default() += 1;
@@ -327,7 +301,7 @@ async fn drive_connection(target: Target, body: Bytes, schedule: Schedule) -> Co
                     sender = Some(current);
                 }
             }
-            Exchange::Failed => stats.transport_errors += 1,
+            Exchange::Failed(message) => stats.record_transport_error(message),
         }
     }
     stats
@@ -397,23 +371,21 @@ fn report(options: &Options, mut stats: ConnectionStats) -> bool {
         options.duration_secs,
         options.threads
     );
-    eprintln!(
-        "  requests: {requests} ({requests_per_s:.1}/s)  items: {items} ({items_per_s:.1}/s)"
-    );
+    eprintln!("  requests: {requests} ({requests_per_s:.1}/s)  items: {items} ({items_per_s:.1}/s)");
     eprintln!("  latency: p50 {p50:.3} ms  p99 {p99:.3} ms  mean {mean:.3} ms  max {max:.3} ms");
     eprintln!(
         "  errors: {errors} (HTTP {:?}, transport {})  reconnects: {}",
         stats.error_statuses, stats.transport_errors, stats.reconnects
     );
+    for (kind, count) in &stats.transport_error_kinds {
+        eprintln!("    {count} × {kind}");
+    }
     if errors > 0 {
         eprintln!("  INVALID RUN: every response must be 2xx");
     }
 
-    let error_statuses: serde_json::Map<String, Value> = stats
-        .error_statuses
-        .iter()
-        .map(|(status, count)| (status.to_string(), json!(count)))
-        .collect();
+    let error_statuses: serde_json::Map<String, Value> =
+        stats.error_statuses.iter().map(|(status, count)| (status.to_string(), json!(count))).collect();
     let line = json!({
         "label": options.label,
         "url": options.url,
@@ -430,6 +402,7 @@ fn report(options: &Options, mut stats: ConnectionStats) -> bool {
         "errors": errors,
         "error_statuses": error_statuses,
         "transport_errors": stats.transport_errors,
+        "transport_error_kinds": stats.transport_error_kinds,
         "reconnects": stats.reconnects,
         "valid": errors == 0,
     });
@@ -447,20 +420,11 @@ fn main() -> anyhow::Result<()> {
         ("--warmup-secs", options.warmup_secs),
         ("--request-timeout-secs", options.request_timeout_secs),
     ] {
-        ensure!(
-            seconds.is_finite() && (0.0..=3600.0).contains(&seconds),
-            "{name} must be between 0 and 3600 seconds"
-        );
+        ensure!(seconds.is_finite() && (0.0..=3600.0).contains(&seconds), "{name} must be between 0 and 3600 seconds");
     }
-    ensure!(
-        options.duration_secs > 0.0,
-        "--duration-secs must be positive"
-    );
+    ensure!(options.duration_secs > 0.0, "--duration-secs must be positive");
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(options.threads)
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(options.threads).enable_all().build()?;
     let stats = runtime.block_on(run(&options))?;
     if report(&options, stats) {
         Ok(())
@@ -486,9 +450,7 @@ mod tests {
     #[test]
     fn body_holds_half_correct_exact_match_items() -> anyhow::Result<()> {
         let body: Value = serde_json::from_slice(&score_request_body(4)?)?;
-        let items = body["items"]
-            .as_array()
-            .ok_or_else(|| anyhow!("no items array"))?;
+        let items = body["items"].as_array().ok_or_else(|| anyhow!("no items array"))?;
         assert_eq!(items.len(), 4);
         for (index, item) in items.iter().enumerate() {
             assert_eq!(item["verifier"], "exact-match");
