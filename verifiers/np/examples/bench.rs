@@ -29,18 +29,26 @@ fn response(answer: &str) -> String {
     format!("<think>{thinking}</think>\nI checked every constraint.\n\nAnswer: {answer}")
 }
 
-/// Mean time per call of `f`, repeating batches until `min_total` has passed.
+/// Time per call of `f`: the median over 15 batches, each running `f` for at least
+/// `min_total / 15`. The median keeps one descheduling (the machine is shared) from skewing it.
 fn time_per_call(min_total: Duration, mut f: impl FnMut()) -> Duration {
     f();
-    let mut calls = 0u32;
-    let start = Instant::now();
-    while start.elapsed() < min_total {
-        for _ in 0..64 {
-            f();
-        }
-        calls += 64;
-    }
-    start.elapsed() / calls
+    let slice = min_total / 15;
+    let mut per_call: Vec<Duration> = (0..15)
+        .map(|_| {
+            let mut calls = 0u32;
+            let start = Instant::now();
+            while start.elapsed() < slice {
+                for _ in 0..32 {
+                    f();
+                }
+                calls += 32;
+            }
+            start.elapsed() / calls
+        })
+        .collect();
+    per_call.sort();
+    per_call[per_call.len() / 2]
 }
 
 struct Config {

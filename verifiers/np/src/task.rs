@@ -48,8 +48,8 @@ pub struct Reference {
     pub bound: Option<i64>,
     /// The objective of the task's cheap baseline solution (q_b in the quality reward).
     pub baseline_objective: i64,
-    /// The reference solution in canonical form.
-    #[schema(value_type = Object)]
+    /// The reference solution in canonical form (any JSON value: a tour, a set, an assignment).
+    #[schema(value_type = serde_json::Value)]
     pub solution: Value,
     /// The reference solution written in the task's answer format.
     pub answer: String,

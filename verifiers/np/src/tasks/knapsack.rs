@@ -14,6 +14,8 @@ use crate::violation::Violation;
 const MAX_ITEMS: usize = 500;
 /// Largest capacity the O(n·W) DP accepts; the generator stays well below.
 const MAX_CAPACITY: i64 = 1_000_000;
+/// Cap on items × capacity, bounding the DP's memory (one bit per cell) for inline instances.
+const MAX_DP_CELLS: i64 = 50_000_000;
 
 /// One item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +83,10 @@ impl Problem for Knapsack {
         }
         if !(0..=MAX_CAPACITY).contains(&inst.capacity) {
             return Err(format!("capacity must be within 0..={MAX_CAPACITY}"));
+        }
+        // The DP keeps one bit per (item, capacity) pair for reconstruction.
+        if inst.items.len() as i64 * (inst.capacity + 1) > MAX_DP_CELLS {
+            return Err(format!("items x (capacity + 1) must be at most {MAX_DP_CELLS}"));
         }
         if inst.items.iter().any(|i| !(1..=MAX_CAPACITY).contains(&i.weight) || !(0..=1_000_000).contains(&i.value)) {
             return Err("weights must be within 1..=1e6 and values within 0..=1e6".into());

@@ -14,6 +14,8 @@ use crate::weighted::{canonical_sides, decode_sides};
 const MAX_NUMBERS: usize = 200;
 /// Cap on the total, which bounds the subset-sum DP.
 const MAX_TOTAL: i64 = 2_000_000;
+/// Cap on the DP's bits (prefixes × half-sums) for inline instances.
+const MAX_DP_BITS: i64 = 200_000_000;
 
 /// A number-partitioning instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,8 +68,13 @@ impl Problem for NumberPartition {
         if inst.numbers.len() < 2 || inst.numbers.len() > MAX_NUMBERS {
             return Err(format!("between 2 and {MAX_NUMBERS} numbers"));
         }
-        if inst.numbers.iter().any(|&x| x < 1) || inst.numbers.iter().sum::<i64>() > MAX_TOTAL {
+        let total: i64 = inst.numbers.iter().sum();
+        if inst.numbers.iter().any(|&x| x < 1) || total > MAX_TOTAL {
             return Err(format!("numbers must be positive with a total of at most {MAX_TOTAL}"));
+        }
+        // The DP keeps one bitset of reachable half-sums per prefix.
+        if (inst.numbers.len() as i64 + 1) * (total / 2 + 1) > MAX_DP_BITS {
+            return Err(format!("(numbers + 1) x (total / 2 + 1) must be at most {MAX_DP_BITS}"));
         }
         Ok(())
     }

@@ -12,6 +12,8 @@ use crate::violation::Violation;
 
 const MAX_NUMBERS: usize = 200;
 const MAX_TARGET: i64 = 200_000;
+/// Cap on the DP table (two bytes per cell) for inline instances.
+const MAX_DP_CELLS: i64 = 20_000_000;
 
 /// A subset-sum instance with a planted solution (so one always exists).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +68,9 @@ impl Problem for SubsetSum {
         }
         if !(1..=MAX_TARGET).contains(&inst.target) || inst.numbers.iter().any(|&x| !(1..=MAX_TARGET).contains(&x)) {
             return Err(format!("target and numbers must be within 1..={MAX_TARGET}"));
+        }
+        if (inst.numbers.len() as i64 + 1) * (inst.target + 1) > MAX_DP_CELLS {
+            return Err(format!("(numbers + 1) x (target + 1) must be at most {MAX_DP_CELLS}"));
         }
         if max_cardinality(inst).is_none() {
             return Err("no subset reaches the target".into());
@@ -125,9 +130,10 @@ impl Problem for SubsetSum {
 pub fn max_cardinality(inst: &SubsetSumInstance) -> Option<(Vec<usize>, Vec<usize>)> {
     let t = usize::try_from(inst.target).ok()?;
     let n = inst.numbers.len();
-    const NONE: i32 = -1;
+    // Counts never exceed the 200 numbers an instance may have, so a byte per cell suffices.
+    const NONE: u8 = u8::MAX;
     let mut most = vec![NONE; (n + 1) * (t + 1)];
-    let mut fewest = vec![i32::MAX; (n + 1) * (t + 1)];
+    let mut fewest = vec![NONE; (n + 1) * (t + 1)];
     most[0] = 0;
     fewest[0] = 0;
     for i in 0..n {
@@ -136,20 +142,19 @@ pub fn max_cardinality(inst: &SubsetSumInstance) -> Option<(Vec<usize>, Vec<usiz
         for s in 0..=t {
             most[next + s] = most[prev + s];
             fewest[next + s] = fewest[prev + s];
-            if s >= x {
-                if most[prev + s - x] != NONE {
-                    most[next + s] = most[next + s].max(most[prev + s - x] + 1);
+            if s >= x && most[prev + s - x] != NONE {
+                let with = most[prev + s - x] + 1;
+                if most[next + s] == NONE || with > most[next + s] {
+                    most[next + s] = with;
                 }
-                if fewest[prev + s - x] != i32::MAX {
-                    fewest[next + s] = fewest[next + s].min(fewest[prev + s - x] + 1);
-                }
+                fewest[next + s] = fewest[next + s].min(fewest[prev + s - x] + 1);
             }
         }
     }
     if most[n * (t + 1) + t] == NONE {
         return None;
     }
-    let walk = |table: &[i32]| {
+    let walk = |table: &[u8]| {
         let mut chosen = Vec::new();
         let mut s = t;
         for i in (0..n).rev() {
