@@ -10,7 +10,9 @@ fn main() {
         eprintln!("usage: judge <reference> <response>");
         std::process::exit(2);
     };
+    let start = std::time::Instant::now();
     let verdict = judge(response, reference, &MathOptions::default(), &Budget::unlimited()).into_verdict();
+    eprintln!("judged in {:?}", start.elapsed());
     match serde_json::to_string_pretty(&verdict) {
         Ok(text) => println!("{text}"),
         Err(e) => eprintln!("cannot print the verdict: {e}"),

@@ -24,5 +24,8 @@ pub const MAX_ELEMENTS: usize = 256;
 pub const MAX_UNORDERED: usize = 64;
 /// Most terms a numeric sum or product with integer bounds is evaluated over.
 pub const MAX_SERIES_TERMS: i64 = 10_000;
+/// Most terms a sum or product with integer bounds is expanded over exactly; longer ones are
+/// evaluated numerically (exact harmonic sums grow denominators fast).
+pub const MAX_EXACT_SERIES_TERMS: i64 = 100;
 /// Most `±` signs expanded into their sign combinations.
 pub const MAX_PLUS_MINUS: usize = 4;

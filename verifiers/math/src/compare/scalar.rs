@@ -53,7 +53,7 @@ fn rounds_to(literal: &(BigRational, u32, u32), other: &Node, other_nf: Option<&
     }
     let half_unit = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), *places as usize) * 2);
     if let Some(c) = other_nf.filter(|n| n.is_canonical()).and_then(Normal::as_rational) {
-        return (c - lit).abs() <= half_unit;
+        return crate::normal::qadd(&c, &-lit.clone()).abs() <= half_unit;
     }
     let (Some(v), Some(l), Some(h)) = (constant_value(other, other_nf), lit.to_f64(), half_unit.to_f64()) else {
         return false;

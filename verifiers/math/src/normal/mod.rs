@@ -9,11 +9,11 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-pub use poly::{Atom, NfError, Poly, qmul, qrecip, ratio};
+pub use poly::{Atom, NfError, Poly, qadd, qmul, qrecip, ratio};
 use poly::{rational_pow, rational_root, small_integer};
 
 use crate::ast::{Constant, Node};
-use crate::limits::{MAX_EXPANDED_POWER, MAX_FACTORIAL, MAX_SERIES_TERMS};
+use crate::limits::{MAX_EXACT_SERIES_TERMS, MAX_EXPANDED_POWER, MAX_FACTORIAL};
 
 /// An exact value: `num / den`. `complete` is false when a radical could not be fully reduced
 /// (a huge radicand), so a difference cannot prove inequality; equality is always proof.
@@ -262,12 +262,13 @@ impl Builder {
                     .zip(kv.as_rational().and_then(|c| small_integer(&c)));
                 match ints {
                     Some((n, k)) if (0..=n).contains(&k) && n.unsigned_abs() <= MAX_FACTORIAL => {
-                        let mut acc = BigRational::one();
+                        // Each partial product is itself a binomial coefficient, so the integer
+                        // division is exact.
+                        let mut acc = BigInt::one();
                         for j in 0..k {
-                            acc = acc * BigRational::from_integer(BigInt::from(n - j))
-                                / BigRational::from_integer(BigInt::from(j + 1));
+                            acc = acc * BigInt::from(n - j) / BigInt::from(j + 1);
                         }
-                        Ok(Normal::constant(acc))
+                        Ok(Normal::constant(BigRational::from_integer(acc)))
                     }
                     Some((_, _)) if nv.as_rational().is_some() => Ok(Normal::constant(BigRational::zero())),
                     _ => Ok(Normal::opaque(format!("binom({},{})", nv.key(), kv.key()))),
@@ -289,7 +290,7 @@ impl Builder {
         let bounds =
             lo_v.as_rational().and_then(|c| small_integer(&c)).zip(hi_v.as_rational().and_then(|c| small_integer(&c)));
         if let Some((a, b)) = bounds
-            && b.saturating_sub(a) < MAX_SERIES_TERMS.min(2000)
+            && b.saturating_sub(a) < MAX_EXACT_SERIES_TERMS
         {
             let saved = self.env.remove(var);
             let mut acc = Normal::constant(if product { BigRational::one() } else { BigRational::zero() });

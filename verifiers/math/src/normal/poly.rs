@@ -60,9 +60,15 @@ fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
     a
 }
 
-/// `n / d` reduced, with a positive denominator.
+/// Above this size (of the smaller side, in bits) fractions are kept unreduced: a gcd of two
+/// 70,000-bit numbers takes a third of a second, and equality, order and zero tests do not
+/// need lowest terms.
+const REDUCE_BITS: u64 = 4096;
+
+/// `n / d` with a positive denominator, in lowest terms unless both sides are huge.
 pub fn ratio(n: BigInt, d: BigInt) -> BigRational {
-    let g = gcd(&n, &d);
+    let reduce = n.bits().min(d.bits()) <= REDUCE_BITS;
+    let g = if reduce { gcd(&n, &d) } else { BigInt::one() };
     let (mut n, mut d) = if g.is_one() || g.is_zero() { (n, d) } else { (n / &g, d / &g) };
     if d.is_negative() {
         n = -n;
@@ -141,6 +147,15 @@ pub fn rational_pow(base: &BigRational, exp: i64) -> Result<BigRational, NfError
 /// Splits `n > 0` into `s^k · t` with `t` free of `k`-th powers. The flag is false when a large
 /// cofactor could not be fully factored, so `t` might still hide a `k`-th power.
 fn extract_power(n: &BigInt, k: u32) -> (BigInt, BigInt, bool) {
+    // Trial division of a huge radicand costs a division per factor found: only an exact
+    // power is recognised, anything else is left whole.
+    if n.bits() > 4096 {
+        let root = n.nth_root(k);
+        if num_traits::pow(root.clone(), k as usize) == *n {
+            return (root, BigInt::one(), true);
+        }
+        return (BigInt::one(), n.clone(), false);
+    }
     let mut s = BigInt::one();
     let mut t = BigInt::one();
     let mut rest = n.clone();
