@@ -23,6 +23,7 @@ use crate::registry::Registry;
     tags(
         (name = "scoring", description = "Score batches of items."),
         (name = "verifiers", description = "What can score them."),
+        (name = "environments", description = "NP optimisation environments: seeded instances with references."),
         (name = "operations", description = "Probes and metrics for operators."),
     ),
     modifiers(&BearerKeys),

@@ -36,6 +36,10 @@ pub enum ApiError {
     NotFound(String),
     #[error("no verifier is registered as `{0}`; GET /v1/verifiers lists them")]
     UnknownVerifier(String),
+    #[error("no environment is registered as `{0}`; GET /v1/environments lists them")]
+    UnknownTask(String),
+    #[error("{0}")]
+    UnknownLevel(String),
     #[error("method not allowed for this route")]
     MethodNotAllowed,
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
@@ -59,6 +63,8 @@ impl ApiError {
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::UnknownVerifier(_) => (StatusCode::NOT_FOUND, "unknown_verifier"),
+            ApiError::UnknownTask(_) => (StatusCode::NOT_FOUND, "unknown_task"),
+            ApiError::UnknownLevel(_) => (StatusCode::NOT_FOUND, "unknown_level"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
@@ -97,6 +103,8 @@ impl IntoResponse for ApiError {
             | ApiError::TooManyItems { .. }
             | ApiError::NotFound(_)
             | ApiError::UnknownVerifier(_)
+            | ApiError::UnknownTask(_)
+            | ApiError::UnknownLevel(_)
             | ApiError::MethodNotAllowed
             | ApiError::Internal(_) => {}
         }

@@ -1,8 +1,10 @@
 //! The HTTP API: routes, shared state and the tower layers around them.
 
 mod docs;
+mod environments;
 pub mod error;
 mod health;
+mod integers;
 mod middleware;
 mod score;
 mod verifiers;
@@ -106,6 +108,8 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(score::score))
         .routes(routes!(score::score_with_verifier))
         .routes(routes!(verifiers::list_verifiers))
+        .routes(routes!(environments::list_environments))
+        .routes(routes!(environments::generate_instances))
 }
 
 /// Probes and metrics: always open, never shed.

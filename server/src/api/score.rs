@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::error::{ApiError, ApiJson, ErrorBody};
+use super::integers::optional_integer;
 use super::{AppState, Limits};
 use crate::scoring::{ItemShape, ScoreResult};
 
@@ -76,17 +77,14 @@ pub struct ScoreResponse {
 /// Longest per-request budget a client may ask for, in milliseconds.
 const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
-/// Reads `timeout_ms` as JSON Schema reads an integer: `1000` and `1000.0` are the same value.
+/// Reads `timeout_ms`: an integer (integral floats included) from 1 to [`MAX_TIMEOUT_MS`].
 fn timeout_ms<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
-    };
-    let value = number.as_f64().filter(|v| v.fract() == 0.0 && (1.0..=MAX_TIMEOUT_MS as f64).contains(v));
+    let value: Option<u64> = optional_integer(deserializer)?;
     match value {
-        Some(v) => Ok(Some(v as u64)),
-        None => Err(serde::de::Error::custom(format!(
-            "timeout_ms must be an integer from 1 to {MAX_TIMEOUT_MS}, got {number}"
-        ))),
+        Some(ms) if !(1..=MAX_TIMEOUT_MS).contains(&ms) => {
+            Err(serde::de::Error::custom(format!("timeout_ms must be from 1 to {MAX_TIMEOUT_MS}, got {ms}")))
+        }
+        other => Ok(other),
     }
 }
 
