@@ -166,3 +166,45 @@ pub(crate) fn check_tiny<P: Testable>(count: usize, seed: u64) {
         }
     }
 }
+
+#[cfg(test)]
+mod heavy {
+    use super::check_tiny;
+    use crate::tasks::{
+        bin_packing::BinPacking, cvrp::Cvrp, dominating_set::DominatingSet, exact_cover::ExactCover,
+        graph_coloring::GraphColoring, hamiltonian_cycle::HamiltonianCycle, independent_set::MaxIndependentSet,
+        independent_set::MinVertexCover, job_shop::JobShop, knapsack::Knapsack, max_clique::MaxClique, max_cut::MaxCut,
+        max_sat::MaxSat, max_sat::Sat, min_bisection::MinBisection, number_partition::NumberPartition,
+        parallel_machines::ParallelMachines, set_cover::SetCover, steiner_tree::SteinerTree, subset_sum::SubsetSum,
+        tsp::Tsp,
+    };
+
+    /// Ten thousand more random small instances per task, with seeds unlike the default tests'.
+    /// Run with `cargo test -p referee-np --release -- --ignored`.
+    #[test]
+    #[ignore = "about a minute in release; the default tests run 1,000-2,000 instances per task"]
+    fn exact_solvers_agree_with_brute_force_at_scale() {
+        const N: usize = 10_000;
+        check_tiny::<Tsp>(N, 1001);
+        check_tiny::<HamiltonianCycle>(N, 1002);
+        check_tiny::<GraphColoring>(N, 1003);
+        check_tiny::<MaxClique>(N, 1004);
+        check_tiny::<MaxIndependentSet>(N, 1005);
+        check_tiny::<MinVertexCover>(N, 1006);
+        check_tiny::<MaxCut>(N, 1007);
+        check_tiny::<MinBisection>(N, 1008);
+        check_tiny::<Knapsack>(N, 1009);
+        check_tiny::<SubsetSum>(N, 1010);
+        check_tiny::<NumberPartition>(N, 1011);
+        check_tiny::<BinPacking>(N, 1012);
+        check_tiny::<SetCover>(N, 1013);
+        check_tiny::<ExactCover>(N, 1014);
+        check_tiny::<DominatingSet>(N, 1015);
+        check_tiny::<MaxSat>(N, 1016);
+        check_tiny::<Sat>(N, 1017);
+        check_tiny::<JobShop>(N, 1018);
+        check_tiny::<ParallelMachines>(N, 1019);
+        check_tiny::<Cvrp>(N, 1020);
+        check_tiny::<SteinerTree>(N, 1021);
+    }
+}
