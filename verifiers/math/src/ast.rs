@@ -9,22 +9,34 @@ use num_traits::{One, Signed, Zero};
 /// A mathematical constant with a fixed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Constant {
+    /// π
     Pi,
+    /// Euler's number
     E,
+    /// The imaginary unit
     I,
+    /// ∞ (its sign is a surrounding negation)
     Infinity,
 }
 
 /// A relation between the members of a chain such as `a < b = c`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RelOp {
+    /// `=`
     Eq,
+    /// `≠`
     Ne,
+    /// `<`
     Lt,
+    /// `≤`
     Le,
+    /// `>`
     Gt,
+    /// `≥`
     Ge,
+    /// `≈`
     Approx,
+    /// `∈`
     In,
 }
 
@@ -72,51 +84,81 @@ pub enum Node {
     /// An exact number; `decimals` is the number of written decimal places when it was written
     /// as a decimal (`2.50` has 2), which the rounding rule uses.
     Num {
+        /// The exact value.
         value: BigRational,
+        /// Decimal places as written, when written with a decimal point or exponent.
         decimals: Option<u32>,
+        /// Significant digits as written.
         significant: u32,
     },
     /// A variable or a name (`x`, `a_3`, `\alpha`).
     Sym(String),
+    /// A named constant.
     Const(Constant),
+    /// `-a`
     Neg(Box<Node>),
+    /// `a + b + ...`
     Add(Vec<Node>),
+    /// `a · b · ...`, explicit or by juxtaposition.
     Mul(Vec<Node>),
+    /// `a / b`
     Div(Box<Node>, Box<Node>),
+    /// `a^b`
     Pow(Box<Node>, Box<Node>),
     /// A known function (`sin`, `ln`, `abs`, `fact`...) or an unknown one (`f(x)`), by name.
     Func(String, Vec<Node>),
     /// `\sum` or `\prod` over `var` from `lo` to `hi`.
     Series {
+        /// True for `\prod`.
         product: bool,
+        /// The index variable.
         var: String,
+        /// Lower bound.
         lo: Box<Node>,
+        /// Upper bound.
         hi: Box<Node>,
+        /// The summand or factor.
         body: Box<Node>,
     },
     /// `a ± b`, or `± b` when `a` is absent.
     PlusMinus(Option<Box<Node>>, Box<Node>),
+    /// `a%`
     Percent(Box<Node>),
     /// An angle written with a degree sign (`90^\circ`).
     Degrees(Box<Node>),
+    /// `(a, b, ...)`: ordered.
     Tuple(Vec<Node>),
+    /// `\{a, b, ...\}`: unordered.
     Set(Vec<Node>),
+    /// An interval with exact endpoints.
     Interval {
+        /// Lower end.
         lo: Box<Node>,
+        /// Upper end.
         hi: Box<Node>,
+        /// Whether the lower end is included.
         lo_closed: bool,
+        /// Whether the upper end is included.
         hi_closed: bool,
     },
+    /// `A ∪ B ∪ ...`
     Union(Vec<Node>),
+    /// A top-level list of answers (`1, 2` or `x = 1 or x = 2`).
     List(Vec<Node>, ListKind),
+    /// Rows of entries.
     Matrix(Vec<Vec<Node>>),
     /// A chain `m0 op0 m1 op1 m2 ...`; `ops.len() + 1 == members.len()`.
     Relation {
+        /// The members, left to right.
         members: Vec<Node>,
+        /// The relations between neighbouring members.
         ops: Vec<RelOp>,
     },
+    /// `a : b : ...`
     Ratio(Vec<Node>),
+    /// Words, lower-cased.
     Text(String),
+    /// `\ldots`
     Ellipsis,
 }
 

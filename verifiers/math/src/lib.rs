@@ -13,18 +13,19 @@
 // Answers are trees over the many-variant `ast::Node`; each rule matches the few shapes it
 // handles and treats every other node alike, so listing all variants in every match would
 // bury the rule. Adding a variant means reviewing the rules in `compare` anyway.
+#![warn(missing_docs)]
 #![allow(clippy::wildcard_enum_match_arm, reason = "rules match a few shapes of a large tree enum")]
 
 pub mod ast;
-pub mod compare;
+mod compare;
 pub mod extract;
 mod functions;
 mod latex;
-pub mod letters;
-pub mod lexer;
+mod letters;
+mod lexer;
 pub mod limits;
-pub mod normal;
-pub mod numeric;
+mod normal;
+mod numeric;
 mod options;
 pub mod parser;
 mod verify;

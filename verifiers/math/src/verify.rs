@@ -13,6 +13,7 @@ use crate::parser::parse;
 /// The outcome of judging one pair, before it becomes a [`Verdict`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
+    /// The verdict status.
     pub status: Status,
     /// The rule that decided (`normal_form`, `numeric`, `interval`, ...).
     pub rule: Option<&'static str>,

@@ -105,7 +105,9 @@ fn word_count(s: &str) -> usize {
 /// written as prose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// The gold answer.
     Reference,
+    /// The model's output.
     Response,
 }
 

@@ -5,8 +5,11 @@ use crate::lexer::braced;
 /// A delimited formula in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Segment {
+    /// Byte offset of the opening delimiter.
     pub start: usize,
+    /// Byte offset just past the closing delimiter.
     pub end: usize,
+    /// The text between the delimiters.
     pub content: String,
     /// False for inline math that spans a line break, which is not a formula (`$ \n 9 \n $`):
     /// its content is neither an answer nor a source of numbers.

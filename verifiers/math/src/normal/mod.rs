@@ -327,14 +327,3 @@ impl Builder {
         Ok(Normal::opaque(format!("{kind}({var};{};{};{body_key})", lo_v.key(), hi_v.key())))
     }
 }
-
-/// The value of a rational as `f64`, or `None` when it does not fit.
-pub fn rational_to_f64(c: &BigRational) -> Option<f64> {
-    let v = c.to_f64()?;
-    v.is_finite().then_some(v)
-}
-
-/// True when the rational is negative (re-exported for callers without num-traits in scope).
-pub fn is_negative(c: &BigRational) -> bool {
-    c.is_negative()
-}

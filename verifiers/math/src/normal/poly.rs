@@ -362,11 +362,6 @@ impl Poly {
         }
         out
     }
-
-    /// The terms, for numeric evaluation of a normal form.
-    pub fn terms(&self) -> impl Iterator<Item = (&Mono, &BigRational)> {
-        self.terms.iter()
-    }
 }
 
 /// Brings a monomial to canonical form: drops zero exponents, folds `i²`, reduces radical
