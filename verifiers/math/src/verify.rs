@@ -91,7 +91,7 @@ fn loose_text(s: &str) -> String {
     for spacing in ["\\!", "\\,", "\\;", "\\:", "\\ "] {
         s = s.replace(spacing, "");
     }
-    s.chars().filter(|c| !c.is_whitespace()).collect::<String>().trim_end_matches('.').to_lowercase()
+    s.chars().filter(|c| !c.is_whitespace()).collect::<String>().trim_end_matches('.').to_owned()
 }
 
 fn first_parse(candidates: &[Candidate]) -> Option<(Candidate, Node)> {

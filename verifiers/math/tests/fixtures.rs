@@ -158,6 +158,9 @@ const FIXTURES: &[(&str, &[Row])] = &[
             ("x \\in (-\\infty, 3]", "x \\le 3", false),
             ("x^2 < 4", "(-2, 2)", true),
             ("a + b = 0", "0", false),
+            ("7", "x + y = 7", true),
+            ("x + y = 7", "7", false),
+            ("2X", "2x", false),
         ],
     ),
     (

@@ -109,7 +109,12 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
             if is_inequality(&pc) {
                 return None;
             }
-            value_of(&pc, allow).and_then(|v| eq(g, v, ctx)).map(|_| "relation_value")
+            // A response may also state its value as the result of a computation
+            // (`x + y = 7`); a reference equation with a computed left side stays an equation.
+            let computed =
+                (allow && pc.ops == [RelOp::Eq] && pc.members[1].is_constant() && !pc.members[0].is_constant())
+                    .then(|| &pc.members[1]);
+            value_of(&pc, allow).or(computed).and_then(|v| eq(g, v, ctx)).map(|_| "relation_value")
         }
         (None, None) => {
             // Both were `≈` chains reduced to a single member.
