@@ -182,7 +182,7 @@ mod heavy {
     /// Ten thousand more random small instances per task, with seeds unlike the default tests'.
     /// Run with `cargo test -p referee-np --release -- --ignored`.
     #[test]
-    #[ignore = "about a minute in release; the default tests run 1,000-2,000 instances per task"]
+    #[ignore = "about 20 s in release; the default tests run 1,000-2,000 instances per task"]
     fn exact_solvers_agree_with_brute_force_at_scale() {
         const N: usize = 10_000;
         check_tiny::<Tsp>(N, 1001);
@@ -206,5 +206,6 @@ mod heavy {
         check_tiny::<ParallelMachines>(N, 1019);
         check_tiny::<Cvrp>(N, 1020);
         check_tiny::<SteinerTree>(N, 1021);
+        check_tiny::<crate::tasks::facility_location::FacilityLocation>(N, 1022);
     }
 }

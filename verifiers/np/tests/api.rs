@@ -33,6 +33,7 @@ fn catalogue_lists_every_task_with_levels_and_format() {
         "parallel_machines",
         "cvrp",
         "steiner_tree",
+        "facility_location",
     ] {
         assert!(tasks.contains(&expected), "{expected} missing from {tasks:?}");
     }

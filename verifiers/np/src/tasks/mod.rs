@@ -7,6 +7,7 @@ pub mod bin_packing;
 pub mod cvrp;
 pub mod dominating_set;
 pub mod exact_cover;
+pub mod facility_location;
 pub mod graph_coloring;
 pub mod hamiltonian_cycle;
 pub mod independent_set;
@@ -46,6 +47,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<job_shop::JobShop>::NEW,
     &Env::<cvrp::Cvrp>::NEW,
     &Env::<steiner_tree::SteinerTree>::NEW,
+    &Env::<facility_location::FacilityLocation>::NEW,
 ];
 
 /// `[a, b, c]`.
