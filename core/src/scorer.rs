@@ -240,9 +240,12 @@ where
     };
     // Below this size the fork-join costs more than the work for the cheap verifiers.
     const PARALLEL_FROM: usize = 16;
+    // A few pieces per thread balance uneven items without paying a task per item.
+    const PIECES_PER_THREAD: usize = 4;
     if inputs.len() < PARALLEL_FROM {
         inputs.iter().map(one).collect()
     } else {
-        inputs.par_iter().with_min_len(4).map(one).collect()
+        let pieces = rayon::current_num_threads().max(1) * PIECES_PER_THREAD;
+        inputs.par_iter().with_min_len(inputs.len().div_ceil(pieces)).map(one).collect()
     }
 }

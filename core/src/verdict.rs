@@ -142,3 +142,17 @@ impl Verdict {
         self.score.is_finite() && self.score >= lo && self.score <= hi
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_status_at_its_discriminant() {
+        for (i, status) in Status::ALL.iter().enumerate() {
+            assert_eq!(*status as usize, i);
+            let json = serde_json::to_value(status).unwrap_or_default();
+            assert_eq!(json, status.as_str());
+        }
+    }
+}

@@ -257,9 +257,15 @@ impl Engine {
             }
         }
 
+        let mut per_status = [0u64; Status::ALL.len()];
+        for (_, verdict, _, _) in &done {
+            per_status[verdict.status as usize] += 1;
+        }
+        for (status, count) in Status::ALL.iter().zip(per_status).filter(|(_, count)| *count > 0) {
+            metrics::counter!("referee_items_total", "verifier" => entry.id(), "status" => status.as_str())
+                .increment(count);
+        }
         for (position, verdict, elapsed_us, hash) in &done {
-            metrics::counter!("referee_items_total", "verifier" => entry.id(), "status" => verdict.status.as_str())
-                .increment(1);
             if let Some(p) = persistence.filter(|p| should_log(&p.log)) {
                 p.queue.log(LogRow {
                     request_id: request_id.to_owned(),
