@@ -39,6 +39,9 @@ print(f"| Referee math | {r['accuracy']:.3f} | {r['false_accepts']} | {r['pairs_
       f"slowest single run {r['worst_single_run_ms']:.2f} ms |")
 print()
 print(f"Throughput ratio (Referee / Math-Verify): {r['pairs_per_second'] / m['pairs_per_second']:.0f}x")
+print(f"Referee at per-row median times (less sensitive to a shared machine): "
+      f"{r['pairs_per_second_from_medians']:.0f} pairs/s, "
+      f"{r['pairs_per_second_from_medians'] / m['pairs_per_second']:.0f}x")
 print()
 print("raw:", json.dumps({"referee": r, "math_verify": m}))
 PY

@@ -168,8 +168,10 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
     j.parsed = pred.as_ref().map(|(_, n)| n.to_string());
     j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
     let pred_text = j.extracted.as_deref().unwrap_or_default();
-    let same_text = gold_text.is_some_and(|g| loose_text(g) == loose_text(pred_text))
-        || gold_candidates.first().is_some_and(|g| loose_text(&g.text) == loose_text(&first_pred.text));
+    let same =
+        |a: &str, b: &str| a.len().abs_diff(b.len()) <= a.len().max(b.len()) / 2 + 16 && loose_text(a) == loose_text(b);
+    let same_text = gold_text.is_some_and(|g| same(g, pred_text))
+        || gold_candidates.first().is_some_and(|g| same(&g.text, &first_pred.text));
     if same_text {
         j.status = Status::Correct;
         j.rule = Some("same_text");

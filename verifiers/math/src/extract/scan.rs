@@ -202,6 +202,18 @@ const MARKERS: &[&str] = &[
 /// Byte offset just after the last answer marker, with fillers such as `is` skipped, and
 /// whether the marker was "final answer".
 pub fn find_markers(s: &str) -> Option<(usize, bool)> {
+    // A final answer sits near the end: only the last few thousand bytes are searched.
+    let mut window = s.len().saturating_sub(MARKER_WINDOW);
+    while !s.is_char_boundary(window) {
+        window += 1;
+    }
+    find_markers_in(&s[window..]).map(|(end, is_final)| (window + end, is_final))
+}
+
+/// How far from the end of a text answer phrases are looked for, in bytes.
+const MARKER_WINDOW: usize = 3000;
+
+fn find_markers_in(s: &str) -> Option<(usize, bool)> {
     // ASCII lowering keeps byte offsets; capitalised non-ASCII markers are listed as such.
     let hay = s.to_ascii_lowercase();
     let mut best: Option<(usize, usize)> = None;
