@@ -175,6 +175,8 @@ const FIXTURES: &[(&str, &[Row])] = &[
             ("5", "所以答案是 5。", true),
             ("5", "\\boxed{4} or \\boxed{5}", false),
             ("5", "It is either 4 or 5", false),
+            ("1", "It is $1$ or $2$.", false),
+            ("-1, 1", "The solutions are $x=1$ and $x=-1$.", true),
             ("5", "I could not solve it.", false),
             ("C", "The correct option is (C).", true),
             ("C", "\\boxed{B}", false),

@@ -184,8 +184,19 @@ pub fn extract_with(
     }
     // The latest of: the last formula, the last short bold value, the last number.
     let mut positional: Vec<(usize, Candidate)> = Vec::new();
-    if let Some(seg) = segments.iter().rev().find(|s| s.valid) {
-        positional.push((seg.end, candidate(&seg.content, "last_formula", false, false)));
+    if let Some(last) = segments.iter().rposition(|s| s.valid) {
+        // Formulas joined by `and`/`or` (`$x=1$ and $x=-1$`) are read together, so a hedge is
+        // not credited as its last part and a list answer is read whole.
+        let mut first = last;
+        while first > 0
+            && segments[first - 1].valid
+            && scan::is_joiner(&text[segments[first - 1].end..segments[first].start])
+        {
+            first -= 1;
+        }
+        let joined: Vec<&str> = segments[first..=last].iter().map(|s| s.content.as_str()).collect();
+        let rule = if first == last { "last_formula" } else { "last_formulas" };
+        positional.push((segments[last].end, candidate(&joined.join("; "), rule, false, false)));
     }
     if let Some((end, content)) = bold_spans(text).into_iter().next_back() {
         positional.push((end, candidate(&content, "bold", false, is_plain(&content))));

@@ -399,9 +399,10 @@ fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String
 }
 
 /// Words that join numbers into one answer (`2 and 3`) or a hedge (`4 or 5`).
+/// Words that join answers into one list.
 const JOINERS: &[&str] = &["or", "and", "ou", "et", "oder", "und", "o", "y", "或", "和", "或者"];
 
-fn is_joiner(gap: &str) -> bool {
+pub fn is_joiner(gap: &str) -> bool {
     let words: Vec<&str> = gap.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
     words.len() == 1 && JOINERS.contains(&words[0].to_lowercase().as_str())
 }
