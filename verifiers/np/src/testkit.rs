@@ -207,5 +207,6 @@ mod heavy {
         check_tiny::<Cvrp>(N, 1020);
         check_tiny::<SteinerTree>(N, 1021);
         check_tiny::<crate::tasks::facility_location::FacilityLocation>(N, 1022);
+        check_tiny::<crate::tasks::n_queens::NQueens>(N, 1023);
     }
 }

@@ -34,6 +34,7 @@ fn catalogue_lists_every_task_with_levels_and_format() {
         "cvrp",
         "steiner_tree",
         "facility_location",
+        "n_queens",
     ] {
         assert!(tasks.contains(&expected), "{expected} missing from {tasks:?}");
     }

@@ -17,6 +17,7 @@ pub mod max_clique;
 pub mod max_cut;
 pub mod max_sat;
 pub mod min_bisection;
+pub mod n_queens;
 pub mod number_partition;
 pub mod parallel_machines;
 pub mod set_cover;
@@ -48,6 +49,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<cvrp::Cvrp>::NEW,
     &Env::<steiner_tree::SteinerTree>::NEW,
     &Env::<facility_location::FacilityLocation>::NEW,
+    &Env::<n_queens::NQueens>::NEW,
 ];
 
 /// `[a, b, c]`.
