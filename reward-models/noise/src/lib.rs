@@ -1,0 +1,66 @@
+//! Referee's noisy-reward layer.
+//!
+//! A binary verifier is a noisy channel: it passes a truly wrong response with probability ρ0
+//! (the false-positive rate) and fails a truly right one with probability ρ1 (the
+//! false-negative rate). This crate
+//!
+//! - estimates ρ0 and ρ1 with 95% intervals from gold-labelled audits
+//!   ([`NoiseModel::from_audit`]) or from appeals, where a stronger checker re-checks a sample
+//!   of the verdicts ([`VerdictTally`], [`NoiseModel::from_appeals`]), or takes them as
+//!   configured ([`NoiseModel::configured`]);
+//! - corrects each binary verdict into the backward (unbiased) reward and the forward weight,
+//!   refusing when Youden's J = 1 − ρ0 − ρ1 may be too small ([`NoiseModel::correct`]);
+//! - computes group-normalised advantages and the dynamic-sampling filter for GRPO-style
+//!   trainers ([`group_advantages`]).
+//!
+//! `docs/noise.md` derives the formulas and says when a correction changes the gradient.
+
+mod appeal;
+mod beta;
+mod correction;
+mod error;
+mod groups;
+mod model;
+mod proportion;
+mod tally;
+
+pub use appeal::{AppealRates, MonteCarlo, rates_from_appeal_components};
+pub use correction::{CorrectionPolicy, RewardCorrection, backward_reward, forward_weight};
+pub use error::NoiseError;
+pub use groups::{
+    AdvantageRequest, AdvantageResponse, GroupAdvantages, Normalisation, RewardBasis, RewardGroup, StdEstimator,
+    group_advantages,
+};
+pub use model::{ConfiguredRates, IntervalMethod, NoiseModel, NoiseSource, RateEstimate};
+pub use proportion::{BinomialInterval, Interval, Proportion, Z_95};
+pub use tally::{GoldLabel, VerdictTally};
+
+use referee_core::Status;
+
+/// The binary verdict a status stands for, when it stands for one: `correct` is 1, and
+/// `incorrect` and `unparseable` are 0 (a stronger checker may well overturn a parse failure).
+///
+/// `partial` is not binary, and timeouts, resource limits and failures say nothing about the
+/// response's correctness, so none of them enters a tally or gets a correction.
+pub fn binary_verdict(status: Status) -> Option<bool> {
+    match status {
+        Status::Correct => Some(true),
+        Status::Incorrect | Status::Unparseable => Some(false),
+        Status::Partial | Status::Timeout | Status::ResourceLimit | Status::InvalidInput | Status::InternalError => {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_judging_binary_statuses_have_verdicts() {
+        let binary: Vec<Status> = Status::ALL.into_iter().filter(|s| binary_verdict(*s).is_some()).collect();
+        assert_eq!(binary, [Status::Correct, Status::Incorrect, Status::Unparseable]);
+        assert_eq!(binary_verdict(Status::Correct), Some(true));
+        assert_eq!(binary_verdict(Status::Unparseable), Some(false));
+    }
+}
