@@ -96,7 +96,8 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     } else {
         SAMPLE_TOLERANCE
     };
-    match numeric::agree(g, p, tolerance) {
+    let exact = !decimal_tolerance_applies(g, p, ctx);
+    match numeric::agree(g, p, tolerance, exact) {
         Agreement::Equal => Some("numeric"),
         Agreement::Different => None,
         Agreement::Unknown => (format!("{g}") == format!("{p}")).then_some("identical"),

@@ -8,6 +8,8 @@ use num_traits::ToPrimitive;
 use crate::ast::{Constant, Node};
 use crate::limits::MAX_SERIES_TERMS;
 
+mod precise;
+
 /// A complex number.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct C {
@@ -195,7 +197,6 @@ impl Evaluator {
         }
         let x = *vals.first()?;
         let one = C::real(1.0);
-        let i = C { re: 0.0, im: 1.0 };
         let v = match (name, vals.len()) {
             ("sin", 1) => x.sin(),
             ("cos", 1) => x.cos(),
@@ -252,20 +253,10 @@ impl Evaluator {
                 let it = vals.iter().map(|v| v.re);
                 C::real(if name == "max" { it.fold(f64::MIN, f64::max) } else { it.fold(f64::MAX, f64::min) })
             }
-            _ if !crate::functions::is_known(name) => {
-                // An unknown function is a fixed but arbitrary function of its arguments:
-                // equal arguments give equal values. Arguments are rounded to 9 significant
-                // digits so the same argument computed two ways hashes the same.
-                let mut parts: Vec<Vec<u8>> = vec![name.as_bytes().to_vec()];
-                for v in &vals {
-                    parts.push(format!("{:.9e}|{:.9e}", v.re, v.im).into_bytes());
-                }
-                let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-                C::real(1.0 + unit(hash(&refs)))
-            }
+            // An unknown function is a fixed but arbitrary function of its arguments.
+            _ if !crate::functions::is_known(name) => C::real(unknown_function_value(name, &vals)),
             _ => return None,
         };
-        let _ = i;
         Some(v)
     }
 
@@ -274,9 +265,7 @@ impl Evaluator {
         let b = self.eval(hi)?;
         let integral = |c: C| c.is_real() && c.re.fract() == 0.0;
         if !(integral(a) && integral(b)) {
-            // Symbolic bounds: an arbitrary but fixed value keyed by the exact form.
-            let key = crate::normal::normal_form(whole).map(|n| n.key()).unwrap_or_else(|_| format!("{whole}"));
-            return Some(C::real(1.0 + unit(hash(&[key.as_bytes(), &self.point.to_le_bytes()]))));
+            return Some(C::real(symbolic_series_value(whole, self.point)));
         }
         let (a, b) = (a.re.to_i64()?, b.re.to_i64()?);
         if b.saturating_sub(a) > MAX_SERIES_TERMS {
@@ -303,6 +292,25 @@ impl Evaluator {
     }
 }
 
+/// The value a sum or product with symbolic bounds takes at a sample point: arbitrary but
+/// fixed, keyed by its exact form, so equal forms agree and different ones do not.
+pub fn symbolic_series_value(whole: &Node, point: u32) -> f64 {
+    let key = crate::normal::normal_form(whole).map(|n| n.key()).unwrap_or_else(|_| format!("{whole}"));
+    1.0 + unit(hash(&[key.as_bytes(), &point.to_le_bytes()]))
+}
+
+/// The value of an unknown function at arguments already evaluated in double precision.
+pub fn unknown_function_value(name: &str, args: &[C]) -> f64 {
+    // Arguments are rounded to 9 significant digits so the same argument computed two ways
+    // hashes the same.
+    let mut parts: Vec<Vec<u8>> = vec![name.as_bytes().to_vec()];
+    for v in args {
+        parts.push(format!("{:.9e}|{:.9e}", v.re, v.im).into_bytes());
+    }
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    1.0 + unit(hash(&refs))
+}
+
 /// How two sampled values relate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agreement {
@@ -322,7 +330,11 @@ pub fn close(a: Eval, b: Eval, tol: f64) -> bool {
 }
 
 /// Compares two scalars at several sample points.
-pub fn agree(a: &Node, b: &Node, tol: f64) -> Agreement {
+///
+/// When `confirm` is set, values found equal in double precision are evaluated again with
+/// 256-bit floats where every intermediate value is real, and must agree to about 60 digits
+/// there: numbers that differ past the 16th digit are not credited as equal.
+pub fn agree(a: &Node, b: &Node, tol: f64, confirm: bool) -> Agreement {
     let constant = a.is_constant() && b.is_constant();
     let points = if constant { 1 } else { 8 };
     let mut valid = 0;
@@ -335,5 +347,15 @@ pub fn agree(a: &Node, b: &Node, tol: f64) -> Agreement {
         }
         valid += 1;
     }
-    if valid >= if constant { 1 } else { 3 } { Agreement::Equal } else { Agreement::Unknown }
+    if valid < if constant { 1 } else { 3 } {
+        return Agreement::Unknown;
+    }
+    if confirm {
+        for point in 0..if constant { 1 } else { 2 } {
+            if precise::agree_at(a, b, point) == Some(false) {
+                return Agreement::Different;
+            }
+        }
+    }
+    Agreement::Equal
 }
