@@ -208,5 +208,7 @@ mod heavy {
         check_tiny::<SteinerTree>(N, 1021);
         check_tiny::<crate::tasks::facility_location::FacilityLocation>(N, 1022);
         check_tiny::<crate::tasks::n_queens::NQueens>(N, 1023);
+        check_tiny::<crate::tasks::sudoku::Sudoku>(N, 1024);
+        check_tiny::<crate::tasks::meeting_schedule::MeetingSchedule>(N, 1025);
     }
 }

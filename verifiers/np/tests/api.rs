@@ -35,6 +35,8 @@ fn catalogue_lists_every_task_with_levels_and_format() {
         "steiner_tree",
         "facility_location",
         "n_queens",
+        "sudoku",
+        "meeting_schedule",
     ] {
         assert!(tasks.contains(&expected), "{expected} missing from {tasks:?}");
     }

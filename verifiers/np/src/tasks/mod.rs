@@ -16,6 +16,7 @@ pub mod knapsack;
 pub mod max_clique;
 pub mod max_cut;
 pub mod max_sat;
+pub mod meeting_schedule;
 pub mod min_bisection;
 pub mod n_queens;
 pub mod number_partition;
@@ -23,6 +24,7 @@ pub mod parallel_machines;
 pub mod set_cover;
 pub mod steiner_tree;
 pub mod subset_sum;
+pub mod sudoku;
 pub mod tsp;
 
 /// Every task in catalogue order. Adding a task means adding its module and one line here.
@@ -49,7 +51,9 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<cvrp::Cvrp>::NEW,
     &Env::<steiner_tree::SteinerTree>::NEW,
     &Env::<facility_location::FacilityLocation>::NEW,
+    &Env::<meeting_schedule::MeetingSchedule>::NEW,
     &Env::<n_queens::NQueens>::NEW,
+    &Env::<sudoku::Sudoku>::NEW,
 ];
 
 /// `[a, b, c]`.
