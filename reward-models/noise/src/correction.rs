@@ -177,6 +177,21 @@ mod tests {
     }
 
     #[test]
+    fn correction_serialises_as_details_reward() -> Result<(), Box<dyn std::error::Error>> {
+        let corrected = model(0.05, 0.2, None)?.correct(true, &CorrectionPolicy::default());
+        let json = serde_json::to_value(&corrected)?;
+        let mut keys: Vec<&str> = json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        keys.sort_unstable();
+        assert_eq!(keys, ["backward", "forward_weight", "raw", "refused", "rho0", "rho1", "source", "youden_j"]);
+        assert_eq!(json["source"], "configured");
+        assert_eq!(json["rho0"]["interval"]["upper"], 0.05);
+        assert!(json["refused"].is_null());
+        let back: RewardCorrection = serde_json::from_value(json)?;
+        assert_eq!(back, corrected);
+        Ok(())
+    }
+
+    #[test]
     fn policy_defaults_when_deserialised_empty() -> Result<(), serde_json::Error> {
         let policy: CorrectionPolicy = serde_json::from_str("{}")?;
         assert_eq!(policy, CorrectionPolicy::default());

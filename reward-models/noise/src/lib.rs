@@ -55,6 +55,33 @@ pub fn binary_verdict(status: Status) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee_core::utoipa::{self, OpenApi};
+
+    #[derive(OpenApi)]
+    #[openapi(components(schemas(
+        NoiseModel,
+        ConfiguredRates,
+        GoldLabel,
+        AppealRates,
+        MonteCarlo,
+        CorrectionPolicy,
+        RewardCorrection,
+        AdvantageRequest,
+        AdvantageResponse
+    )))]
+    struct NoiseApi;
+
+    #[test]
+    fn public_types_have_openapi_schemas() -> Result<(), serde_json::Error> {
+        let spec = serde_json::to_value(NoiseApi::openapi())?;
+        let schemas = &spec["components"]["schemas"];
+        for name in ["NoiseModel", "RateEstimate", "VerdictTally", "NoiseSource", "RewardCorrection", "GroupAdvantages"]
+        {
+            assert!(schemas.get(name).is_some(), "no schema for {name}");
+        }
+        assert_eq!(schemas["NoiseSource"]["enum"], serde_json::json!(["configured", "audit", "appeal"]));
+        Ok(())
+    }
 
     #[test]
     fn only_judging_binary_statuses_have_verdicts() {

@@ -4,7 +4,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use referee_noise::{
-    CorrectionPolicy, MonteCarlo, NoiseError, NoiseModel, VerdictTally, backward_reward, forward_weight,
+    BinomialInterval, CorrectionPolicy, GoldLabel, MonteCarlo, NoiseError, NoiseModel, VerdictTally, backward_reward,
+    forward_weight,
 };
 
 const ITEMS: usize = 20_000;
@@ -105,6 +106,27 @@ fn appeal_intervals_cover_with_unequal_appeal_rates() -> Result<(), NoiseError> 
     assert_nominal("ρ0 (20%/5% appeals)", hits.rho0, hits.runs);
     assert_nominal("ρ1 (20%/5% appeals)", hits.rho1, hits.runs);
     assert_nominal("J (20%/5% appeals)", hits.youden_j, hits.runs);
+    Ok(())
+}
+
+#[test]
+fn audit_intervals_cover_the_true_rates() -> Result<(), NoiseError> {
+    // Audits label a random 2,000 of the 20,000 items: about 60 false positives among 1,200
+    // truly-0 items and 160 false negatives among 800 truly-1 items per run.
+    for method in [BinomialInterval::Jeffreys, BinomialInterval::Wilson] {
+        let runs = coverage_runs();
+        let (mut rho0, mut rho1) = (0, 0);
+        for seed in 0..runs as u64 {
+            let items = simulate(5_000 + seed, 0.4);
+            let labels: Vec<GoldLabel> =
+                items.iter().take(2_000).map(|i| GoldLabel { verdict: i.verdict, gold: i.truth }).collect();
+            let model = NoiseModel::from_audit(&VerdictTally::from_gold_labels(&labels), method)?;
+            rho0 += usize::from(model.rho0.interval.contains(RHO0));
+            rho1 += usize::from(model.rho1.interval.contains(RHO1));
+        }
+        assert_nominal(&format!("audit ρ0 ({method:?})"), rho0, runs);
+        assert_nominal(&format!("audit ρ1 ({method:?})"), rho1, runs);
+    }
     Ok(())
 }
 
