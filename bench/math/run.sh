@@ -6,14 +6,14 @@
 # FILE defaults to the in-repo conformance cases. Math-Verify is installed into a virtual
 # environment at $MATH_BENCH_VENV (default ~/.cache/referee/math-verify-venv); the Rust side
 # is built with --release into $CARGO_TARGET_DIR (default target/). Both score every pair
-# once, one pair at a time on one thread; Referee repeats the file $PASSES times (default 20)
-# for a stable rate. The summary is printed as a Markdown table.
+# once, one pair at a time on one thread; Referee repeats the file $PASSES times (default 200)
+# so that its run, like Math-Verify's, lasts long enough to average out a shared machine's load. The summary is printed as a Markdown table.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 file="${1:-$root/verifiers/math/tests/data/peer_cases.jsonl}"
 venv="${MATH_BENCH_VENV:-$HOME/.cache/referee/math-verify-venv}"
-passes="${PASSES:-20}"
+passes="${PASSES:-200}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 
 if [ ! -x "$venv/bin/python" ]; then

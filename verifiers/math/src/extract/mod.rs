@@ -56,12 +56,12 @@ fn candidate(text: &str, rule: &'static str, allow_text: bool, plain: bool) -> C
     Candidate { text: text.trim().to_owned(), rule, plain, allow_text }
 }
 
-/// The text with the content of malformed formulas (inline math across a line break) blanked
-/// out, byte offsets unchanged.
-fn blank_invalid(text: &str) -> String {
+/// The text with malformed formulas (inline math across a line break) blanked out, byte
+/// offsets unchanged, and the formulas of the result; borrowed when nothing was malformed.
+fn blank_invalid(text: &str) -> (std::borrow::Cow<'_, str>, Vec<Segment>) {
     let segments = math_segments(text);
     if segments.iter().all(|s| s.valid) {
-        return text.to_owned();
+        return (std::borrow::Cow::Borrowed(text), segments);
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
@@ -71,7 +71,8 @@ fn blank_invalid(text: &str) -> String {
         at = seg.end;
     }
     out.push_str(&text[at..]);
-    out
+    let segments = math_segments(&out);
+    (std::borrow::Cow::Owned(out), segments)
 }
 
 /// Removes math delimiters so an answer written as `$1$ and $2$` reads as `1 and 2`.
@@ -126,13 +127,12 @@ pub fn extract_with(
     fallbacks: bool,
 ) -> Extraction {
     let region = answer_region(response);
-    let blanked = blank_invalid(region);
-    let text = blanked.as_str();
+    let (blanked, segments) = blank_invalid(region);
+    let text: &str = &blanked;
     let mut out = Vec::new();
     if let Some(tagged) = answer_tag(region) {
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
-    let segments = math_segments(text);
     let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
     // "The final answer is X" outranks earlier boxes, as in the usual answer templates.
     if let Some((marker_end, true)) = marker {
