@@ -63,7 +63,7 @@ fn after_marker(s: &str) -> Option<&str> {
 /// The option letter a reference names, if it names one.
 pub fn reference_letter(reference: &str) -> Option<char> {
     // An option label is short or ends a short answer; long references are solutions.
-    if reference.len() > 300 {
+    if reference.len() > 300 || !reference.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
     if let Some(c) = letter_alone(reference) {

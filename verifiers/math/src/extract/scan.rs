@@ -216,20 +216,23 @@ const MARKER_WINDOW: usize = 3000;
 fn find_markers_in(s: &str) -> Option<(usize, bool)> {
     // ASCII lowering keeps byte offsets; capitalised non-ASCII markers are listed as such.
     let hay = s.to_ascii_lowercase();
+    let bytes = hay.as_bytes();
+    // One backward scan: the first position (from the end) where a marker starts as a whole
+    // word is the last marker; checking first bytes keeps it to one comparison per byte.
     let mut best: Option<(usize, usize)> = None;
-    for m in MARKERS {
-        // The last occurrence that is a whole word, searching backwards.
-        let mut until = hay.len();
-        while let Some(pos) = hay[..until].rfind(m) {
-            let end = pos + m.len();
-            let next_is_letter = hay[end..].chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-            if !next_is_letter {
-                if best.is_none_or(|(b, _)| pos >= b) {
-                    best = Some((pos, end));
-                }
-                break;
+    'scan: for pos in (0..bytes.len()).rev() {
+        let b = bytes[pos];
+        for m in MARKERS {
+            let mb = m.as_bytes();
+            if mb[0] != b || !bytes[pos..].starts_with(mb) {
+                continue;
             }
-            until = pos;
+            let end = pos + mb.len();
+            let next_is_letter = bytes.get(end).is_some_and(u8::is_ascii_alphabetic);
+            if !next_is_letter {
+                best = Some((pos, end));
+                break 'scan;
+            }
         }
     }
     let (start, mut end) = best?;
