@@ -178,7 +178,9 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         return j;
     }
     let Some((_, gold_node)) = gold else {
-        return j.reject(Status::Incorrect, "the reference could not be parsed and the texts differ");
+        // A reference nothing can read says nothing about the response: the trainer should
+        // mask the item rather than learn from a zero.
+        return j.reject(Status::InvalidInput, "the reference could not be parsed (and the texts differ)");
     };
     let Some((_, pred_node)) = pred else {
         return j.reject(Status::Unparseable, "the extracted answer could not be parsed");

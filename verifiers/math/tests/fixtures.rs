@@ -259,6 +259,17 @@ fn extraction_modes_limit_where_answers_are_found() {
 }
 
 #[test]
+fn unreadable_references_are_invalid_input() {
+    // A reference whose `\t` became a TAB when it was escaped once too few times.
+    let broken = "$\u{9}ext{13}$";
+    let j = judge("13", broken, &MathOptions::default(), &Budget::unlimited());
+    assert_eq!(j.status, Status::InvalidInput);
+    let same = judge(broken, broken, &MathOptions::default(), &Budget::unlimited());
+    assert_eq!(same.status, Status::Correct);
+    assert!(run("$\\text{13}$", "13", &MathOptions::default()));
+}
+
+#[test]
 fn missing_answers_are_unparseable() {
     let j = judge("I do not know.", "5", &MathOptions::default(), &Budget::unlimited());
     assert_eq!(j.status, Status::Unparseable);
