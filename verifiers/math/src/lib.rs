@@ -58,7 +58,8 @@ pub struct MathInput {
 ///
 /// Verdicts are `correct` (score 1) or `incorrect` (score 0) when both sides were understood;
 /// `unparseable` when no answer could be found in the response; `timeout` when the item's
-/// deadline passed; `resource_limit` when an input exceeds the size caps. Details carry the
+/// deadline passed; `resource_limit` when an input exceeds the size caps; `invalid_input` when
+/// the reference itself cannot be read. Details carry the
 /// extracted answer, its parsed form, the rule that decided and the reason for a rejection.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MathVerifier;
