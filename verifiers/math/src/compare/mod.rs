@@ -58,6 +58,11 @@ fn eq(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         (Node::Percent(x), Node::Percent(y)) => eq(x, y, ctx),
         (Node::Percent(x), other) => percent(x, other, ctx, true),
         (other, Node::Percent(y)) => percent(y, other, ctx, false),
+        // `x < 1 or x > 2` answered with `(-∞, 1) ∪ (2, ∞)`; as for one inequality, not the
+        // other way round.
+        (Node::List(..), Node::Union(_) | Node::Interval { .. }) => {
+            relations::alternatives_as_union(g).and_then(|u| eq(&u, p, ctx)).map(|_| "inequalities_as_union")
+        }
         (Node::Text(a), Node::Text(b)) => (a == b).then_some("text"),
         (Node::Text(_), _) | (_, Node::Text(_)) => None,
         _ => structure::compare(g, p, ctx),

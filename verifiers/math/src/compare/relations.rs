@@ -283,6 +283,28 @@ fn inequality_vs_set(g: &Chain, set: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     Some("inequality_as_set")
 }
 
+/// `x < 1 or x > 2` as the union of the intervals it describes, when every alternative is an
+/// inequality with constant bounds on the same expression.
+pub fn alternatives_as_union(n: &Node) -> Option<Node> {
+    let Node::List(items, _) = n else { return None };
+    let mut parts = Vec::with_capacity(items.len());
+    let mut subject: Option<&Node> = None;
+    for item in items {
+        let c = chain(item)?;
+        if !is_inequality(&c) {
+            return None;
+        }
+        let interval = as_interval(&c)?;
+        let Node::Relation { members, .. } = item else { return None };
+        let v = members.iter().find(|m| !m.is_constant())?;
+        if *subject.get_or_insert(v) != v {
+            return None;
+        }
+        parts.push(interval);
+    }
+    Some(Node::Union(parts))
+}
+
 /// `a < V < b`, `V ≥ c`, `c > V` with constant bounds, as an interval.
 fn as_interval(g: &Chain) -> Option<Node> {
     let inf = || Node::Const(Constant::Infinity);
