@@ -21,6 +21,7 @@ pub struct Config {
     pub scoring_log: ScoringLogConfig,
     pub cache: CacheConfig,
     pub auth: AuthConfig,
+    pub jobs: JobsConfig,
     pub log: LogConfig,
 }
 
@@ -91,6 +92,28 @@ pub struct AuthConfig {
     pub api_keys_file: Option<PathBuf>,
 }
 
+/// Batch scoring jobs: uploads split into chunks that workers claim from the database.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct JobsConfig {
+    /// Chunk workers in this process; 0 runs none (the API still accepts jobs for other
+    /// replicas to work on).
+    pub workers: usize,
+    /// Items per chunk unless the upload asks for another size.
+    pub chunk_size: usize,
+    /// How long a claimed chunk stays claimed without a heartbeat before another worker may
+    /// take it over, in milliseconds.
+    pub lease_ms: u64,
+    /// How often an idle worker looks for work when nothing wakes it, in milliseconds.
+    pub poll_interval_ms: u64,
+    /// Time budget of one chunk, in milliseconds.
+    pub chunk_timeout_ms: u64,
+    /// Largest JSONL upload, in bytes.
+    pub max_upload_bytes: usize,
+    /// Directories whose files may be submitted by server-side path; empty turns paths off.
+    pub allowed_paths: Vec<PathBuf>,
+}
+
 /// Log output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -111,6 +134,7 @@ impl Default for Config {
             scoring_log: ScoringLogConfig::default(),
             cache: CacheConfig::default(),
             auth: AuthConfig::default(),
+            jobs: JobsConfig::default(),
             log: LogConfig::default(),
         }
     }
@@ -139,6 +163,20 @@ impl Default for DatabaseConfig {
 impl Default for ScoringLogConfig {
     fn default() -> Self {
         ScoringLogConfig { mode: LogMode::Off, sample_rate: 0.01, queue_capacity: 100_000, flush_interval_ms: 200 }
+    }
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        JobsConfig {
+            workers: 2,
+            chunk_size: 1000,
+            lease_ms: 60_000,
+            poll_interval_ms: 1000,
+            chunk_timeout_ms: 300_000,
+            max_upload_bytes: 256 << 20,
+            allowed_paths: Vec::new(),
+        }
     }
 }
 
@@ -219,6 +257,9 @@ impl Config {
         }
         if self.server.request_timeout_ms == 0 {
             return bad("server.request_timeout_ms must be at least 1");
+        }
+        if self.jobs.chunk_size == 0 || self.jobs.lease_ms == 0 || self.jobs.poll_interval_ms == 0 {
+            return bad("jobs.chunk_size, jobs.lease_ms and jobs.poll_interval_ms must be at least 1");
         }
         if self.database.max_connections == 0 {
             return bad("database.max_connections must be at least 1");

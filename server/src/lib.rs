@@ -8,6 +8,7 @@ pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod jobs;
 pub mod local;
 pub mod registry;
 pub mod scoring;

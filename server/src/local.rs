@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
-use referee_core::{Budget, Status, Verdict};
+use referee_core::{Budget, Status};
 use serde_json::Value;
 
 use crate::registry::Registry;
-use crate::scoring::{Engine, ItemShape, ScoreResult};
+use crate::scoring::Engine;
 
 /// Counts of a finished local run.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,8 @@ pub async fn score_file(input: &Path, output: Option<&Path>, options: &LocalOpti
         if batch.is_empty() {
             break;
         }
-        let results = score_lines(&engine, &mut batch, options.timeout).await;
+        let results =
+            engine.score_lines(std::mem::take(&mut batch), Budget::with_timeout(options.timeout), "local").await;
         for result in &results {
             serde_json::to_writer(&mut writer, result)?;
             writer.write_all(b"\n")?;
@@ -82,32 +83,6 @@ pub async fn score_file(input: &Path, output: Option<&Path>, options: &LocalOpti
     }
     bar.finish_and_clear();
     Ok(summary)
-}
-
-/// Scores the parsed lines, keeping unparsable ones in place as `invalid_input`.
-async fn score_lines(engine: &Engine, batch: &mut [Result<Value, String>], timeout: Duration) -> Vec<ScoreResult> {
-    let items: Vec<Value> = batch.iter_mut().filter_map(|line| line.as_mut().ok().map(Value::take)).collect();
-    let mut scored = engine.score(items, ItemShape::Named, Budget::with_timeout(timeout), "local").await.into_iter();
-    batch
-        .iter()
-        .map(|line| match line {
-            Ok(_) => {
-                scored.next().unwrap_or_else(|| unscored(Status::InternalError, "the engine returned too few results"))
-            }
-            Err(reason) => unscored(Status::InvalidInput, reason),
-        })
-        .collect()
-}
-
-fn unscored(status: Status, reason: &str) -> ScoreResult {
-    ScoreResult {
-        id: None,
-        verifier: None,
-        score: 0.0,
-        status,
-        details: Verdict::failure(status, reason).details,
-        elapsed_us: 0,
-    }
 }
 
 fn count_lines(path: &Path) -> anyhow::Result<usize> {

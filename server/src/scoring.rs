@@ -110,10 +110,7 @@ impl Engine {
                     results[position] = Some(ScoreResult {
                         id: envelope.id.clone(),
                         verifier: envelope.verifier.clone(),
-                        score: 0.0,
-                        status: Status::InvalidInput,
-                        details: Verdict::invalid_input(reason).details,
-                        elapsed_us: 0,
+                        ..unscored(Status::InvalidInput, &reason)
                     });
                 }
             }
@@ -140,15 +137,35 @@ impl Engine {
         }
         results
             .into_iter()
-            .map(|r| {
-                r.unwrap_or_else(|| ScoreResult {
-                    id: None,
-                    verifier: None,
-                    score: 0.0,
-                    status: Status::InternalError,
-                    details: Verdict::internal_error("item was not scored").details,
-                    elapsed_us: 0,
-                })
+            .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
+            .collect()
+    }
+
+    /// Scores lines of a JSONL input: parsed items are scored as one batch, lines that were not
+    /// JSON (`Err` with the reason) get `invalid_input` in their place.
+    pub async fn score_lines(
+        &self,
+        lines: Vec<Result<Value, String>>,
+        budget: Budget,
+        request_id: &str,
+    ) -> Vec<ScoreResult> {
+        let mut failures = Vec::with_capacity(lines.len());
+        let mut items = Vec::with_capacity(lines.len());
+        for line in lines {
+            match line {
+                Ok(item) => {
+                    items.push(item);
+                    failures.push(None);
+                }
+                Err(reason) => failures.push(Some(reason)),
+            }
+        }
+        let mut scored = self.score(items, ItemShape::Named, budget, request_id).await.into_iter();
+        failures
+            .into_iter()
+            .map(|failure| match failure {
+                Some(reason) => unscored(Status::InvalidInput, &reason),
+                None => scored.next().unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")),
             })
             .collect()
     }
@@ -280,6 +297,18 @@ impl Engine {
             }
         }
         done.into_iter().map(|(position, verdict, elapsed_us, _)| (position, verdict, elapsed_us)).collect()
+    }
+}
+
+/// A result for an item that never reached a verifier.
+fn unscored(status: Status, reason: &str) -> ScoreResult {
+    ScoreResult {
+        id: None,
+        verifier: None,
+        score: 0.0,
+        status,
+        details: Verdict::failure(status, reason).details,
+        elapsed_us: 0,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Starting and stopping the HTTP server.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -9,9 +9,10 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::api::{self, AppState, Limits, Readiness};
+use crate::api::{self, AppState, JobsHandle, Limits, Readiness};
 use crate::auth::ApiKeys;
 use crate::config::Config;
+use crate::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::registry::Registry;
 use crate::scoring::{Engine, Persistence};
 use crate::storage::{Storage, Writer, spawn_writer};
@@ -25,6 +26,7 @@ pub struct RunningServer {
     storage: Storage,
     stop: oneshot::Sender<()>,
     serving: JoinHandle<std::io::Result<()>>,
+    workers: JobWorkers,
     writer: Writer,
     grace: Duration,
 }
@@ -41,12 +43,14 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
 
     let readiness = Arc::new(Readiness::default());
     let engine = Arc::new(Engine::new(Arc::new(Registry::builtin())));
+    let jobs = Arc::new(OnceLock::new());
     let state = AppState {
         engine: Arc::clone(&engine),
         readiness: Arc::clone(&readiness),
         keys: Arc::new(keys),
         metrics: telemetry::prometheus(),
-        limits: Limits::from_config(&config.server),
+        limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
+        jobs: Arc::clone(&jobs),
     };
     let (stop, stopped) = oneshot::channel::<()>();
     let app = api::app(state);
@@ -72,6 +76,15 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         log: config.scoring_log.clone(),
         cache: config.cache.enabled,
     });
+    let store = JobStore::new(storage.clone());
+    let wakeup = Arc::new(Wakeup::default());
+    let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);
+    let _ = jobs.set(JobsHandle {
+        store,
+        wakeup,
+        chunk_size: config.jobs.chunk_size,
+        allowed_paths: config.jobs.allowed_paths.clone(),
+    });
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
     Ok(RunningServer {
@@ -80,6 +93,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         storage,
         stop,
         serving,
+        workers,
         writer,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
     })
@@ -104,7 +118,8 @@ impl RunningServer {
     }
 
     /// Flips readiness to draining, stops accepting connections, lets in-flight requests finish
-    /// (up to the grace period), then writes every queued log and cache row.
+    /// (up to the grace period), lets job workers finish their chunks, then writes every queued
+    /// log and cache row.
     pub async fn shutdown(self) -> anyhow::Result<()> {
         self.readiness.set_draining();
         let _ = self.stop.send(());
@@ -113,6 +128,7 @@ impl RunningServer {
             Ok(Err(join)) => return Err(join).context("server task failed"),
             Err(_) => tracing::warn!(grace = ?self.grace, "in-flight requests outlived the grace period"),
         }
+        self.workers.finish().await;
         self.writer.finish().await;
         self.storage.close().await;
         tracing::info!("stopped");

@@ -40,6 +40,10 @@ pub enum ApiError {
     UnknownTask(String),
     #[error("{0}")]
     UnknownLevel(String),
+    #[error("no job has the id `{0}`")]
+    UnknownJob(String),
+    #[error("{0}")]
+    PathNotAllowed(String),
     #[error("method not allowed for this route")]
     MethodNotAllowed,
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
@@ -65,6 +69,8 @@ impl ApiError {
             ApiError::UnknownVerifier(_) => (StatusCode::NOT_FOUND, "unknown_verifier"),
             ApiError::UnknownTask(_) => (StatusCode::NOT_FOUND, "unknown_task"),
             ApiError::UnknownLevel(_) => (StatusCode::NOT_FOUND, "unknown_level"),
+            ApiError::UnknownJob(_) => (StatusCode::NOT_FOUND, "unknown_job"),
+            ApiError::PathNotAllowed(_) => (StatusCode::FORBIDDEN, "path_not_allowed"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
@@ -105,6 +111,8 @@ impl IntoResponse for ApiError {
             | ApiError::UnknownVerifier(_)
             | ApiError::UnknownTask(_)
             | ApiError::UnknownLevel(_)
+            | ApiError::UnknownJob(_)
+            | ApiError::PathNotAllowed(_)
             | ApiError::MethodNotAllowed
             | ApiError::Internal(_) => {}
         }

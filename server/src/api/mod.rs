@@ -5,12 +5,13 @@ mod environments;
 pub mod error;
 mod health;
 mod integers;
+mod jobs;
 mod middleware;
 mod score;
 mod verifiers;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -32,6 +33,7 @@ use crate::config::ServerConfig;
 use crate::registry::Registry;
 use crate::scoring::Engine;
 pub use error::{ApiError, ErrorBody};
+pub use jobs::JobsHandle;
 pub use score::{ScoreRequest, ScoreResponse};
 pub use verifiers::{VerifierList, catalogue as verifier_catalogue};
 
@@ -77,6 +79,8 @@ pub struct AppState {
     pub keys: Arc<ApiKeys>,
     pub metrics: PrometheusHandle,
     pub limits: Limits,
+    /// Set once the database is open.
+    pub jobs: Arc<OnceLock<JobsHandle>>,
 }
 
 /// Request limits from the server configuration.
@@ -87,17 +91,19 @@ pub struct Limits {
     pub body_limit_bytes: usize,
     pub max_concurrent_requests: usize,
     pub retry_after_secs: u32,
+    pub max_upload_bytes: usize,
 }
 
 impl Limits {
-    /// The limits a server configuration sets.
-    pub fn from_config(config: &ServerConfig) -> Limits {
+    /// The limits a server configuration sets; `max_upload_bytes` bounds job uploads.
+    pub fn from_config(config: &ServerConfig, max_upload_bytes: usize) -> Limits {
         Limits {
             request_timeout: Duration::from_millis(config.request_timeout_ms),
             max_batch_items: config.max_batch_items,
             body_limit_bytes: config.body_limit_bytes,
             max_concurrent_requests: config.max_concurrent_requests,
             retry_after_secs: config.retry_after_secs,
+            max_upload_bytes,
         }
     }
 }
@@ -110,6 +116,13 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(verifiers::list_verifiers))
         .routes(routes!(environments::list_environments))
         .routes(routes!(environments::generate_instances))
+        .routes(routes!(jobs::status, jobs::cancel))
+        .routes(routes!(jobs::results))
+}
+
+/// The job upload route, whose body limit is `jobs.max_upload_bytes`.
+fn upload_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(jobs::submit))
 }
 
 /// Probes and metrics: always open, never shed.
@@ -123,8 +136,9 @@ fn open_routes() -> OpenApiRouter<AppState> {
 /// The OpenAPI document of a server with this registry, as served at `/openapi.json`.
 pub fn openapi_document(registry: &Registry) -> Value {
     let (_, v1) = v1_routes().split_for_parts();
+    let (_, upload) = upload_routes().split_for_parts();
     let (_, open) = open_routes().split_for_parts();
-    docs::finish(docs::base_document().merge_from(v1).merge_from(open), registry)
+    docs::finish(docs::base_document().merge_from(v1).merge_from(upload).merge_from(open), registry)
 }
 
 /// [`openapi_document`] as the pretty-printed JSON checked in at `openapi/openapi.json`.
@@ -143,7 +157,11 @@ pub fn app(state: AppState) -> Router {
         }))
         .load_shed()
         .concurrency_limit(limits.max_concurrent_requests);
+    let upload = Router::from(upload_routes())
+        .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
+        .layer(DefaultBodyLimit::max(limits.max_upload_bytes));
     let v1 = Router::from(v1_routes())
+        .merge(upload)
         .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1))
         .layer(overload);
     Router::new()
@@ -188,7 +206,8 @@ mod tests {
             readiness,
             keys: Arc::new(ApiKeys::default()),
             metrics: crate::telemetry::prometheus(),
-            limits: Limits::from_config(&Config::default().server),
+            limits: Limits::from_config(&Config::default().server, 1 << 20),
+            jobs: Arc::new(OnceLock::new()),
         }
     }
 

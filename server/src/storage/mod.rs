@@ -144,6 +144,26 @@ impl Storage {
     }
 }
 
+/// `($1, $2), ($3, $4), ...`: placeholders for `rows` rows of `columns` values, row-major.
+pub fn placeholders(columns: usize, rows: usize) -> String {
+    let mut sql = String::with_capacity(rows * columns * 6);
+    for row in 0..rows {
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('(');
+        for column in 0..columns {
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            sql.push('$');
+            sql.push_str(&(row * columns + column + 1).to_string());
+        }
+        sql.push(')');
+    }
+    sql
+}
+
 /// Adds `mode=rwc` so SQLite creates the file, and creates its directory.
 fn sqlite_url_with_create(url: &str) -> Result<String, StorageError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");

@@ -7,7 +7,7 @@ use sqlx::AssertSqlSafe;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{Storage, now_ms};
+use super::{Storage, now_ms, placeholders};
 
 /// One scoring-log row.
 #[derive(Debug, Clone)]
@@ -196,24 +196,7 @@ async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
 
 /// `head (..), (..), ... tail` with `$n` placeholders for `rows` rows of `columns` values.
 fn insert_sql(head: &str, columns: usize, rows: usize, tail: &str) -> String {
-    let mut sql = String::with_capacity(head.len() + rows * columns * 6 + tail.len());
-    sql.push_str(head);
-    for row in 0..rows {
-        if row > 0 {
-            sql.push_str(", ");
-        }
-        sql.push('(');
-        for column in 0..columns {
-            if column > 0 {
-                sql.push_str(", ");
-            }
-            sql.push('$');
-            sql.push_str(&(row * columns + column + 1).to_string());
-        }
-        sql.push(')');
-    }
-    sql.push_str(tail);
-    sql
+    format!("{head}{}{tail}", placeholders(columns, rows))
 }
 
 #[cfg(test)]

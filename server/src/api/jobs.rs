@@ -1,0 +1,219 @@
+//! `/v1/jobs`: submit a JSONL file of score items, follow its progress, stream its results,
+//! cancel it.
+
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures::stream;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::AppState;
+use super::error::{ApiError, BodyLimit, ErrorBody};
+use crate::jobs::{JobStatus, JobStore, Wakeup};
+
+/// Most items per chunk a submission may ask for.
+const MAX_CHUNK_SIZE: u64 = 100_000;
+/// Results read from the database per page while streaming.
+const RESULTS_PAGE: i64 = 2_000;
+
+/// What the job endpoints need once the database is open.
+#[derive(Debug, Clone)]
+pub struct JobsHandle {
+    pub store: JobStore,
+    pub wakeup: Arc<Wakeup>,
+    pub chunk_size: usize,
+    pub allowed_paths: Vec<PathBuf>,
+}
+
+/// Submission options, from the query string.
+#[derive(Debug, Deserialize)]
+pub struct SubmitOptions {
+    /// Items per chunk (1 to 100000); the server's `jobs.chunk_size` when absent.
+    pub chunk_size: Option<u64>,
+}
+
+/// A JSONL file on the server to score, for servers that allow paths (`jobs.allowed_paths`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JobFromPath {
+    /// Absolute path of a JSONL file inside one of the allowed directories.
+    pub path: String,
+}
+
+fn handle(state: &AppState) -> Result<&JobsHandle, ApiError> {
+    state.jobs.get().ok_or(ApiError::Starting { retry_after_secs: state.limits.retry_after_secs })
+}
+
+fn storage_error(error: sqlx::Error) -> ApiError {
+    ApiError::Internal(format!("jobs storage: {error}"))
+}
+
+/// Reads a server-side file after checking it lies inside an allowed directory.
+async fn read_allowed(path: &str, allowed: &[PathBuf]) -> Result<String, ApiError> {
+    if allowed.is_empty() {
+        return Err(ApiError::PathNotAllowed("this server does not accept server-side paths".to_owned()));
+    }
+    let refused = || ApiError::PathNotAllowed(format!("{path} is not inside an allowed directory"));
+    let canonical = tokio::fs::canonicalize(FsPath::new(path)).await.map_err(|_| refused())?;
+    let mut inside = false;
+    for dir in allowed {
+        if let Ok(dir) = tokio::fs::canonicalize(dir).await {
+            inside |= canonical.starts_with(dir);
+        }
+    }
+    if !inside {
+        return Err(refused());
+    }
+    tokio::fs::read_to_string(&canonical).await.map_err(|e| ApiError::InvalidBody(format!("cannot read {path}: {e}")))
+}
+
+/// Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
+/// or a JSON `{"path": ...}` naming a file on the server. The job is stored, split into chunks
+/// and scored by the workers of every replica sharing the database; a malformed line becomes
+/// that item's `invalid_input` result.
+#[utoipa::path(post, path = "/v1/jobs", tag = "jobs",
+    params(("chunk_size" = Option<u64>, Query, minimum = 1, maximum = 100_000,
+        description = "Items per chunk; the server's `jobs.chunk_size` when absent.")),
+    request_body(
+        description = "JSONL score items, or a server-side path.",
+        content(
+            (String = "application/x-ndjson"),
+            (JobFromPath = "application/json"),
+        ),
+    ),
+    responses(
+        (status = 201, description = "The job is stored and queued.", body = JobStatus),
+        (status = 400, description = "The body is not UTF-8 text or not valid JSON.", body = ErrorBody),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 403, description = "Server-side paths are off, or the path is outside the allowed directories.", body = ErrorBody),
+        (status = 413, description = "The upload is over `jobs.max_upload_bytes`.", body = ErrorBody),
+        (status = 415, description = "Neither JSONL nor JSON.", body = ErrorBody),
+        (status = 422, description = "No items, a bad chunk size, or an unreadable file.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn submit(
+    State(state): State<AppState>,
+    options: Result<Query<SubmitOptions>, QueryRejection>,
+    headers: HeaderMap,
+    limit: Option<axum::Extension<BodyLimit>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let jobs = handle(&state)?;
+    let Query(options) = options.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
+    let body = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge { limit: limit.map_or(0, |l| l.0.0) }
+        } else {
+            ApiError::MalformedJson(rejection.body_text())
+        }
+    })?;
+    let chunk_size = match options.chunk_size {
+        None => jobs.chunk_size,
+        Some(size) if (1..=MAX_CHUNK_SIZE).contains(&size) => size as usize,
+        Some(size) => {
+            return Err(ApiError::InvalidBody(format!("chunk_size must be 1 to {MAX_CHUNK_SIZE}, not {size}")));
+        }
+    };
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let text = match media.as_str() {
+        "application/x-ndjson" | "application/jsonl" | "application/json-lines" | "application/x-jsonlines" => {
+            String::from_utf8(body.to_vec())
+                .map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?
+        }
+        "application/json" => {
+            let request: JobFromPath = serde_json::from_slice(&body).map_err(|e| {
+                if e.is_data() { ApiError::InvalidBody(e.to_string()) } else { ApiError::MalformedJson(e.to_string()) }
+            })?;
+            read_allowed(&request.path, &jobs.allowed_paths).await?
+        }
+        _ => return Err(ApiError::UnsupportedMediaType),
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.is_empty() {
+        return Err(ApiError::InvalidBody("the job has no items".to_owned()));
+    }
+    let status = jobs.store.create(&lines, chunk_size).await.map_err(storage_error)?;
+    jobs.wakeup.wake();
+    Ok((StatusCode::CREATED, axum::Json(status)).into_response())
+}
+
+/// A job's state and progress.
+#[utoipa::path(get, path = "/v1/jobs/{id}", tag = "jobs",
+    params(("id" = String, Path, description = "The job id returned at submission.")),
+    responses(
+        (status = 200, description = "The job's state and progress.", body = JobStatus),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result<axum::Json<JobStatus>, ApiError> {
+    let jobs = handle(&state)?;
+    let status = jobs.store.status(&id).await.map_err(storage_error)?;
+    status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
+}
+
+/// Cancels a job: chunks not yet claimed will not run; results already written stay.
+#[utoipa::path(delete, path = "/v1/jobs/{id}", tag = "jobs",
+    params(("id" = String, Path, description = "The job id returned at submission.")),
+    responses(
+        (status = 200, description = "The job's state after cancelling.", body = JobStatus),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<axum::Json<JobStatus>, ApiError> {
+    let jobs = handle(&state)?;
+    let status = jobs.store.cancel(&id).await.map_err(storage_error)?;
+    status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
+}
+
+/// Streams the results written so far as NDJSON, in input order: one line per item,
+/// `{"index", "id", "verifier", "score", "status", "details", "elapsed_us"}`. A finished job
+/// streams every item exactly once.
+#[utoipa::path(get, path = "/v1/jobs/{id}/results", tag = "jobs",
+    params(("id" = String, Path, description = "The job id returned at submission.")),
+    responses(
+        (status = 200, description = "NDJSON, one result per line, in input order.", body = String, content_type = "application/x-ndjson"),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn results(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let jobs = handle(&state)?;
+    if jobs.store.status(&id).await.map_err(storage_error)?.is_none() {
+        return Err(ApiError::UnknownJob(id));
+    }
+    let store = jobs.store.clone();
+    let pages = stream::try_unfold(Some(-1i64), move |after| {
+        let (store, id) = (store.clone(), id.clone());
+        async move {
+            let Some(after) = after else { return Ok(None) };
+            let page = store.results(&id, after, RESULTS_PAGE).await?;
+            let next = match page.last() {
+                Some((last, _)) if page.len() as i64 == RESULTS_PAGE => Some(*last),
+                _ => None,
+            };
+            if page.is_empty() {
+                return Ok(None);
+            }
+            let mut chunk = String::with_capacity(page.iter().map(|(_, line)| line.len() + 1).sum());
+            for (_, line) in &page {
+                chunk.push_str(line);
+                chunk.push('\n');
+            }
+            Ok::<_, sqlx::Error>(Some((Bytes::from(chunk), next)))
+        }
+    });
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], Body::from_stream(pages)).into_response())
+}
