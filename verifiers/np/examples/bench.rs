@@ -20,6 +20,9 @@ use referee_np::tasks::{
     parallel_machines::ParallelMachines, set_cover::SetCover, steiner_tree::SteinerTree, subset_sum::SubsetSum,
     tsp::Tsp,
 };
+use referee_np::tasks::{
+    facility_location::FacilityLocation, meeting_schedule::MeetingSchedule, n_queens::NQueens, sudoku::Sudoku,
+};
 use referee_np::{NpInput, NpVerifier, RewardMode, catalogue, generate};
 use serde_json::json;
 
@@ -296,6 +299,10 @@ fn main() {
     verify_row::<ParallelMachines>(&mut cfg, 3);
     verify_row::<Cvrp>(&mut cfg, 3);
     verify_row::<SteinerTree>(&mut cfg, 3);
+    verify_row::<FacilityLocation>(&mut cfg, 3);
+    verify_row::<MeetingSchedule>(&mut cfg, 3);
+    verify_row::<NQueens>(&mut cfg, 3);
+    verify_row::<Sudoku>(&mut cfg, 3);
     // Level 1 graph colouring for the reasoning-gym comparison (similar sizes).
     verify_row::<GraphColoring>(&mut cfg, 1);
 
@@ -330,4 +337,6 @@ fn main() {
     heuristic_row::<JobShop>(quick, "Giffler-Thompson rules, 16 random", |i| job_shop::priority_rules(i, 16));
     heuristic_row::<Cvrp>(quick, "Clarke-Wright + 2-opt", cvrp::savings);
     heuristic_row::<SteinerTree>(quick, "shortest-path heuristic", steiner_tree::shortest_path_heuristic);
+    heuristic_row::<FacilityLocation>(quick, "add/drop/swap local search", facility_location::local_search);
+    heuristic_row::<MeetingSchedule>(quick, "greedy, largest meetings first", meeting_schedule::largest_first);
 }

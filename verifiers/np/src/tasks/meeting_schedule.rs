@@ -100,7 +100,11 @@ impl Problem for MeetingSchedule {
         let mut planted = Vec::new();
         // Plant a conflict-free schedule of every meeting, then make attendees available for
         // their meetings plus random other slots.
-        while meetings.len() < count {
+        // Random draws that clash are retried; the attempt cap keeps generation finite when the
+        // slots fill up (the instance then has fewer meetings than drawn).
+        let mut attempts = 0;
+        while meetings.len() < count && attempts < 2000 {
+            attempts += 1;
             let duration = rng.range_usize(1, 3);
             let r = rng.index(room_count);
             let size = rng.range_usize(2, rooms[r].min(people));
