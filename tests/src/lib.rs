@@ -58,14 +58,7 @@ impl TestServer {
                 (TestDatabase::Sqlite { _dir: dir }, url)
             }
             Backend::Postgres => {
-                let name = format!("referee_test_{:016x}", rand_u64());
-                let admin = postgres_admin_url();
-                let mut conn = sqlx::PgConnection::connect(&admin)
-                    .await
-                    .with_context(|| format!("PostgreSQL is required for this test and is not reachable at {admin}"))?;
-                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await?;
-                conn.close().await?;
-                let url = replace_database(&admin, &name);
+                let (name, url) = create_postgres_database().await?;
                 (TestDatabase::Postgres { name }, url)
             }
         };
@@ -116,11 +109,7 @@ impl TestServer {
     pub async fn finish(mut self) -> anyhow::Result<()> {
         self.stop().await?;
         if let TestDatabase::Postgres { name } = &self.database {
-            let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await?;
-            sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-                .execute(&mut conn)
-                .await?;
-            conn.close().await?;
+            drop_postgres_database(name).await?;
         }
         Ok(())
     }
@@ -133,6 +122,36 @@ impl TestServer {
         conn.close().await?;
         Ok(value)
     }
+}
+
+/// Creates a fresh, empty database on the test PostgreSQL server; returns its name and URL.
+pub async fn create_postgres_database() -> anyhow::Result<(String, String)> {
+    let name = format!("referee_test_{:016x}", rand_u64());
+    let admin = postgres_admin_url();
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .with_context(|| format!("PostgreSQL is required for this test and is not reachable at {admin}"))?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await?;
+    conn.close().await?;
+    let url = replace_database(&admin, &name);
+    Ok((name, url))
+}
+
+/// Drops a database made by [`create_postgres_database`], disconnecting its sessions.
+pub async fn drop_postgres_database(name: &str) -> anyhow::Result<()> {
+    let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).execute(&mut conn).await?;
+    conn.close().await?;
+    Ok(())
+}
+
+/// The `referee` binary built beside this test binary (`cargo test --workspace` builds it).
+pub fn referee_binary() -> anyhow::Result<std::path::PathBuf> {
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().and_then(|deps| deps.parent()).context("test binary has no target directory")?;
+    let binary = dir.join(format!("referee{}", std::env::consts::EXE_SUFFIX));
+    anyhow::ensure!(binary.exists(), "{} is missing; build it with `cargo build -p referee-server`", binary.display());
+    Ok(binary)
 }
 
 fn replace_database(url: &str, database: &str) -> String {
