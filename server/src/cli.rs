@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{Config, Overrides, ServerOverrides};
 use crate::registry::Registry;
-use crate::{api, local, server, telemetry};
+use crate::{api, local, remote, server, telemetry};
 
 /// Referee: verifiers and reward models for RL training of language models.
 #[derive(Debug, Parser)]
@@ -35,16 +35,23 @@ pub enum Command {
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
-    /// Score a JSONL file of items locally, without a server; results go out as JSONL in order.
+    /// Score a JSONL file of items, locally or (with --server) as a batch job on a server;
+    /// results go out as JSONL in input order.
     Score {
         /// Input file: one item per line, `{"id"?, "verifier", "input"}`.
         input: PathBuf,
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Items scored per batch.
-        #[arg(long, default_value_t = 512)]
-        batch_size: usize,
+        /// Submit to this server (`http://host:port`) as a batch job instead of scoring here.
+        #[arg(long)]
+        server: Option<String>,
+        /// API key for --server.
+        #[arg(long, env = "REFEREE_API_KEY", hide_env_values = true)]
+        api_key: Option<String>,
+        /// Items per batch (locally) or per chunk (with --server; default: the server's).
+        #[arg(long)]
+        batch_size: Option<usize>,
         /// Time budget of one batch, in milliseconds.
         #[arg(long, default_value_t = 60_000)]
         timeout_ms: u64,
@@ -91,9 +98,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             telemetry::init_logging(&config.log);
             server::start(&config).await?.run_until_signal().await
         }
-        Command::Score { input, output, batch_size, timeout_ms, quiet } => {
+        Command::Score { input, output, server: Some(server), api_key, batch_size, timeout_ms: _, quiet } => {
+            let options = remote::RemoteOptions {
+                chunk_size: batch_size,
+                api_key,
+                poll: Duration::from_millis(500),
+                progress: !quiet,
+            };
+            let summary = remote::score_remote(&server, &input, output.as_deref(), &options).await?;
+            eprintln!("scored {} items: {} correct, {} invalid", summary.items, summary.correct, summary.invalid);
+            Ok(())
+        }
+        Command::Score { input, output, server: None, api_key: _, batch_size, timeout_ms, quiet } => {
             let options = local::LocalOptions {
-                batch_size: batch_size.max(1),
+                batch_size: batch_size.unwrap_or(512).max(1),
                 timeout: Duration::from_millis(timeout_ms),
                 progress: !quiet,
             };

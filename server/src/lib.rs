@@ -11,6 +11,7 @@ pub mod config;
 pub mod jobs;
 pub mod local;
 pub mod registry;
+pub mod remote;
 pub mod scoring;
 pub mod server;
 pub mod storage;

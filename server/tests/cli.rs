@@ -147,6 +147,65 @@ fn score_a_file_locally_in_order() {
 }
 
 #[test]
+fn score_a_file_on_a_server_matches_local_scoring() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut child = referee()
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .env("REFEREE__JOBS__POLL_INTERVAL_MS", "50")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let addr = first.split("http://").nth(1).unwrap_or_default().trim().to_owned();
+    for line in lines.by_ref() {
+        if line.unwrap_or_default().contains("ready to serve") {
+            break;
+        }
+    }
+    std::thread::spawn(move || for _ in lines {});
+
+    let input = dir.path().join("in.jsonl");
+    let items: Vec<String> = (0..750)
+        .map(|i| {
+            format!(r#"{{"id":"{i}","verifier":"exact-match","input":{{"response":"{}","reference":"1"}}}}"#, i % 5)
+        })
+        .chain(std::iter::once("not json".to_owned()))
+        .collect();
+    std::fs::write(&input, items.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    let remote = dir.path().join("remote.jsonl");
+    let local = dir.path().join("local.jsonl");
+    let (ok, _, stderr) = run(referee().arg("score").arg(&input).arg("-o").arg(&remote).args([
+        "--server",
+        &format!("http://{addr}"),
+        "--batch-size",
+        "100",
+        "--quiet",
+    ]));
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("scored 751 items: 150 correct, 1 invalid"), "{stderr}");
+    let (ok, _, stderr) = run(referee().arg("score").arg(&input).arg("-o").arg(&local).arg("--quiet"));
+    assert!(ok, "{stderr}");
+    let read = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    };
+    let (remote, local) = (read(&remote), read(&local));
+    assert_eq!(remote.len(), 751);
+    for (i, (r, l)) in remote.iter().zip(&local).enumerate() {
+        assert_eq!(r["index"], i);
+        assert_eq!((&r["id"], &r["status"], &r["score"]), (&l["id"], &l["status"], &l["score"]), "line {i}");
+    }
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = child.wait();
+}
+
+#[test]
 fn listing_openapi_and_config() {
     let (ok, stdout, _) = run(referee().arg("verifiers"));
     assert!(ok);
