@@ -46,6 +46,8 @@ pub enum ParseRule {
     LastStructure,
     /// No brackets: a run of integers separated by commas, spaces or arrows.
     BareSequence,
+    /// An arithmetic expression (countdown), read by its own tokenising parser.
+    Expression,
 }
 
 struct Parser<'a> {

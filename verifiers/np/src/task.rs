@@ -107,6 +107,16 @@ pub trait Problem: 'static {
     fn prompt(instance: &Self::Instance) -> String;
     /// Turns a parsed answer into a solution: shape, ranges, duplicates.
     fn decode(instance: &Self::Instance, answer: &Node) -> Result<Self::Solution, Violation>;
+    /// Tasks whose answers are not lists (an arithmetic expression) read the answer region
+    /// themselves and return the rule they applied; `None` (the default) means the list parser
+    /// and [`Problem::decode`].
+    fn decode_text(
+        _instance: &Self::Instance,
+        _region: &str,
+        _strict: bool,
+    ) -> Option<Result<(Self::Solution, ParseRule), Violation>> {
+        None
+    }
     /// Checks feasibility and returns the objective.
     fn objective(instance: &Self::Instance, solution: &Self::Solution) -> Result<i64, Violation>;
     /// The canonical form of a solution (tour rotation and reversal, colour relabelling,
@@ -144,6 +154,15 @@ pub fn check<P: Problem>(instance: &P::Instance, response: &str, strict: bool) -
             result: Err(Violation::new(ErrorKind::NoAnswer, message)),
         };
     };
+    if let Some(decoded) = P::decode_text(instance, region.text, strict) {
+        let (parse_rule, result) = match decoded {
+            Ok((solution, rule)) => {
+                (Some(rule), P::objective(instance, &solution).map(|objective| (solution, objective)))
+            }
+            Err(e) => (None, Err(e)),
+        };
+        return Checked { region_rule: Some(region.rule), parse_rule, result };
+    }
     let prefer_last = region.rule == RegionRule::LastBracket;
     let (node, parse_rule) = match parse_region(region.text, strict, prefer_last) {
         Ok(parsed) => parsed,

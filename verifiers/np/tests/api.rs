@@ -37,6 +37,7 @@ fn catalogue_lists_every_task_with_levels_and_format() {
         "n_queens",
         "sudoku",
         "meeting_schedule",
+        "countdown",
     ] {
         assert!(tasks.contains(&expected), "{expected} missing from {tasks:?}");
     }

@@ -4,6 +4,7 @@ use crate::catalogue::{Env, Environment};
 
 mod assign;
 pub mod bin_packing;
+pub mod countdown;
 pub mod cvrp;
 pub mod dominating_set;
 pub mod exact_cover;
@@ -54,6 +55,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<meeting_schedule::MeetingSchedule>::NEW,
     &Env::<n_queens::NQueens>::NEW,
     &Env::<sudoku::Sudoku>::NEW,
+    &Env::<countdown::Countdown>::NEW,
 ];
 
 /// `[a, b, c]`.
