@@ -21,7 +21,8 @@ use referee_np::tasks::{
     tsp::Tsp,
 };
 use referee_np::tasks::{
-    facility_location::FacilityLocation, meeting_schedule::MeetingSchedule, n_queens::NQueens, sudoku::Sudoku,
+    countdown::Countdown, facility_location::FacilityLocation, meeting_schedule::MeetingSchedule, n_queens::NQueens,
+    sudoku::Sudoku,
 };
 use referee_np::{NpInput, NpVerifier, RewardMode, catalogue, generate};
 use serde_json::json;
@@ -303,6 +304,7 @@ fn main() {
     verify_row::<MeetingSchedule>(&mut cfg, 3);
     verify_row::<NQueens>(&mut cfg, 3);
     verify_row::<Sudoku>(&mut cfg, 3);
+    verify_row::<Countdown>(&mut cfg, 3);
     // Level 1 graph colouring for the reasoning-gym comparison (similar sizes).
     verify_row::<GraphColoring>(&mut cfg, 1);
 
@@ -339,4 +341,5 @@ fn main() {
     heuristic_row::<SteinerTree>(quick, "shortest-path heuristic", steiner_tree::shortest_path_heuristic);
     heuristic_row::<FacilityLocation>(quick, "add/drop/swap local search", facility_location::local_search);
     heuristic_row::<MeetingSchedule>(quick, "greedy, largest meetings first", meeting_schedule::largest_first);
+    heuristic_row::<Countdown>(quick, "pairwise search, 2000 nodes", |i| countdown::closest(i, 2000).0);
 }
