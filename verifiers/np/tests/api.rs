@@ -168,3 +168,22 @@ fn batches_run_in_parallel_and_match_single_items() {
     assert!(verdicts.iter().all(|v| v.status == Status::Correct));
     assert_eq!(verdicts[7], score(&verifier, items[7].clone()));
 }
+
+#[test]
+fn every_task_generates_and_verifies_its_reference_across_seeds() {
+    // Seeds away from the ones the unit tests use, at every level: generation terminates and
+    // the reference answer scores as correct through the verifier.
+    let verifier = NpVerifier::new();
+    for task in catalogue() {
+        for level in &task.levels {
+            for seed in 1000..1006u64 {
+                let g = generate(&task.task, level.level, seed).unwrap_or_else(|e| panic!("{e}"));
+                let v = score(
+                    &verifier,
+                    json!({ "task": task.task, "level": level.level, "seed": seed, "response": format!("Answer: {}", g.reference.answer) }),
+                );
+                assert_eq!(v.status, Status::Correct, "{} level {} seed {seed}: {v:?}", task.task, level.level);
+            }
+        }
+    }
+}
