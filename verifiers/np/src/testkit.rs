@@ -211,5 +211,6 @@ mod heavy {
         check_tiny::<crate::tasks::sudoku::Sudoku>(N, 1024);
         check_tiny::<crate::tasks::meeting_schedule::MeetingSchedule>(N, 1025);
         check_tiny::<crate::tasks::countdown::Countdown>(N, 1026);
+        check_tiny::<crate::tasks::futoshiki::Futoshiki>(N, 1027);
     }
 }

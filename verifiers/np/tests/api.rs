@@ -38,6 +38,7 @@ fn catalogue_lists_every_task_with_levels_and_format() {
         "sudoku",
         "meeting_schedule",
         "countdown",
+        "futoshiki",
     ] {
         assert!(tasks.contains(&expected), "{expected} missing from {tasks:?}");
     }

@@ -9,6 +9,7 @@ pub mod cvrp;
 pub mod dominating_set;
 pub mod exact_cover;
 pub mod facility_location;
+pub mod futoshiki;
 pub mod graph_coloring;
 pub mod hamiltonian_cycle;
 pub mod independent_set;
@@ -55,6 +56,7 @@ pub(crate) static ALL: &[&dyn Environment] = &[
     &Env::<meeting_schedule::MeetingSchedule>::NEW,
     &Env::<n_queens::NQueens>::NEW,
     &Env::<sudoku::Sudoku>::NEW,
+    &Env::<futoshiki::Futoshiki>::NEW,
     &Env::<countdown::Countdown>::NEW,
 ];
 
