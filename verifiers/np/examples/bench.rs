@@ -21,8 +21,8 @@ use referee_np::tasks::{
     tsp::Tsp,
 };
 use referee_np::tasks::{
-    countdown::Countdown, facility_location::FacilityLocation, meeting_schedule::MeetingSchedule, n_queens::NQueens,
-    sudoku::Sudoku,
+    countdown::Countdown, facility_location::FacilityLocation, futoshiki::Futoshiki, meeting_schedule::MeetingSchedule,
+    n_queens::NQueens, sudoku::Sudoku,
 };
 use referee_np::{NpInput, NpVerifier, RewardMode, catalogue, generate};
 use serde_json::json;
@@ -305,6 +305,7 @@ fn main() {
     verify_row::<NQueens>(&mut cfg, 3);
     verify_row::<Sudoku>(&mut cfg, 3);
     verify_row::<Countdown>(&mut cfg, 3);
+    verify_row::<Futoshiki>(&mut cfg, 3);
     // Level 1 graph colouring for the reasoning-gym comparison (similar sizes).
     verify_row::<GraphColoring>(&mut cfg, 1);
 
