@@ -10,7 +10,6 @@ use referee_core::{Budget, Scorer, Status, Verdict};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use tokio::sync::oneshot;
 use utoipa::ToSchema;
 
 use crate::config::{LogMode, ScoringLogConfig};
@@ -320,12 +319,11 @@ async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<
     let run = async move {
         match scorer {
             Scorer::Blocking(verifier) => {
+                // The blocking pool parks idle threads; a batch large enough to split fans out
+                // from there onto the rayon pool (`verify_each`), whose idle threads spin.
                 let verifier = Arc::clone(verifier);
-                let (tx, rx) = oneshot::channel();
-                rayon::spawn(move || {
-                    let _ = tx.send(verifier.verify_json(&inputs, &budget));
-                });
-                rx.await
+                tokio::task::spawn_blocking(move || verifier.verify_json(&inputs, &budget))
+                    .await
                     .unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
             }
             Scorer::Async(model) => Arc::clone(model).score_json(inputs, budget).await,

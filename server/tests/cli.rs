@@ -33,12 +33,13 @@ fn http(addr: &str, request: &str) -> String {
     response
 }
 
-#[test]
-fn serve_on_port_zero_prints_the_address_first_and_stops_on_sigterm() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+/// Starts `referee serve` on a free port with `extra` arguments; returns the process and its
+/// address once it logs that it is ready. The rest of its log is drained in the background.
+fn serve(extra: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> (std::process::Child, String) {
     let mut child = referee()
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(dir.path())
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(extra)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -51,12 +52,20 @@ fn serve_on_port_zero_prints_the_address_first_and_stops_on_sigterm() {
         .nth(1)
         .map(|rest| rest.trim().to_owned())
         .unwrap_or_else(|| panic!("first log line does not name the address: {first}"));
-    assert!(!addr.ends_with(":0"), "{addr}");
     for line in lines.by_ref() {
         if line.unwrap_or_default().contains("ready to serve") {
             break;
         }
     }
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+#[test]
+fn serve_on_port_zero_prints_the_address_first_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut child, addr) = serve(&["--data-dir".as_ref(), dir.path().as_os_str()], &[]);
+    assert!(!addr.ends_with(":0"), "{addr}");
     assert!(dir.path().join("referee.db").exists(), "the default SQLite database is created in the data directory");
 
     // A request whose body is still arriving when SIGTERM comes is answered before exit.
@@ -86,21 +95,8 @@ fn serve_on_port_zero_prints_the_address_first_and_stops_on_sigterm() {
 #[test]
 fn readyz_and_health_on_a_live_process() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut child = referee()
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url"])
-        .arg(format!("sqlite://{}", dir.path().join("x/y.db").display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
-    let first = lines.next().and_then(Result::ok).unwrap_or_default();
-    let addr = first.split("http://").nth(1).unwrap_or_default().trim().to_owned();
-    for line in lines.by_ref() {
-        if line.unwrap_or_default().contains("ready to serve") {
-            break;
-        }
-    }
+    let url = format!("sqlite://{}", dir.path().join("x/y.db").display());
+    let (mut child, addr) = serve(&["--database-url".as_ref(), url.as_ref()], &[]);
     let ready = http(&addr, "GET /readyz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n");
     assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
     assert!(dir.path().join("x/y.db").exists());
@@ -149,23 +145,8 @@ fn score_a_file_locally_in_order() {
 #[test]
 fn score_a_file_on_a_server_matches_local_scoring() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut child = referee()
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(dir.path())
-        .env("REFEREE__JOBS__POLL_INTERVAL_MS", "50")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
-    let first = lines.next().and_then(Result::ok).unwrap_or_default();
-    let addr = first.split("http://").nth(1).unwrap_or_default().trim().to_owned();
-    for line in lines.by_ref() {
-        if line.unwrap_or_default().contains("ready to serve") {
-            break;
-        }
-    }
-    std::thread::spawn(move || for _ in lines {});
+    let (mut child, addr) =
+        serve(&["--data-dir".as_ref(), dir.path().as_os_str()], &[("REFEREE__JOBS__POLL_INTERVAL_MS", "50")]);
 
     let input = dir.path().join("in.jsonl");
     let items: Vec<String> = (0..750)
