@@ -46,6 +46,12 @@ def main():
         return next(t for m, t in tsp if m.startswith(prefix))
 
     hk = {n: get(f"exact TSP (Held-Karp) n={n}") for n in (12, 14, 15, 16)}
+    # Goal verdicts are computed from this run's numbers, not written in.
+    tsp45 = [get(p) for p in ("TSP n=45, answer line only (", "TSP n=45, answer line only, strict", "TSP n=45, after 1 KB")]
+    tsp45_met = all(float(t.split()[0]) <= 2.4 for t in tsp45)
+    tsp45_goal = "≤ 2.4 µs: met" if tsp45_met else "≤ 2.4 µs: not met in this run (met in the quieter run)"
+    hk_mean, hk_max = (float(x) for x in re.findall(r"([\d.]+) ms", hk[16])[:2])
+    hk_goal = ("≤ 20 ms: met" if hk_max <= 20 else "≤ 20 ms: met on the mean; the slowest single instance is over it under this load") if hk_mean <= 20 else "≤ 20 ms: not met in this run"
     batch = [int(r[5]) for r in rust]
     print(f"""## NP environments
 
@@ -73,7 +79,9 @@ Parse + verify per call (level 3 instances; the response is about 1.1 KB: reason
 `<think>`, then `Answer: ...` with the reference solution). "Rust" is region extraction +
 tokenising + decoding + feasibility + objective; "verdict" adds the reward and the details map,
 on an instance regenerated from (level, seed) and cached. Every case verified to the reference
-objective in both languages.
+objective in both languages, on all 27 tasks (`compare.py` fails the run if a Python verdict,
+feasible + objective, differs from the Rust one, or if a task has no Python verifier; countdown's
+expression is read by a recursive-descent parser over exact fractions).
 
 | task | Rust µs | verdict µs | plain Python µs | Python / Rust |
 |---|---|---|---|---|
@@ -93,8 +101,8 @@ TSP goals:
 
 | measurement | this run | goal |
 |---|---|---|
-| verify a 45-city tour, parse included: answer line only / strict / after 1 KB of reasoning | {get('TSP n=45, answer line only (')} / {get('TSP n=45, answer line only, strict')} / {get('TSP n=45, after 1 KB')} (0.94 µs in a quieter run) | ≤ 2.4 µs: met |
-| exact TSP, Held-Karp, n = 16 (20 random Euclidean instances) | {hk[16]} (mean 9.8 ms, max 13.2 ms in an earlier run at load 5) | ≤ 20 ms: met on the mean; the slowest single instance is at the limit under this load |
+| verify a 45-city tour, parse included: answer line only / strict / after 1 KB of reasoning | {' / '.join(tsp45)} (0.94 µs in a quieter run) | {tsp45_goal} |
+| exact TSP, Held-Karp, n = 16 (20 random Euclidean instances) | {hk[16]} (mean 9.8 ms, max 13.2 ms in an earlier run at load 5) | {hk_goal} |
 | exact TSP, n = 12 / 14 / 15 | {hk[12]} / {hk[14]} / {hk[15]} | |
 
 Generation with the reference solution, per level (ms, mean / max over seeds 0-9; E exact, P
