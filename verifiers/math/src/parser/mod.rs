@@ -1,16 +1,28 @@
-//! The answer grammar: a precedence-climbing parser over the nom tokens.
+//! The answer grammar: nom combinators over the lexer's tokens, one function per precedence
+//! level.
 //!
 //! Precedence, loosest first: alternatives (`;`, `and`, `or`), comma lists, relation chains
 //! (`=`, `<`, `\in`...), unions, ratios (`:`), sums (`+ - \pm`), products (explicit and
-//! implicit), unary signs, powers and postfix operators, primaries.
+//! implicit), unary signs, powers and postfix operators, primaries. The grammar is LL: each
+//! production commits once its first token matches, so every error is a nom `Failure` and
+//! nothing is parsed twice.
 
 mod numbers;
 mod primary;
+mod tokens;
 
+use nom::branch::alt;
+use nom::combinator::{map, opt, peek};
+use nom::multi::{fold_many0, many0_count, many1_count};
+use nom::sequence::{pair, preceded, terminated};
+use nom::{Err, Parser};
+
+use self::primary::power;
+use self::tokens::{GrammarError, PResult, Piece, Tokens, cmd, fold_steps, nested, punct, tok, tok_map, when};
 use crate::ast::{ListKind, Node, RelOp};
 use crate::latex;
 use crate::lexer::{LexError, Tok, Token, tokenize};
-use crate::limits::{MAX_ANSWER_BYTES, MAX_DEPTH};
+use crate::limits::MAX_ANSWER_BYTES;
 
 /// Why an answer could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,12 +34,6 @@ impl From<LexError> for ParseError {
             LexError::TooManyTokens => ParseError("answer has too many tokens".into()),
         }
     }
-}
-
-type PResult<T> = Result<T, ParseError>;
-
-fn fail<T>(msg: impl Into<String>) -> PResult<T> {
-    Err(ParseError(msg.into()))
 }
 
 /// Words that separate alternatives (`1 and 2`, `x=1 or x=2`).
@@ -44,28 +50,31 @@ fn is_percent_word(w: &str) -> bool {
 const SHORT_UNITS: &[&str] = &["cm", "mm", "km", "kg", "mg", "ml", "ft", "hr", "yd", "mi", "lb", "oz", "mph"];
 
 /// Parses one extracted answer. `plain` marks text without any LaTeX markup.
-pub fn parse(input: &str, plain: bool) -> PResult<Node> {
+pub fn parse(input: &str, plain: bool) -> Result<Node, ParseError> {
     if input.len() > MAX_ANSWER_BYTES {
-        return fail("answer is too long");
+        return Err(ParseError("answer is too long".into()));
     }
     let normalized = latex::normalize(input);
     let tokens = tokenize(&normalized, plain)?;
-    parse_tokens(tokens, plain, 0)
+    parse_tokens(&tokens, plain, 0)
 }
 
-fn parse_tokens(tokens: Vec<Token>, plain: bool, depth: usize) -> PResult<Node> {
-    if let Some(text) = text_answer(&tokens) {
+/// Parses a whole token list, `depth` levels down (`\text{}` content is parsed on its own).
+fn parse_tokens(tokens: &[Token], plain: bool, depth: usize) -> Result<Node, ParseError> {
+    if let Some(text) = text_answer(tokens) {
         return Ok(Node::Text(text));
     }
-    let mut parser = Parser { toks: tokens, pos: 0, depth, abs_open: 0, plain };
-    let node = parser.alternatives()?;
-    while matches!(parser.peek(), Some(Tok::Punct('.' | ',' | ';' | ':' | '!'))) {
-        parser.pos += 1;
+    let trailing = many0_count(tok(|p| matches!(p, Piece::Punct('.' | ',' | ';' | ':' | '!'))));
+    match terminated(alternatives, trailing).parse(Tokens::new(tokens, plain, depth)) {
+        Ok((rest, node)) => match rest.peek() {
+            None => Ok(node),
+            Some(p) => Err(ParseError(format!("unexpected token {p:?}"))),
+        },
+        Err(Err::Failure(GrammarError(msg)) | Err::Error(GrammarError(msg))) if !msg.is_empty() => Err(ParseError(msg)),
+        // Productions report their errors as `Failure`s with a message; a bare mismatch reaching
+        // the top would mean a parser declined at the very first token.
+        Err(_) => Err(ParseError("unexpected input".into())),
     }
-    if parser.pos < parser.toks.len() {
-        return fail(format!("unexpected token {:?}", parser.toks[parser.pos].tok));
-    }
-    Ok(node)
 }
 
 /// Answers made only of words (`odd`, `\text{Evelyn}`) are text, compared as words.
@@ -100,342 +109,262 @@ fn text_answer(tokens: &[Token]) -> Option<String> {
     (long_word && !words.is_empty()).then(|| words.join(" "))
 }
 
-struct Parser {
-    toks: Vec<Token>,
-    pos: usize,
-    depth: usize,
-    /// How many `|...|` are open, so a `|` in operator position closes one.
-    abs_open: usize,
-    plain: bool,
+fn is_separator(p: Piece) -> bool {
+    match p {
+        Piece::Punct(';') => true,
+        Piece::Word(w) => is_separator_word(w),
+        Piece::Text(t) => is_separator_word(t) || t.trim() == ",",
+        Piece::Cmd(c) => c == "text" || c == "lor" || c == "vee",
+        _ => false,
+    }
 }
 
-impl Parser {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|t| &t.tok)
-    }
+fn is_closer(p: Piece) -> bool {
+    matches!(p, Piece::Punct(')' | ']' | '}' | '&') | Piece::SetClose | Piece::RowSep | Piece::End(_))
+}
 
-    fn peek_at(&self, offset: usize) -> Option<&Tok> {
-        self.toks.get(self.pos + offset).map(|t| &t.tok)
-    }
+fn at_end_or_closer(i: &Tokens) -> bool {
+    i.peek().is_none_or(is_closer)
+}
 
-    fn space_before(&self) -> bool {
-        self.toks.get(self.pos).is_some_and(|t| t.space_before)
-    }
+/// Collects the outputs of `parser` run until it no longer matches.
+fn collect<'a, O>(
+    parser: impl Parser<Tokens<'a>, Output = O, Error = GrammarError>,
+) -> impl Parser<Tokens<'a>, Output = Vec<O>, Error = GrammarError> {
+    fold_many0(parser, Vec::new, |mut v, x| {
+        v.push(x);
+        v
+    })
+}
 
-    fn bump(&mut self) -> Option<Tok> {
-        let tok = self.toks.get(self.pos).map(|t| t.tok.clone());
-        self.pos += 1;
-        tok
+/// `first` alone, or `first` and `rest` joined by `make`.
+fn one_or_many(first: Node, rest: Vec<Node>, make: impl FnOnce(Vec<Node>) -> Node) -> Node {
+    if rest.is_empty() {
+        return first;
     }
+    let mut items = Vec::with_capacity(rest.len() + 1);
+    items.push(first);
+    items.extend(rest);
+    make(items)
+}
 
-    fn eat(&mut self, tok: &Tok) -> bool {
-        if self.peek() == Some(tok) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
+/// Comma lists separated by `;`, `and`, `or`; separators may repeat or trail.
+fn alternatives(i: Tokens) -> PResult<Node> {
+    // After separators, a closer or the end stops the list.
+    let item = alt((map(when(at_end_or_closer), |()| None), map(comma_list, Some)));
+    let more = fold_many0(preceded(many1_count(tok(is_separator)), item), Vec::new, |mut v, x| {
+        v.extend(x);
+        v
+    });
+    map(pair(comma_list, more), |(first, rest)| one_or_many(first, rest, |v| Node::List(v, ListKind::Alternatives)))
+        .parse(i)
+}
 
-    fn expect(&mut self, tok: &Tok) -> PResult<()> {
-        if self.eat(tok) { Ok(()) } else { fail(format!("expected {tok:?}, found {:?}", self.peek())) }
-    }
+fn comma_list(i: Tokens) -> PResult<Node> {
+    // The serial comma: `19, 46, and 82`.
+    let serial = opt(tok(|p| matches!(p, Piece::Word(w) | Piece::Text(w) if is_separator_word(w))));
+    let stop = when(|i: &Tokens| i.peek().is_none_or(|p| is_closer(p) || is_separator(p)));
+    let item = alt((map(stop, |()| None), map(relation, Some)));
+    let more = fold_many0(preceded(pair(punct(','), serial), item), Vec::new, |mut v, x| {
+        v.extend(x);
+        v
+    });
+    map(pair(relation, more), |(first, rest)| one_or_many(first, rest, |v| Node::List(v, ListKind::Comma))).parse(i)
+}
 
-    fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH { fail("answer is nested too deeply") } else { Ok(()) }
-    }
-
-    fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-
-    fn at_end(&self) -> bool {
-        self.pos >= self.toks.len()
-    }
-
-    fn at_separator(&self) -> bool {
-        match self.peek() {
-            Some(Tok::Punct(';')) => true,
-            Some(Tok::Word(w)) => is_separator_word(w),
-            Some(Tok::Text(t)) => is_separator_word(t) || t.trim() == ",",
-            Some(Tok::Cmd(c)) => c == "text" || c == "lor" || c == "vee",
-            _ => false,
-        }
-    }
-
-    fn alternatives(&mut self) -> PResult<Node> {
-        let mut items = vec![self.comma_list()?];
-        while self.at_separator() {
-            self.pos += 1;
-            if self.at_end() || self.at_closer() {
-                break;
-            }
-            if self.at_separator() {
-                continue;
-            }
-            items.push(self.comma_list()?);
-        }
-        Ok(if items.len() == 1 { items.remove(0) } else { Node::List(items, ListKind::Alternatives) })
-    }
-
-    fn at_closer(&self) -> bool {
-        matches!(self.peek(), Some(Tok::Punct(')' | ']' | '}' | '&') | Tok::SetClose | Tok::RowSep | Tok::End(_)))
-    }
-
-    fn comma_list(&mut self) -> PResult<Node> {
-        let mut items = vec![self.relation()?];
-        while self.peek() == Some(&Tok::Punct(',')) {
-            self.pos += 1;
-            // The serial comma: `19, 46, and 82`.
-            if matches!(self.peek(), Some(Tok::Word(w)) if is_separator_word(w))
-                || matches!(self.peek(), Some(Tok::Text(t)) if is_separator_word(t))
-            {
-                self.pos += 1;
-            }
-            if self.at_end() || self.at_closer() || self.at_separator() {
-                break;
-            }
-            items.push(self.relation()?);
-        }
-        Ok(if items.len() == 1 { items.remove(0) } else { Node::List(items, ListKind::Comma) })
-    }
-
-    fn rel_op(&self) -> Option<RelOp> {
-        let op = match self.peek()? {
-            Tok::Punct('=') => RelOp::Eq,
-            Tok::Punct('<') => RelOp::Lt,
-            Tok::Punct('>') => RelOp::Gt,
-            Tok::Le => RelOp::Le,
-            Tok::Ge => RelOp::Ge,
-            Tok::Ne => RelOp::Ne,
-            Tok::Cmd(c) => match c.as_str() {
-                "le" | "leq" | "leqslant" | "leqq" => RelOp::Le,
-                "ge" | "geq" | "geqslant" | "geqq" => RelOp::Ge,
-                "lt" => RelOp::Lt,
-                "gt" => RelOp::Gt,
-                "ne" | "neq" => RelOp::Ne,
-                "approx" | "simeq" | "sim" | "thickapprox" => RelOp::Approx,
-                "in" => RelOp::In,
-                "equiv" | "coloneqq" => RelOp::Eq,
-                _ => return None,
-            },
+fn rel_op(p: Piece) -> Option<RelOp> {
+    let op = match p {
+        Piece::Punct('=') => RelOp::Eq,
+        Piece::Punct('<') => RelOp::Lt,
+        Piece::Punct('>') => RelOp::Gt,
+        Piece::Le => RelOp::Le,
+        Piece::Ge => RelOp::Ge,
+        Piece::Ne => RelOp::Ne,
+        Piece::Cmd(c) => match c {
+            "le" | "leq" | "leqslant" | "leqq" => RelOp::Le,
+            "ge" | "geq" | "geqslant" | "geqq" => RelOp::Ge,
+            "lt" => RelOp::Lt,
+            "gt" => RelOp::Gt,
+            "ne" | "neq" => RelOp::Ne,
+            "approx" | "simeq" | "sim" | "thickapprox" => RelOp::Approx,
+            "in" => RelOp::In,
+            "equiv" | "coloneqq" => RelOp::Eq,
             _ => return None,
-        };
-        Some(op)
-    }
+        },
+        _ => return None,
+    };
+    Some(op)
+}
 
-    fn relation(&mut self) -> PResult<Node> {
-        let first = self.union()?;
-        let mut members = vec![first];
-        let mut ops = Vec::new();
-        while let Some(op) = self.rel_op() {
-            self.pos += 1;
-            ops.push(op);
-            members.push(self.union()?);
-        }
-        Ok(if ops.is_empty() { members.remove(0) } else { Node::Relation { members, ops } })
+fn relation(i: Tokens) -> PResult<Node> {
+    let (i, (first, rest)) = pair(union, collect(pair(tok_map(rel_op), union))).parse(i)?;
+    if rest.is_empty() {
+        return Ok((i, first));
     }
-
-    fn union(&mut self) -> PResult<Node> {
-        let mut parts = vec![self.ratio()?];
-        while matches!(self.peek(), Some(Tok::Cmd(c)) if c == "cup") {
-            self.pos += 1;
-            parts.push(self.ratio()?);
-        }
-        Ok(if parts.len() == 1 { parts.remove(0) } else { Node::Union(parts) })
+    let mut members = Vec::with_capacity(rest.len() + 1);
+    members.push(first);
+    let mut ops = Vec::with_capacity(rest.len());
+    for (op, member) in rest {
+        ops.push(op);
+        members.push(member);
     }
+    Ok((i, Node::Relation { members, ops }))
+}
 
-    fn ratio(&mut self) -> PResult<Node> {
-        let mut parts = vec![self.additive()?];
-        while self.peek() == Some(&Tok::Punct(':')) && !matches!(self.peek_at(1), Some(Tok::Punct('=')) | None) {
-            self.pos += 1;
-            parts.push(self.additive()?);
-        }
-        Ok(if parts.len() == 1 { parts.remove(0) } else { Node::Ratio(parts) })
+fn union(i: Tokens) -> PResult<Node> {
+    map(pair(ratio, collect(preceded(cmd(&["cup"]), ratio))), |(first, rest)| one_or_many(first, rest, Node::Union))
+        .parse(i)
+}
+
+fn ratio(i: Tokens) -> PResult<Node> {
+    // `a:b`, but not `:=` nor a trailing colon.
+    let colon = terminated(punct(':'), peek(tok(|p| p != Piece::Punct('='))));
+    map(pair(additive, collect(preceded(colon, additive))), |(first, rest)| one_or_many(first, rest, Node::Ratio))
+        .parse(i)
+}
+
+enum AddOp {
+    Plus,
+    Minus,
+    PlusMinus { minus_first: bool },
+}
+
+fn additive(i: Tokens) -> PResult<Node> {
+    let op = tok_map(|p| match p {
+        Piece::Punct('+') => Some(AddOp::Plus),
+        Piece::Punct('-') => Some(AddOp::Minus),
+        Piece::Cmd("pm") => Some(AddOp::PlusMinus { minus_first: false }),
+        Piece::Cmd("mp") => Some(AddOp::PlusMinus { minus_first: true }),
+        _ => None,
+    });
+    let (i, (first, rest)) = pair(signed_term, collect(pair(op, signed_term))).parse(i)?;
+    if rest.is_empty() {
+        return Ok((i, first));
     }
-
-    fn additive(&mut self) -> PResult<Node> {
-        let first = self.signed_term()?;
-        let mut terms = vec![first];
-        loop {
-            match self.peek() {
-                Some(Tok::Punct('+')) => {
-                    self.pos += 1;
-                    terms.push(self.signed_term()?);
-                }
-                Some(Tok::Punct('-')) => {
-                    self.pos += 1;
-                    let t = self.signed_term()?;
-                    terms.push(Node::Neg(Box::new(t)));
-                }
-                Some(Tok::Cmd(c)) if c == "pm" || c == "mp" => {
-                    let minus_first = c == "mp";
-                    self.pos += 1;
-                    let t = self.signed_term()?;
-                    let t = if minus_first { Node::Neg(Box::new(t)) } else { t };
-                    let acc = if terms.len() == 1 { terms.remove(0) } else { Node::Add(std::mem::take(&mut terms)) };
-                    terms = vec![Node::PlusMinus(Some(Box::new(acc)), Box::new(t))];
-                }
-                _ => break,
+    let mut terms = vec![first];
+    for (op, t) in rest {
+        match op {
+            AddOp::Plus => terms.push(t),
+            AddOp::Minus => terms.push(neg(t)),
+            AddOp::PlusMinus { minus_first } => {
+                // `a + b \pm c` is `(a + b) \pm c`: the sum so far is one side.
+                let t = if minus_first { neg(t) } else { t };
+                let acc = if terms.len() == 1 { terms.remove(0) } else { Node::Add(std::mem::take(&mut terms)) };
+                terms = vec![Node::PlusMinus(Some(Box::new(acc)), Box::new(t))];
             }
         }
-        Ok(if terms.len() == 1 { terms.remove(0) } else { Node::Add(terms) })
     }
+    Ok((i, if terms.len() == 1 { terms.remove(0) } else { Node::Add(terms) }))
+}
 
-    /// A product, optionally preceded by signs (`-x`, `+-1`, `\pm 2`).
-    fn signed_term(&mut self) -> PResult<Node> {
-        match self.peek() {
-            Some(Tok::Punct('-')) => {
-                self.pos += 1;
-                self.enter()?;
-                let t = self.signed_term();
-                self.leave();
-                Ok(Node::Neg(Box::new(t?)))
-            }
-            Some(Tok::Punct('+')) => {
-                self.pos += 1;
-                self.enter()?;
-                let t = self.signed_term();
-                self.leave();
-                t
-            }
-            Some(Tok::Cmd(c)) if c == "pm" || c == "mp" => {
-                self.pos += 1;
-                self.enter()?;
-                let t = self.signed_term();
-                self.leave();
-                Ok(Node::PlusMinus(None, Box::new(t?)))
-            }
-            _ => self.product(),
+fn neg(n: Node) -> Node {
+    Node::Neg(Box::new(n))
+}
+
+/// A product, optionally preceded by signs (`-x`, `+-1`, `\pm 2`).
+fn signed_term(i: Tokens) -> PResult<Node> {
+    alt((
+        preceded(punct('-'), map(nested(signed_term), neg)),
+        preceded(punct('+'), nested(signed_term)),
+        preceded(cmd(&["pm", "mp"]), map(nested(signed_term), |t| Node::PlusMinus(None, Box::new(t)))),
+        product,
+    ))
+    .parse(i)
+}
+
+/// What follows a factor in a product.
+enum ProductStep {
+    Mul(Node),
+    Div(Node),
+    /// A unit after a value, which carries no value.
+    Unit,
+    Percent,
+    /// A factor by juxtaposition; `mixed` marks a whole number before `\frac` (`3\frac12`).
+    Implicit {
+        factor: Node,
+        mixed: bool,
+    },
+}
+
+fn product(i: Tokens) -> PResult<Node> {
+    fold_steps(power, product_step, |cur, step| {
+        Ok(match step {
+            ProductStep::Mul(f) => mul(cur, f),
+            ProductStep::Div(f) => Node::Div(Box::new(cur), Box::new(f)),
+            ProductStep::Unit => cur,
+            ProductStep::Percent => Node::Percent(Box::new(cur)),
+            ProductStep::Implicit { factor, mixed } => match (mixed, &factor) {
+                (true, Node::Div(n, d)) if is_whole_number(n) && is_whole_number(d) => Node::Add(vec![cur, factor]),
+                _ => mul(cur, factor),
+            },
+        })
+    })
+    .parse(i)
+}
+
+fn product_step<'a>(cur: &Node, i: Tokens<'a>) -> PResult<'a, ProductStep> {
+    let times = alt((punct('*'), cmd(&["cdot", "times", "ast", "star"])));
+    let over = alt((punct('/'), cmd(&["div", "over"])));
+    let percent = tok(|p| matches!(p, Piece::Word(w) | Piece::Text(w) if is_percent_word(w)));
+    let implicit = |i: Tokens<'a>| {
+        let mixed = is_whole_number(cur) && i.peek() == Some(Piece::Cmd("frac"));
+        map(power, |factor| ProductStep::Implicit { factor, mixed }).parse(i)
+    };
+    alt((
+        map(preceded(times, signed_power), ProductStep::Mul),
+        map(preceded(over, signed_power), ProductStep::Div),
+        map(preceded(when(|_| cur.has_number()), unit), |()| ProductStep::Unit),
+        map(percent, |_| ProductStep::Percent),
+        preceded(when(starts_implicit_factor), implicit),
+    ))
+    .parse(i)
+}
+
+fn signed_power(i: Tokens) -> PResult<Node> {
+    // A `+` changes nothing, so a run of them is skipped rather than recursed into.
+    preceded(many0_count(punct('+')), alt((preceded(punct('-'), map(nested(signed_power), neg)), power))).parse(i)
+}
+
+fn is_unit(p: Piece) -> bool {
+    match p {
+        Piece::Word(w) => {
+            !is_separator_word(w)
+                && !is_percent_word(w)
+                && crate::functions::canonical(w).is_none()
+                && !matches!(w, "pi" | "inf" | "infty" | "infinity" | "oo")
+                && !w.chars().all(|c| c.is_ascii_uppercase())
+                && (w.len() >= 3 || SHORT_UNITS.contains(&w) || !w.is_ascii())
         }
+        Piece::Text(t) => {
+            let t = t.trim();
+            !t.is_empty()
+                && !is_separator_word(t)
+                && !is_percent_word(t)
+                && t.chars().any(char::is_alphabetic)
+                && t.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
+                && (t.chars().count() >= 2 || !t.starts_with(|c: char| c.is_ascii_alphabetic()))
+        }
+        _ => false,
     }
+}
 
-    fn product(&mut self) -> PResult<Node> {
-        let mut cur = self.power()?;
-        loop {
-            match self.peek() {
-                Some(Tok::Punct('*')) => {
-                    self.pos += 1;
-                    let f = self.signed_power()?;
-                    cur = mul(cur, f);
-                }
-                Some(Tok::Cmd(c)) if matches!(c.as_str(), "cdot" | "times" | "ast" | "star") => {
-                    self.pos += 1;
-                    let f = self.signed_power()?;
-                    cur = mul(cur, f);
-                }
-                Some(Tok::Punct('/')) => {
-                    self.pos += 1;
-                    let f = self.signed_power()?;
-                    cur = Node::Div(Box::new(cur), Box::new(f));
-                }
-                Some(Tok::Cmd(c)) if c == "div" || c == "over" => {
-                    self.pos += 1;
-                    let f = self.signed_power()?;
-                    cur = Node::Div(Box::new(cur), Box::new(f));
-                }
-                _ => {
-                    if cur.has_number() && self.skip_unit() {
-                        continue;
-                    }
-                    if self.at_percent_word() {
-                        self.pos += 1;
-                        cur = Node::Percent(Box::new(cur));
-                        continue;
-                    }
-                    if !self.starts_implicit_factor() {
-                        break;
-                    }
-                    let mixed = is_whole_number(&cur) && matches!(self.peek(), Some(Tok::Cmd(c)) if c == "frac");
-                    let f = self.power()?;
-                    cur = match (mixed, &f) {
-                        (true, Node::Div(n, d)) if is_whole_number(n) && is_whole_number(d) => Node::Add(vec![cur, f]),
-                        _ => mul(cur, f),
-                    };
-                }
-            }
-        }
-        Ok(cur)
-    }
+/// A unit after a value (`cm`, `\text{ miles}`, `m^2`, `只`), with its power (`cm^2`, `\text{ m}^{3}`).
+fn unit(i: Tokens) -> PResult<()> {
+    let num = || tok(|p| matches!(p, Piece::Num(_)));
+    let power = preceded(punct('^'), alt((num(), preceded(punct('{'), terminated(num(), punct('}'))))));
+    map(pair(tok(is_unit), opt(power)), |_| ()).parse(i)
+}
 
-    fn signed_power(&mut self) -> PResult<Node> {
-        match self.peek() {
-            Some(Tok::Punct('-')) => {
-                self.pos += 1;
-                self.enter()?;
-                let t = self.signed_power();
-                self.leave();
-                Ok(Node::Neg(Box::new(t?)))
-            }
-            Some(Tok::Punct('+')) => {
-                self.pos += 1;
-                self.signed_power()
-            }
-            _ => self.power(),
-        }
-    }
-
-    fn at_percent_word(&self) -> bool {
-        match self.peek() {
-            Some(Tok::Word(w)) => is_percent_word(w),
-            Some(Tok::Text(t)) => is_percent_word(t),
-            _ => false,
-        }
-    }
-
-    /// Consumes a unit after a value (`cm`, `\text{ miles}`, `m^2`, `只`): units carry no value.
-    fn skip_unit(&mut self) -> bool {
-        let is_unit = match self.peek() {
-            Some(Tok::Word(w)) => {
-                !is_separator_word(w)
-                    && !is_percent_word(w)
-                    && crate::functions::canonical(w).is_none()
-                    && !matches!(w.as_str(), "pi" | "inf" | "infty" | "infinity" | "oo")
-                    && !w.chars().all(|c| c.is_ascii_uppercase())
-                    && (w.len() >= 3 || SHORT_UNITS.contains(&w.as_str()) || !w.is_ascii())
-            }
-            Some(Tok::Text(t)) => {
-                let t = t.trim();
-                !t.is_empty()
-                    && !is_separator_word(t)
-                    && !is_percent_word(t)
-                    && t.chars().any(char::is_alphabetic)
-                    && t.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
-                    && (t.chars().count() >= 2 || !t.starts_with(|c: char| c.is_ascii_alphabetic()))
-            }
-            _ => false,
-        };
-        if !is_unit {
-            return false;
-        }
-        self.pos += 1;
-        // `cm^2`, `\text{ m}^{3}`.
-        if self.peek() == Some(&Tok::Punct('^')) {
-            match self.peek_at(1) {
-                Some(Tok::Num(_)) => self.pos += 2,
-                Some(Tok::Punct('{'))
-                    if matches!(self.peek_at(2), Some(Tok::Num(_))) && self.peek_at(3) == Some(&Tok::Punct('}')) =>
-                {
-                    self.pos += 4;
-                }
-                _ => {}
-            }
-        }
-        true
-    }
-
-    /// True when the next token starts a factor multiplied by juxtaposition.
-    fn starts_implicit_factor(&self) -> bool {
-        match self.peek() {
-            Some(Tok::Num(_) | Tok::Letter(_) | Tok::SetOpen | Tok::Begin(_)) => true,
-            Some(Tok::Punct('(' | '{')) => true,
-            Some(Tok::Punct('|')) => self.abs_open == 0,
-            Some(Tok::Word(w)) => !is_separator_word(w) && !is_percent_word(w),
-            Some(Tok::Text(t)) => !is_separator_word(t) && !t.trim().is_empty(),
-            Some(Tok::Cmd(c)) => primary::starts_value(c),
-            _ => false,
-        }
+/// True when the next token starts a factor multiplied by juxtaposition.
+fn starts_implicit_factor(i: &Tokens) -> bool {
+    match i.peek() {
+        Some(Piece::Num(_) | Piece::Letter(_) | Piece::SetOpen | Piece::Begin(_)) => true,
+        Some(Piece::Punct('(' | '{')) => true,
+        Some(Piece::Punct('|')) => i.abs_open == 0,
+        Some(Piece::Word(w)) => !is_separator_word(w) && !is_percent_word(w),
+        Some(Piece::Text(t)) => !is_separator_word(t) && !t.trim().is_empty(),
+        Some(Piece::Cmd(c)) => primary::starts_value(c),
+        _ => false,
     }
 }
 
