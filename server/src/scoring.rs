@@ -1,5 +1,5 @@
 //! The scoring engine: groups a request's items by scorer, runs each group as one batch (CPU
-//! verifiers on the rayon pool, async scorers on the runtime), enforces the deadline, and puts
+//! verifiers on the blocking pool, async scorers on the runtime), enforces the deadline, and puts
 //! the verdicts back in item order. The HTTP handlers and `referee score` both call it.
 
 use std::sync::{Arc, OnceLock};
