@@ -190,8 +190,9 @@ impl Engine {
         let extra: Vec<String> = fields.keys().map(|k| format!("`{k}`")).collect();
         let verifier_name = verifier.as_ref().ok().cloned();
         let target = (|| {
-            let id_ok = id.as_ref().map(|_| ()).map_err(Clone::clone);
-            id_ok?;
+            if let Err(reason) = &id {
+                return Err(reason.clone());
+            }
             let name = verifier?;
             if !extra.is_empty() {
                 return Err(format!(
