@@ -263,6 +263,10 @@ fn neg(n: Node) -> Node {
 
 /// A product, optionally preceded by signs (`-x`, `+-1`, `\pm 2`).
 fn signed_term(i: Tokens) -> PResult<Node> {
+    // Without a sign only the last branch can match: go there after a single peek.
+    if !matches!(i.peek(), Some(Piece::Punct('-' | '+') | Piece::Cmd("pm" | "mp"))) {
+        return product(i);
+    }
     alt((
         preceded(punct('-'), map(nested(signed_term), neg)),
         preceded(punct('+'), nested(signed_term)),
@@ -310,14 +314,34 @@ fn product_step<'a>(cur: &Node, i: Tokens<'a>) -> PResult<'a, ProductStep> {
         let mixed = is_whole_number(cur) && i.peek() == Some(Piece::Cmd("frac"));
         map(power, |factor| ProductStep::Implicit { factor, mixed }).parse(i)
     };
+    // Most products end here: decline at once, peeking a single time, when the next item
+    // can start no step, rather than trying every branch.
+    let Some(next) = i.peek() else {
+        return Err(Err::Error(GrammarError(String::new())));
+    };
+    if !starts_product_step(next, &i) {
+        return Err(Err::Error(GrammarError(String::new())));
+    }
     alt((
         map(preceded(times, signed_power), ProductStep::Mul),
         map(preceded(over, signed_power), ProductStep::Div),
-        map(preceded(when(|_| cur.has_number()), unit), |()| ProductStep::Unit),
+        // The token test is cheap and `has_number` walks the whole factor: test the token first.
+        map(preceded(pair(peek(tok(is_unit)), when(|_| cur.has_number())), unit), |()| ProductStep::Unit),
         map(percent, |_| ProductStep::Percent),
         preceded(when(starts_implicit_factor), implicit),
     ))
     .parse(i)
+}
+
+/// Whether `next` can start some branch of [`product_step`]: a superset of what the branches
+/// accept, so declining when it is false changes nothing.
+fn starts_product_step(next: Piece, i: &Tokens) -> bool {
+    match next {
+        Piece::Punct('*' | '/') => true,
+        Piece::Cmd("cdot" | "times" | "ast" | "star" | "div" | "over") => true,
+        Piece::Word(_) | Piece::Text(_) => true,
+        _ => starts_implicit_factor(i),
+    }
 }
 
 fn signed_power(i: Tokens) -> PResult<Node> {
@@ -360,7 +384,7 @@ fn starts_implicit_factor(i: &Tokens) -> bool {
     match i.peek() {
         Some(Piece::Num(_) | Piece::Letter(_) | Piece::SetOpen | Piece::Begin(_)) => true,
         Some(Piece::Punct('(' | '{')) => true,
-        Some(Piece::Punct('|')) => i.abs_open == 0,
+        Some(Piece::Punct('|')) => !i.in_abs(),
         Some(Piece::Word(w)) => !is_separator_word(w) && !is_percent_word(w),
         Some(Piece::Text(t)) => !is_separator_word(t) && !t.trim().is_empty(),
         Some(Piece::Cmd(c)) => primary::starts_value(c),

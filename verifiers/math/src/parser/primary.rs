@@ -126,6 +126,10 @@ fn postfix<'a>(base: &Node, i: Tokens<'a>) -> PResult<'a, Postfix> {
         let simple = matches!(base, Node::Sym(_)).then(|| simple_subscript(&start, &rest)).flatten();
         Ok((rest, Postfix::Subscript(sub, simple)))
     });
+    // Most primaries take no postfix: decline after a single peek.
+    if !matches!(i.peek(), Some(Piece::Punct('^' | '!' | '%' | '\'' | '_') | Piece::Cmd("circ" | "degree"))) {
+        return Err(Err::Error(GrammarError(String::new())));
+    }
     alt((
         exponent,
         map(terminated(punct('!'), not(punct('='))), |_| Postfix::Factorial),
@@ -303,7 +307,7 @@ fn text<'a>(t: &'a str, i: Tokens<'a>) -> PResult<'a, Node> {
     }
     let parsed = crate::lexer::tokenize(&crate::latex::normalize(inner), i.plain)
         .map_err(super::ParseError::from)
-        .and_then(|tokens| parse_tokens(&tokens, i.plain, i.depth + 1));
+        .and_then(|tokens| parse_tokens(&tokens, i.plain, i.depth() + 1));
     match parsed {
         Ok(node) => Ok((i, node)),
         Err(e) => Err(Err::Failure(GrammarError(e.0))),

@@ -54,6 +54,12 @@ impl<'a> Piece<'a> {
     }
 }
 
+/// A count of units as the input stores it; answers are capped far below `u32::MAX`.
+#[inline(always)]
+fn units(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// The text of the tokens that can be consumed in pieces.
 #[inline]
 fn text_of(tok: &Tok) -> &str {
@@ -65,6 +71,7 @@ fn text_of(tok: &Tok) -> &str {
 
 /// How the rest of the first token is cut into items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Cut {
     /// One item: the token, or what is left of it.
     Whole,
@@ -78,18 +85,19 @@ enum Cut {
 #[derive(Debug, Clone, Copy)]
 pub struct Tokens<'a> {
     toks: &'a [Token],
-    /// Bytes of the first token's text already read.
-    offset: usize,
+    /// Bytes of the first token's text already read. The fields are narrow so that the input,
+    /// copied at every grammar level, stays four words: answers are capped far below `u32`.
+    offset: u32,
     cut: Cut,
     /// Length in units: each token counts one plus the bytes of its text, less what is read of
     /// it. Reading a token in pieces leaves the length unchanged and every item read shortens
     /// it, which nom's checks for loops that make no progress rely on. Like byte offsets in a
     /// `&str`, positions are in units and items are pieces.
-    len: usize,
+    len: u32,
     /// Nesting so far, capped at `MAX_DEPTH`.
-    pub depth: usize,
+    depth: u16,
     /// How many `|...|` are open, so a `|` in operator position closes one.
-    pub abs_open: usize,
+    abs_open: u16,
     /// Plain text rather than LaTeX: scripts are not read one character at a time.
     pub plain: bool,
 }
@@ -97,8 +105,27 @@ pub struct Tokens<'a> {
 impl<'a> Tokens<'a> {
     /// The input for a whole token list, `depth` levels down.
     pub fn new(toks: &'a [Token], plain: bool, depth: usize) -> Self {
-        let len = toks.iter().map(|t| 1 + text_of(&t.tok).len()).sum();
+        let len: usize = toks.iter().map(|t| 1 + text_of(&t.tok).len()).sum();
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        let depth = u16::try_from(depth).unwrap_or(u16::MAX);
         Tokens { toks, offset: 0, cut: Cut::Whole, len, depth, abs_open: 0, plain }
+    }
+
+    /// Nesting so far.
+    #[inline(always)]
+    pub fn depth(&self) -> usize {
+        usize::from(self.depth)
+    }
+
+    /// Whether some `|...|` is open.
+    #[inline(always)]
+    pub fn in_abs(&self) -> bool {
+        self.abs_open > 0
+    }
+
+    #[inline(always)]
+    fn offset(&self) -> usize {
+        self.offset as usize
     }
 
     /// The next item and whether whitespace preceded it.
@@ -112,7 +139,7 @@ impl<'a> Tokens<'a> {
             return Some((Piece::of(&t.tok), t.space_before));
         }
         let space_before = self.offset == 0 && t.space_before;
-        let rest = text_of(&t.tok).get(self.offset..)?;
+        let rest = text_of(&t.tok).get(self.offset()..)?;
         let piece = match (self.cut, &t.tok) {
             (Cut::Whole, Tok::Num(_)) => Piece::Num(rest),
             (Cut::Whole, _) => {
@@ -155,12 +182,13 @@ impl<'a> Tokens<'a> {
             // The common case: a whole token.
             return Tokens {
                 toks: self.toks.get(1..).unwrap_or_default(),
-                len: self.len.saturating_sub(1 + text.len()),
+                len: self.len.saturating_sub(units(1 + text.len())),
                 ..self
             };
         }
         let mut next = self;
-        let step = text.get(self.offset..).and_then(|r| r.chars().next()).map_or(0, char::len_utf8);
+        let step = text.get(self.offset()..).and_then(|r| r.chars().next()).map_or(0, char::len_utf8);
+        let step = units(step);
         match self.cut {
             Cut::Whole => next.skip_token(),
             Cut::FirstChar => {
@@ -169,19 +197,19 @@ impl<'a> Tokens<'a> {
             }
             Cut::Letters => {
                 next.offset += step;
-                if next.offset >= text.len() {
+                if next.offset() >= text.len() {
                     next.skip_token();
                 }
             }
         }
         let read = self.units_of_first().saturating_sub(next.units_of_first_if_same(self.toks.len()));
-        next.len = self.len.saturating_sub(read);
+        next.len = self.len.saturating_sub(units(read));
         next
     }
 
     /// Units left in the first token.
     fn units_of_first(&self) -> usize {
-        self.toks.first().map_or(0, |t| 1 + text_of(&t.tok).len() - self.offset.min(text_of(&t.tok).len()))
+        self.toks.first().map_or(0, |t| 1 + text_of(&t.tok).len() - self.offset().min(text_of(&t.tok).len()))
     }
 
     /// Units left in the first token if it is still the token that was first in an input of
@@ -207,9 +235,9 @@ impl<'a> Tokens<'a> {
             return self;
         };
         let mut next = Tokens { cut: Cut::Letters, ..self };
-        if text_of(&t.tok).len() <= self.offset {
+        if text_of(&t.tok).len() <= self.offset() {
             // No letters: the word is gone.
-            next.len = self.len.saturating_sub(self.units_of_first());
+            next.len = self.len.saturating_sub(units(self.units_of_first()));
             next.skip_token();
         }
         next
@@ -219,7 +247,7 @@ impl<'a> Tokens<'a> {
     /// the token and the part of its text read.
     pub fn read_until(&self, later: &Tokens<'a>) -> impl Iterator<Item = (&'a Tok, &'a str)> + use<'a> {
         let last = self.toks.len().saturating_sub(later.toks.len());
-        let (first_offset, last_offset) = (self.offset, later.offset);
+        let (first_offset, last_offset) = (self.offset(), later.offset());
         self.toks.iter().take(last + 1).enumerate().filter_map(move |(k, t)| {
             let text = text_of(&t.tok);
             let start = if k == 0 { first_offset } else { 0 };
@@ -259,7 +287,7 @@ impl<'a> Iterator for PieceIndices<'a> {
 
     fn next(&mut self) -> Option<(usize, Piece<'a>)> {
         let p = self.rest.peek()?;
-        let at = self.start - self.rest.len;
+        let at = self.start - self.rest.len as usize;
         self.rest = self.rest.advance();
         Some((at, p))
     }
@@ -271,16 +299,16 @@ impl<'a> nom::Input for Tokens<'a> {
     type IterIndices = PieceIndices<'a>;
 
     fn input_len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     fn take(&self, index: usize) -> Self {
-        Tokens { len: index.min(self.len), ..*self }
+        Tokens { len: units(index).min(self.len), ..*self }
     }
 
     fn take_from(&self, index: usize) -> Self {
         let mut rest = *self;
-        while self.len - rest.len < index && rest.peek().is_some() {
+        while ((self.len - rest.len) as usize) < index && rest.peek().is_some() {
             rest = rest.advance();
         }
         rest
@@ -302,7 +330,7 @@ impl<'a> nom::Input for Tokens<'a> {
     }
 
     fn iter_indices(&self) -> Self::IterIndices {
-        PieceIndices { start: self.len, rest: *self }
+        PieceIndices { start: self.len as usize, rest: *self }
     }
 
     fn slice_index(&self, count: usize) -> Result<usize, Needed> {
@@ -313,7 +341,7 @@ impl<'a> nom::Input for Tokens<'a> {
             }
             rest = rest.advance();
         }
-        Ok(self.len - rest.len)
+        Ok((self.len - rest.len) as usize)
     }
 }
 
@@ -392,7 +420,7 @@ where
 {
     move |i: Tokens<'a>| {
         let depth = i.depth + 1;
-        if depth > MAX_DEPTH {
+        if usize::from(depth) > MAX_DEPTH {
             return fail("answer is nested too deeply");
         }
         let (rest, out) = parser.parse(Tokens { depth, ..i })?;
