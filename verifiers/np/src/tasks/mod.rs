@@ -1,6 +1,10 @@
 //! The tasks, one module each, and the one explicit registry list.
 
+use serde_json::json;
+
 use crate::catalogue::{Env, Environment};
+use crate::parse::Node;
+use crate::violation::{ErrorKind, Violation};
 
 mod assign;
 pub mod bin_packing;
@@ -78,4 +82,38 @@ pub(crate) fn list_text<T: std::fmt::Display>(items: &[T]) -> String {
 pub(crate) fn nested_text<T: std::fmt::Display>(lists: &[Vec<T>]) -> String {
     let inner: Vec<String> = lists.iter().map(|l| list_text(l)).collect();
     format!("[{}]", inner.join(", "))
+}
+
+/// An `n`×`n` grid of digits 1..=n, given as nested rows or as `n * n` digits in row order.
+pub(crate) fn decode_digit_grid(answer: &Node, n: usize) -> Result<Vec<Vec<u8>>, Violation> {
+    let rows: Vec<Vec<i64>> = if answer.is_nested() {
+        answer.nested()?
+    } else {
+        let flat = answer.ints()?;
+        if flat.len() != n * n {
+            return Err(Violation::wrong_length("digits", n * n, flat.len()));
+        }
+        flat.chunks(n).map(<[i64]>::to_vec).collect()
+    };
+    if rows.len() != n {
+        return Err(Violation::wrong_length("rows", n, rows.len()));
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            if row.len() != n {
+                return Err(Violation::wrong_length(&format!("digits in row {r}"), n, row.len()));
+            }
+            row.iter()
+                .map(|&d| {
+                    if (1..=n as i64).contains(&d) {
+                        Ok(d as u8)
+                    } else {
+                        Err(Violation::new(ErrorKind::OutOfRange, format!("digit {d} is outside 1..={n}"))
+                            .witness(json!({ "value": d })))
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -7,8 +7,8 @@ use crate::parse::Node;
 use crate::reward::Direction;
 use crate::rng::Rng;
 use crate::task::{LevelSpec, Problem, ReferenceKind, Solved};
-use crate::tasks::nested_text;
-use crate::violation::{ErrorKind, Violation};
+use crate::tasks::{decode_digit_grid, nested_text};
+use crate::violation::Violation;
 
 const SEARCH_BUDGET: u64 = 2_000_000;
 
@@ -205,37 +205,7 @@ impl Problem for Sudoku {
     }
 
     fn decode(inst: &SudokuInstance, answer: &Node) -> Result<Vec<Vec<u8>>, Violation> {
-        let n = inst.size;
-        let rows: Vec<Vec<i64>> = if answer.is_nested() {
-            answer.nested()?
-        } else {
-            let flat = answer.ints()?;
-            if flat.len() != n * n {
-                return Err(Violation::wrong_length("digits", n * n, flat.len()));
-            }
-            flat.chunks(n).map(<[i64]>::to_vec).collect()
-        };
-        if rows.len() != n {
-            return Err(Violation::wrong_length("rows", n, rows.len()));
-        }
-        rows.iter()
-            .enumerate()
-            .map(|(r, row)| {
-                if row.len() != n {
-                    return Err(Violation::wrong_length(&format!("digits in row {r}"), n, row.len()));
-                }
-                row.iter()
-                    .map(|&d| {
-                        if (1..=n as i64).contains(&d) {
-                            Ok(d as u8)
-                        } else {
-                            Err(Violation::new(ErrorKind::OutOfRange, format!("digit {d} is outside 1..={n}"))
-                                .witness(json!({ "value": d })))
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        decode_digit_grid(answer, inst.size)
     }
 
     fn objective(inst: &SudokuInstance, grid: &Vec<Vec<u8>>) -> Result<i64, Violation> {
@@ -306,6 +276,7 @@ impl Problem for Sudoku {
 mod tests {
     use super::*;
     use crate::testkit::{Testable, check_generated, check_tiny};
+    use crate::violation::ErrorKind;
 
     /// Completions by trying every digit in every empty cell (4x4, few holes).
     fn brute_count(inst: &SudokuInstance) -> usize {
