@@ -127,7 +127,7 @@ impl JobStore {
         let finished_at_ms: Option<i64> = job.try_get(5)?;
         let state = if stored_state == "cancelled" {
             JobState::Cancelled
-        } else if finished_at_ms.is_some() {
+        } else if finished_at_ms.is_some() || (done > 0 && done == job.try_get::<i64, _>(3)?) {
             JobState::Done
         } else if started > 0 {
             JobState::Running
@@ -230,8 +230,8 @@ impl JobStore {
     }
 
     /// Writes a chunk's results and marks it done, in one transaction. Results already written
-    /// (by an earlier holder of the chunk) are kept as they are. Marks the job finished when
-    /// this was its last chunk.
+    /// (by an earlier holder of the chunk) are kept as they are. Then marks the job finished
+    /// when no chunk is left undone.
     pub async fn complete(&self, claim: &Claim, owner: &str, results: &[(i64, String)]) -> Result<(), sqlx::Error> {
         let mut tx = self.storage.pool().begin().await?;
         for batch in results.chunks(ITEM_ROWS_PER_STATEMENT) {
@@ -255,19 +255,18 @@ impl JobStore {
         .bind(owner)
         .execute(&mut *tx)
         .await?;
-        let remaining: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM job_chunks WHERE job_id = $1 AND state <> 'done'")
-                .bind(&claim.job_id)
-                .fetch_one(&mut *tx)
-                .await?;
-        if remaining == 0 {
-            sqlx::query("UPDATE jobs SET finished_at_ms = $1 WHERE id = $2 AND finished_at_ms IS NULL")
-                .bind(now_ms())
-                .bind(&claim.job_id)
-                .execute(&mut *tx)
-                .await?;
-        }
         tx.commit().await?;
+        // Checked after the commit, not inside the transaction: two workers finishing the last
+        // two chunks at once would each still see the other's chunk as running. Whichever
+        // commits last sees both done here.
+        sqlx::query(
+            "UPDATE jobs SET finished_at_ms = $1 WHERE id = $2 AND finished_at_ms IS NULL \
+             AND NOT EXISTS (SELECT 1 FROM job_chunks WHERE job_id = $2 AND state <> 'done')",
+        )
+        .bind(now_ms())
+        .bind(&claim.job_id)
+        .execute(self.storage.pool())
+        .await?;
         metrics::counter!("referee_job_chunks_done_total").increment(1);
         Ok(())
     }
