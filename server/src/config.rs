@@ -22,6 +22,7 @@ pub struct Config {
     pub cache: CacheConfig,
     pub auth: AuthConfig,
     pub jobs: JobsConfig,
+    pub noise: NoiseConfig,
     pub log: LogConfig,
 }
 
@@ -114,6 +115,29 @@ pub struct JobsConfig {
     pub allowed_paths: Vec<PathBuf>,
 }
 
+/// The noisy-reward layer: corrections from per-verifier noise models, and appeals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NoiseConfig {
+    /// Corrections are refused when the lower end of J = 1 − ρ0 − ρ1's 95% interval is below
+    /// this floor.
+    pub j_floor: f64,
+    /// Sampled verdicts waiting for their appeal; further samples are dropped (and counted in
+    /// metrics) while the queue is full.
+    pub appeal_queue: usize,
+    /// Most sampled verdicts the appeal checker receives as one batch.
+    pub appeal_batch: usize,
+    /// Time budget of one appeal batch, in milliseconds.
+    pub appeal_timeout_ms: u64,
+    /// How often tallies are written and noise models re-read from the database (so that
+    /// changes made through another replica apply here), in milliseconds.
+    pub refresh_interval_ms: u64,
+    /// Monte Carlo draws behind the intervals of appeal estimates.
+    pub monte_carlo_draws: u32,
+    /// Overturns kept per noise model for `GET /v1/noise/{verifier}/appeals`.
+    pub overturns_kept: u32,
+}
+
 /// Log output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -135,6 +159,7 @@ impl Default for Config {
             cache: CacheConfig::default(),
             auth: AuthConfig::default(),
             jobs: JobsConfig::default(),
+            noise: NoiseConfig::default(),
             log: LogConfig::default(),
         }
     }
@@ -176,6 +201,20 @@ impl Default for JobsConfig {
             chunk_timeout_ms: 300_000,
             max_upload_bytes: 256 << 20,
             allowed_paths: Vec::new(),
+        }
+    }
+}
+
+impl Default for NoiseConfig {
+    fn default() -> Self {
+        NoiseConfig {
+            j_floor: 0.2,
+            appeal_queue: 10_000,
+            appeal_batch: 256,
+            appeal_timeout_ms: 60_000,
+            refresh_interval_ms: 1000,
+            monte_carlo_draws: 10_000,
+            overturns_kept: 1000,
         }
     }
 }
@@ -260,6 +299,20 @@ impl Config {
         }
         if self.jobs.chunk_size == 0 || self.jobs.lease_ms == 0 || self.jobs.poll_interval_ms == 0 {
             return bad("jobs.chunk_size, jobs.lease_ms and jobs.poll_interval_ms must be at least 1");
+        }
+        if !(-1.0..=1.0).contains(&self.noise.j_floor) {
+            return bad("noise.j_floor must be between -1 and 1");
+        }
+        if self.noise.appeal_queue == 0
+            || self.noise.appeal_batch == 0
+            || self.noise.appeal_timeout_ms == 0
+            || self.noise.refresh_interval_ms == 0
+            || self.noise.monte_carlo_draws == 0
+        {
+            return bad(
+                "noise.appeal_queue, noise.appeal_batch, noise.appeal_timeout_ms, noise.refresh_interval_ms and \
+                 noise.monte_carlo_draws must be at least 1",
+            );
         }
         if self.database.max_connections == 0 {
             return bad("database.max_connections must be at least 1");

@@ -2,7 +2,8 @@
 //!
 //! The crate wires the plug-in crates together: [`registry`] lists the scorers, [`scoring`]
 //! runs batches through them, [`api`] serves them over HTTP, [`storage`] persists the scoring
-//! log and result cache, and [`cli`] is the `referee` command.
+//! log and result cache, [`noise`] corrects and appeals binary verdicts, and [`cli`] is the
+//! `referee` command.
 
 pub mod api;
 pub mod auth;
@@ -10,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod jobs;
 pub mod local;
+pub mod noise;
 pub mod registry;
 pub mod remote;
 pub mod scoring;

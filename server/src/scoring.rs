@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::config::{LogMode, ScoringLogConfig};
+use crate::noise::{Correction, NoiseLayer};
 use crate::registry::{Entry, Registry};
 use crate::storage::{CacheRow, LogRow, Storage, WriteQueue};
 
@@ -49,12 +50,16 @@ pub struct Engine {
     registry: Arc<Registry>,
     /// Set once the database is open; until then nothing is logged or cached.
     persistence: OnceLock<Persistence>,
+    /// Set once the noise models are loaded; until then no verdict is corrected or appealed.
+    noise: OnceLock<Arc<NoiseLayer>>,
 }
 
 /// One item after its envelope (`id`, `verifier`, `input`) has been read.
 struct Envelope {
     id: Option<String>,
     verifier: Option<String>,
+    /// The task/source label that selects a noise model.
+    label: Option<String>,
     /// The registry position of the verifier and the input, or why the item is invalid.
     target: Result<(usize, Value), String>,
 }
@@ -62,21 +67,32 @@ struct Envelope {
 /// Which envelope fields an item may have.
 #[derive(Debug, Clone, Copy)]
 pub enum ItemShape<'a> {
-    /// `{id?, verifier, input}`, as in `POST /v1/score`.
+    /// `{id?, verifier, input, label?}`, as in `POST /v1/score`.
     Named,
-    /// `{id?, input}` for the given verifier, as in `POST /v1/verifiers/{id}/score`.
+    /// `{id?, input, label?}` for the given verifier, as in `POST /v1/verifiers/{id}/score`.
     For(&'a str),
 }
 
 impl Engine {
     /// An engine over `registry` that persists nothing until [`Engine::attach`].
     pub fn new(registry: Arc<Registry>) -> Engine {
-        Engine { registry, persistence: OnceLock::new() }
+        Engine { registry, persistence: OnceLock::new(), noise: OnceLock::new() }
     }
 
     /// Starts logging and caching through `persistence`; only the first call has an effect.
     pub fn attach(&self, persistence: Persistence) {
         let _ = self.persistence.set(persistence);
+    }
+
+    /// Starts correcting and appealing verdicts through `noise`; only the first call has an
+    /// effect.
+    pub fn attach_noise(&self, noise: Arc<NoiseLayer>) {
+        let _ = self.noise.set(noise);
+    }
+
+    /// The noise layer, once attached.
+    pub fn noise(&self) -> Option<&Arc<NoiseLayer>> {
+        self.noise.get()
     }
 
     /// The registry this engine scores through.
@@ -90,21 +106,40 @@ impl Engine {
     }
 
     /// Scores `items`, one result per item in order. Never fails as a whole: malformed items,
-    /// unknown verifiers, panics and timeouts become per-item verdicts.
+    /// unknown verifiers, panics and timeouts become per-item verdicts. Binary verdicts with a
+    /// noise model get `details.reward`, and `correction` says whether it replaces `score`.
     pub async fn score(
         &self,
         items: Vec<Value>,
         shape: ItemShape<'_>,
+        correction: Correction,
         budget: Budget,
         request_id: &str,
     ) -> Vec<ScoreResult> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
+        let noise = self.noise.get().map(|layer| (layer, layer.snapshot())).filter(|(_, s)| !s.is_empty());
+        let mut candidates = Vec::new();
+        let mut labels = Vec::new();
+        if noise.is_some() {
+            candidates.resize_with(envelopes.len(), || None);
+            labels = envelopes.iter().map(|e| e.label.clone()).collect();
+        }
         let mut results: Vec<Option<ScoreResult>> = vec![None; envelopes.len()];
         let mut groups: Vec<Vec<(usize, Value)>> = vec![Vec::new(); self.registry.entries().len()];
         let mut names: Vec<(Option<String>, Option<String>)> = Vec::with_capacity(envelopes.len());
         for (position, envelope) in envelopes.into_iter().enumerate() {
             match envelope.target {
-                Ok((index, input)) => groups[index].push((position, input)),
+                Ok((index, input)) => {
+                    if let Some((_, snapshot)) = &noise {
+                        candidates[position] = NoiseLayer::candidate(
+                            snapshot,
+                            self.registry.at(index).id(),
+                            envelope.label.as_deref(),
+                            &input,
+                        );
+                    }
+                    groups[index].push((position, input));
+                }
                 Err(reason) => {
                     results[position] = Some(ScoreResult {
                         id: envelope.id.clone(),
@@ -134,10 +169,14 @@ impl Engine {
                 });
             }
         }
-        results
+        let mut results: Vec<ScoreResult> = results
             .into_iter()
             .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
-            .collect()
+            .collect();
+        if let Some((layer, snapshot)) = noise {
+            layer.after_scoring(&snapshot, &mut results, &labels, candidates, correction);
+        }
+        results
     }
 
     /// Scores lines of a JSONL input: parsed items are scored as one batch, lines that were not
@@ -159,7 +198,7 @@ impl Engine {
                 Err(reason) => failures.push(Some(reason)),
             }
         }
-        let mut scored = self.score(items, ItemShape::Named, budget, request_id).await.into_iter();
+        let mut scored = self.score(items, ItemShape::Named, Correction::None, budget, request_id).await.into_iter();
         failures
             .into_iter()
             .map(|failure| match failure {
@@ -171,7 +210,12 @@ impl Engine {
 
     fn open_envelope(&self, item: Value, shape: ItemShape<'_>) -> Envelope {
         let Value::Object(mut fields) = item else {
-            return Envelope { id: None, verifier: None, target: Err("an item must be a JSON object".to_owned()) };
+            return Envelope {
+                id: None,
+                verifier: None,
+                label: None,
+                target: Err("an item must be a JSON object".to_owned()),
+            };
         };
         let id = match fields.remove("id") {
             None | Some(Value::Null) => Ok(None),
@@ -186,6 +230,11 @@ impl Engine {
             },
             ItemShape::For(name) => Ok(name.to_owned()),
         };
+        let label = match fields.remove("label") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(label)) => Ok(Some(label)),
+            Some(_) => Err("`label` must be a string".to_owned()),
+        };
         let input = fields.remove("input");
         let extra: Vec<String> = fields.keys().map(|k| format!("`{k}`")).collect();
         let verifier_name = verifier.as_ref().ok().cloned();
@@ -193,10 +242,13 @@ impl Engine {
             if let Err(reason) = &id {
                 return Err(reason.clone());
             }
+            if let Err(reason) = &label {
+                return Err(reason.clone());
+            }
             let name = verifier?;
             if !extra.is_empty() {
                 return Err(format!(
-                    "unknown item field(s) {}; an item has `id`, `verifier` and `input`",
+                    "unknown item field(s) {}; an item has `id`, `verifier`, `input` and `label`",
                     extra.join(", ")
                 ));
             }
@@ -207,7 +259,7 @@ impl Engine {
             let input = input.ok_or_else(|| "missing `input`".to_owned())?;
             Ok((index, input))
         })();
-        Envelope { id: id.ok().flatten(), verifier: verifier_name, target }
+        Envelope { id: id.ok().flatten(), verifier: verifier_name, label: label.ok().flatten(), target }
     }
 
     /// Scores one verifier's items as a batch: cache first, then the scorer under the deadline.
@@ -313,7 +365,7 @@ fn unscored(status: Status, reason: &str) -> ScoreResult {
 }
 
 /// Runs a scorer on its inputs, turning an overrun deadline into `timeout` verdicts.
-async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<Verdict> {
+pub(crate) async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<Verdict> {
     let count = inputs.len();
     // The scorer sees the deadline itself; this margin covers answering the items it finished.
     let limit = budget.remaining().map(|left| left + Duration::from_millis(50));
@@ -456,7 +508,7 @@ mod tests {
             json!({"id": "f", "verifier": "exact-match", "input": {"response": "5", "reference": "4"}, "extra": 1}),
             json!({"id": "g", "verifier": "exact-match", "input": {"response": "5", "reference": "4"}}),
         ];
-        let results = engine.score(items, ItemShape::Named, Budget::unlimited(), "t").await;
+        let results = engine.score(items, ItemShape::Named, Correction::None, Budget::unlimited(), "t").await;
         let statuses: Vec<Status> = results.iter().map(|r| r.status).collect();
         assert_eq!(
             statuses,
@@ -481,7 +533,8 @@ mod tests {
         let items: Vec<Value> = (0..40)
             .map(|i| json!({"verifier": "exact-match", "input": {"response": i.to_string(), "reference": "1"}}))
             .collect();
-        let results = engine.score(items, ItemShape::Named, Budget::with_timeout(Duration::ZERO), "t").await;
+        let results =
+            engine.score(items, ItemShape::Named, Correction::None, Budget::with_timeout(Duration::ZERO), "t").await;
         assert!(results.iter().all(|r| r.status == Status::Timeout), "{results:?}");
     }
 }

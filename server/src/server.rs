@@ -13,6 +13,7 @@ use crate::api::{self, AppState, JobsHandle, Limits, Readiness};
 use crate::auth::ApiKeys;
 use crate::config::Config;
 use crate::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
+use crate::noise::{NoiseLayer, NoiseTasks};
 use crate::registry::Registry;
 use crate::scoring::{Engine, Persistence};
 use crate::storage::{Storage, Writer, spawn_writer};
@@ -27,6 +28,7 @@ pub struct RunningServer {
     stop: oneshot::Sender<()>,
     serving: JoinHandle<std::io::Result<()>>,
     workers: JobWorkers,
+    noise: NoiseTasks,
     writer: Writer,
     grace: Duration,
 }
@@ -42,7 +44,8 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     tracing::info!("listening on http://{addr}");
 
     let readiness = Arc::new(Readiness::default());
-    let engine = Arc::new(Engine::new(Arc::new(Registry::builtin())));
+    let registry = Arc::new(Registry::builtin());
+    let engine = Arc::new(Engine::new(Arc::clone(&registry)));
     let jobs = Arc::new(OnceLock::new());
     let state = AppState {
         engine: Arc::clone(&engine),
@@ -76,6 +79,9 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         log: config.scoring_log.clone(),
         cache: config.cache.enabled,
     });
+    let (noise_layer, noise) =
+        NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
+    engine.attach_noise(noise_layer);
     let store = JobStore::new(storage.clone());
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);
@@ -94,6 +100,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         stop,
         serving,
         workers,
+        noise,
         writer,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
     })
@@ -118,8 +125,8 @@ impl RunningServer {
     }
 
     /// Flips readiness to draining, stops accepting connections, lets in-flight requests finish
-    /// (up to the grace period), lets job workers finish their chunks, then writes every queued
-    /// log and cache row.
+    /// (up to the grace period), lets job workers finish their chunks, writes the noise tallies,
+    /// then writes every queued log and cache row.
     pub async fn shutdown(self) -> anyhow::Result<()> {
         self.readiness.set_draining();
         let _ = self.stop.send(());
@@ -129,6 +136,7 @@ impl RunningServer {
             Err(_) => tracing::warn!(grace = ?self.grace, "in-flight requests outlived the grace period"),
         }
         self.workers.finish().await;
+        self.noise.finish().await;
         self.writer.finish().await;
         self.storage.close().await;
         tracing::info!("stopped");

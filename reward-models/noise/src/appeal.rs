@@ -12,10 +12,13 @@ use crate::{Interval, IntervalMethod, NoiseError, NoiseModel, NoiseSource, Propo
 
 /// Which share of each verdict class is sent to the stronger checker.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AppealRates {
     /// The probability that a verdict 0 is re-checked.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub negatives: f64,
     /// The probability that a verdict 1 is re-checked.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub positives: f64,
 }
 

@@ -43,6 +43,7 @@ pub enum RewardBasis {
 
 /// The rewards of the rollouts of one prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RewardGroup {
     /// The trainer's group key (verl's `uid`, a prompt id).
     pub id: String,
@@ -52,6 +53,7 @@ pub struct RewardGroup {
 
 /// Rewards grouped by prompt, and how to turn them into advantages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AdvantageRequest {
     /// The groups.
     pub groups: Vec<RewardGroup>,
@@ -60,6 +62,7 @@ pub struct AdvantageRequest {
     pub normalisation: Normalisation,
     /// Added to the std before dividing; verl uses 1e-6, TRL 1e-4.
     #[serde(default = "AdvantageRequest::default_epsilon")]
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub epsilon: f64,
     /// Sample (N − 1) or population (N) std.
     #[serde(default)]
@@ -70,6 +73,9 @@ pub struct AdvantageRequest {
     /// The verifier whose noise model corrects the rewards; required unless `reward` is `raw`.
     #[serde(default)]
     pub verifier: Option<String>,
+    /// The task/source label of that noise model; the verifier-wide model when absent.
+    #[serde(default)]
+    pub label: Option<String>,
 }
 
 impl AdvantageRequest {
@@ -118,14 +124,14 @@ pub struct AdvantageResponse {
 ///
 /// Corrected bases need `noise` and binary (0 or 1) rewards, and fail with
 /// [`NoiseError::Refused`] when `policy` refuses the model. Fails on an empty group, a
-/// non-finite reward or a negative epsilon, naming the group and rollout.
+/// non-finite reward or an epsilon outside [0, 1], naming the group and rollout.
 pub fn group_advantages(
     request: &AdvantageRequest,
     noise: Option<&NoiseModel>,
     policy: &CorrectionPolicy,
 ) -> Result<AdvantageResponse, NoiseError> {
-    if !(request.epsilon >= 0.0 && request.epsilon.is_finite()) {
-        return Err(NoiseError::invalid("epsilon", format!("{} is not a finite number ≥ 0", request.epsilon)));
+    if !(0.0..=1.0).contains(&request.epsilon) {
+        return Err(NoiseError::invalid("epsilon", format!("{} is not a number from 0 to 1", request.epsilon)));
     }
     let correction = match request.reward {
         RewardBasis::Raw => None,
@@ -144,7 +150,14 @@ pub fn group_advantages(
         .iter()
         .map(|group| {
             let values = group_values(group, request.reward, correction)?;
-            Ok(normalise(group, values, request))
+            let advantages = normalise(group, values, request);
+            if !(advantages.mean.is_finite() && advantages.std.is_finite()) {
+                return Err(NoiseError::invalid(
+                    "rewards",
+                    format!("the rewards of group {:?} are too large to average", group.id),
+                ));
+            }
+            Ok(advantages)
         })
         .collect::<Result<Vec<_>, NoiseError>>()?;
     Ok(AdvantageResponse {
@@ -233,6 +246,7 @@ mod tests {
             std_estimator: StdEstimator::Sample,
             reward,
             verifier: None,
+            label: None,
         }
     }
 

@@ -81,10 +81,13 @@ impl RateEstimate {
 
 /// Rates set by hand: the body of a `PUT` on a verifier's noise model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ConfiguredRates {
     /// ρ0, the false-positive rate P(verdict 1 | truly 0).
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub rho0: f64,
     /// ρ1, the false-negative rate P(verdict 0 | truly 1).
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub rho1: f64,
     /// A 95% interval for ρ0; without one the rate is taken as exact.
     #[serde(default)]

@@ -14,6 +14,7 @@ pub(crate) const TAIL_95: f64 = 0.025;
 
 /// A closed interval `[lower, upper]` within [0, 1] (or within [-1, 1] for Youden's J).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Interval {
     /// The lower end.
     pub lower: f64,

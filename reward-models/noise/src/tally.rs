@@ -8,6 +8,7 @@ use crate::{NoiseError, Proportion};
 /// One verdict of the noisy verifier next to the true label a person (or a trusted checker)
 /// assigned to the same response: an audit row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GoldLabel {
     /// The verifier's binary verdict R̃ (true = reward 1).
     pub verdict: bool,

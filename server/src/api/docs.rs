@@ -88,6 +88,7 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
                     "id": {"type": ["string", "null"], "description": "Echoed in the result, to match results with items."},
                     "verifier": {"type": "string", "enum": [entry.id()]},
                     "input": {"$ref": format!("#/components/schemas/{}", input.name)},
+                    "label": {"type": ["string", "null"], "description": "A task or data-source label that selects a noise model."},
                 },
             }),
         ));

@@ -46,6 +46,12 @@ pub enum ApiError {
     PathNotAllowed(String),
     #[error("method not allowed for this route")]
     MethodNotAllowed,
+    #[error("{0}")]
+    InvalidNoise(String),
+    #[error("{0}")]
+    NoNoiseModel(String),
+    #[error("{0}")]
+    CorrectionRefused(String),
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
     Overloaded { retry_after_secs: u32 },
     #[error("the server is starting; retry after {retry_after_secs} s")]
@@ -72,6 +78,9 @@ impl ApiError {
             ApiError::UnknownJob(_) => (StatusCode::NOT_FOUND, "unknown_job"),
             ApiError::PathNotAllowed(_) => (StatusCode::FORBIDDEN, "path_not_allowed"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            ApiError::InvalidNoise(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_noise"),
+            ApiError::NoNoiseModel(_) => (StatusCode::CONFLICT, "no_noise_model"),
+            ApiError::CorrectionRefused(_) => (StatusCode::CONFLICT, "correction_refused"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
@@ -114,6 +123,9 @@ impl IntoResponse for ApiError {
             | ApiError::UnknownJob(_)
             | ApiError::PathNotAllowed(_)
             | ApiError::MethodNotAllowed
+            | ApiError::InvalidNoise(_)
+            | ApiError::NoNoiseModel(_)
+            | ApiError::CorrectionRefused(_)
             | ApiError::Internal(_) => {}
         }
         response

@@ -7,6 +7,7 @@ mod health;
 mod integers;
 mod jobs;
 mod middleware;
+mod noise;
 mod score;
 mod verifiers;
 
@@ -118,6 +119,11 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(environments::generate_instances))
         .routes(routes!(jobs::status, jobs::cancel))
         .routes(routes!(jobs::results))
+        .routes(routes!(noise::list))
+        .routes(routes!(noise::get, noise::put, noise::delete))
+        .routes(routes!(noise::audit))
+        .routes(routes!(noise::appeals))
+        .routes(routes!(noise::advantages))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.

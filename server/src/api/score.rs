@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use super::error::{ApiError, ApiJson, ErrorBody};
 use super::integers::optional_integer;
 use super::{AppState, Limits};
+use crate::noise::Correction;
 use crate::scoring::{ItemShape, ScoreResult};
 
 /// One item of `POST /v1/score`: which verifier judges it and that verifier's input. The
@@ -26,6 +27,9 @@ pub struct ScoreItem {
     /// The verifier's input.
     #[schema(value_type = Object)]
     pub input: Value,
+    /// A task or data-source label that selects a noise model (`PUT /v1/noise/{verifier}`);
+    /// the verifier-wide model applies when the label has none.
+    pub label: Option<String>,
 }
 
 /// A batch of items to score. Items may mix verifiers; each verifier receives its items as one
@@ -42,6 +46,11 @@ pub struct ScoreRequest {
     #[serde(default, deserialize_with = "timeout_ms")]
     #[schema(minimum = 1, maximum = 3_600_000)]
     pub timeout_ms: Option<u64>,
+    /// `backward` replaces each binary verdict's score with its backward-corrected reward
+    /// where the verifier has a noise model that allows it. Either way, such verdicts carry
+    /// the corrections in `details.reward`.
+    #[serde(default)]
+    pub correction: Correction,
 }
 
 /// One item of `POST /v1/verifiers/{id}/score`.
@@ -53,6 +62,8 @@ pub struct VerifierScoreItem {
     /// The verifier's input, as its schema in `GET /v1/verifiers` describes.
     #[schema(value_type = Object)]
     pub input: Value,
+    /// A task or data-source label that selects a noise model.
+    pub label: Option<String>,
 }
 
 /// A batch of items for one verifier.
@@ -66,6 +77,11 @@ pub struct VerifierScoreRequest {
     #[serde(default, deserialize_with = "timeout_ms")]
     #[schema(minimum = 1, maximum = 3_600_000)]
     pub timeout_ms: Option<u64>,
+    /// `backward` replaces each binary verdict's score with its backward-corrected reward
+    /// where the verifier has a noise model that allows it. Either way, such verdicts carry
+    /// the corrections in `details.reward`.
+    #[serde(default)]
+    pub correction: Correction,
 }
 
 /// The results, one per item, in item order.
@@ -121,7 +137,8 @@ pub async fn score(
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results = state.engine.score(request.items, ItemShape::Named, budget, &request_id(&headers)).await;
+    let results =
+        state.engine.score(request.items, ItemShape::Named, request.correction, budget, &request_id(&headers)).await;
     Ok(axum::Json(ScoreResponse { results }))
 }
 
@@ -150,6 +167,7 @@ pub async fn score_with_verifier(
     }
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results = state.engine.score(request.items, ItemShape::For(&id), budget, &request_id(&headers)).await;
+    let results =
+        state.engine.score(request.items, ItemShape::For(&id), request.correction, budget, &request_id(&headers)).await;
     Ok(axum::Json(ScoreResponse { results }))
 }
