@@ -136,6 +136,9 @@ pub struct NoiseConfig {
     pub monte_carlo_draws: u32,
     /// Overturns kept per noise model for `GET /v1/noise/{verifier}/appeals`.
     pub overturns_kept: u32,
+    /// Seeds the draws that pick verdicts for appeal, making the sample reproducible for the
+    /// same sequence of verdicts; unseeded draws when absent.
+    pub appeal_seed: Option<u64>,
 }
 
 /// Log output.
@@ -215,6 +218,7 @@ impl Default for NoiseConfig {
             refresh_interval_ms: 1000,
             monte_carlo_draws: 10_000,
             overturns_kept: 1000,
+            appeal_seed: None,
         }
     }
 }

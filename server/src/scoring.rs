@@ -130,13 +130,9 @@ impl Engine {
         for (position, envelope) in envelopes.into_iter().enumerate() {
             match envelope.target {
                 Ok((index, input)) => {
-                    if let Some((_, snapshot)) = &noise {
-                        candidates[position] = NoiseLayer::candidate(
-                            snapshot,
-                            self.registry.at(index).id(),
-                            envelope.label.as_deref(),
-                            &input,
-                        );
+                    if let Some((layer, snapshot)) = &noise {
+                        candidates[position] =
+                            layer.candidate(snapshot, self.registry.at(index).id(), envelope.label.as_deref(), &input);
                     }
                     groups[index].push((position, input));
                 }

@@ -97,6 +97,18 @@ impl TestServer {
         Ok((status, response.json().await?))
     }
 
+    /// PUTs JSON and returns the status and the JSON body.
+    pub async fn put(&self, path: &str, body: &Value) -> anyhow::Result<(u16, Value)> {
+        let response = self.client.put(self.url(path)).json(body).send().await?;
+        let status = response.status().as_u16();
+        Ok((status, response.json().await?))
+    }
+
+    /// Sends DELETE and returns the status.
+    pub async fn delete(&self, path: &str) -> anyhow::Result<u16> {
+        Ok(self.client.delete(self.url(path)).send().await?.status().as_u16())
+    }
+
     /// Shuts the server down gracefully (writing queued rows) and keeps the database.
     pub async fn stop(&mut self) -> anyhow::Result<()> {
         if let Some(server) = self.server.take() {

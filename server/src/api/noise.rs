@@ -11,7 +11,6 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::error::{ApiError, ApiJson, ErrorBody};
-use super::integers::optional_integer;
 use crate::noise::{
     AuditUpload, NoiseKey, NoiseLayer, NoiseList, NoiseSettings, NoiseSettingsError, NoiseStatus, OverturnList,
 };
@@ -36,7 +35,6 @@ pub struct OverturnQuery {
     /// The task/source label (at most 256 bytes); the verifier-wide model when absent.
     pub label: Option<String>,
     /// Most overturns to list, newest first (1 to 1000, default 100).
-    #[serde(default, deserialize_with = "optional_integer")]
     pub limit: Option<u64>,
 }
 

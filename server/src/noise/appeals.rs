@@ -66,9 +66,11 @@ pub(super) async fn maintain(layer: Arc<NoiseLayer>, mut stop: oneshot::Receiver
                 return;
             }
         }
-        layer.flush().await;
+        let settled = layer.flush().await;
         if let Err(error) = layer.reload().await {
+            // The counts are written; a later reload shows them.
             tracing::warn!(%error, "cannot reload noise models; keeping the current ones");
         }
+        layer.settled(settled);
     }
 }

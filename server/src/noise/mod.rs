@@ -10,9 +10,12 @@ mod appeals;
 mod store;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
 use referee_noise::{
     AppealRates, BinomialInterval, ConfiguredRates, CorrectionPolicy, GoldLabel, MonteCarlo, NoiseModel, NoiseSource,
     VerdictTally, binary_verdict,
@@ -121,6 +124,9 @@ pub struct NoiseStatus {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NoiseList {
     pub models: Vec<NoiseStatus>,
+    /// Verdicts this replica sampled for appeal whose outcome is not yet in the counts above:
+    /// queued, being re-checked, or re-checked and waiting for the next write.
+    pub appeals_outstanding: u64,
 }
 
 /// Gold-labelled verdicts: the body of `POST /v1/noise/{verifier}/audits`.
@@ -211,6 +217,8 @@ pub struct Candidate {
 struct Pending {
     tallies: HashMap<NoiseKey, VerdictTally>,
     overturns: Vec<store::OverturnRow>,
+    /// Appeals whose outcome is in `tallies` (or that were undecided).
+    appealed: u64,
 }
 
 /// An appeal model with the tally it was computed from.
@@ -231,6 +239,10 @@ pub struct NoiseLayer {
     appeal_models: Mutex<HashMap<NoiseKey, AppealModel>>,
     /// Serialises reloads, so that a slower one never replaces a newer snapshot.
     reloading: tokio::sync::Mutex<()>,
+    /// The seeded source of appeal draws, when `noise.appeal_seed` is set.
+    seeded: Option<Mutex<ChaCha8Rng>>,
+    /// Appeals queued whose outcome is not yet in the snapshot.
+    outstanding: AtomicU64,
 }
 
 /// The background tasks of the layer.
@@ -269,6 +281,8 @@ impl NoiseLayer {
             appeals,
             appeal_models: Mutex::new(HashMap::new()),
             reloading: tokio::sync::Mutex::new(()),
+            seeded: config.appeal_seed.map(|seed| Mutex::new(ChaCha8Rng::seed_from_u64(seed))),
+            outstanding: AtomicU64::new(0),
         });
         layer.reload().await?;
         let (stop, stopped) = oneshot::channel();
@@ -306,7 +320,7 @@ impl NoiseLayer {
         let mut models: Vec<NoiseStatus> =
             snapshot.models.values().flat_map(|labels| labels.values().map(|c| c.status.clone())).collect();
         models.sort_by(|a, b| (&a.verifier, &a.label).cmp(&(&b.verifier, &b.label)));
-        NoiseList { models }
+        NoiseList { models, appeals_outstanding: self.outstanding.load(Ordering::SeqCst) }
     }
 
     /// The model in use for a verifier and label (falling back to the verifier-wide one).
@@ -507,9 +521,18 @@ impl NoiseLayer {
     /// Draws, before scoring, whether an item may be appealed, and keeps its input if so. The
     /// draw is compared with its verdict class's rate once the verdict is known, so the
     /// re-checked verdicts are a uniform sample within each class.
-    pub fn candidate(snapshot: &Snapshot, verifier: &str, label: Option<&str>, input: &Value) -> Option<Candidate> {
+    pub fn candidate(
+        &self,
+        snapshot: &Snapshot,
+        verifier: &str,
+        label: Option<&str>,
+        input: &Value,
+    ) -> Option<Candidate> {
         let appeal = snapshot.lookup(verifier, label)?.appeal.as_ref()?;
-        let draw: f64 = rand::random();
+        let draw: f64 = match &self.seeded {
+            Some(rng) => rng.lock().unwrap_or_else(PoisonError::into_inner).random(),
+            None => rand::random(),
+        };
         (draw < appeal.max_rate()).then(|| Candidate { draw, input: input.clone() })
     }
 
@@ -562,6 +585,7 @@ impl NoiseLayer {
         for task in tasks {
             let verifier = task.compiled.key.verifier.clone();
             if self.appeals.try_send(task).is_ok() {
+                self.outstanding.fetch_add(1, Ordering::SeqCst);
                 metrics::counter!("referee_noise_appeals_queued_total", "verifier" => verifier).increment(1);
             } else {
                 metrics::counter!("referee_noise_appeals_dropped_total", "verifier" => verifier).increment(1);
@@ -572,6 +596,7 @@ impl NoiseLayer {
     /// Records the checker's verdicts on appealed items.
     fn record_appeals(&self, checker: &str, tasks: Vec<AppealTask>, verdicts: Vec<referee_core::Verdict>) {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        pending.appealed += tasks.len() as u64;
         for (task, verdict) in tasks.into_iter().zip(verdicts) {
             let key = &task.compiled.key;
             let Some(truth) = binary_verdict(verdict.status) else {
@@ -598,12 +623,13 @@ impl NoiseLayer {
         }
     }
 
-    /// Writes pending tallies and overturns. On failure they are kept for the next attempt.
-    async fn flush(&self) {
-        let Pending { tallies, overturns } =
+    /// Writes pending tallies and overturns, and returns how many appeals they settled. On
+    /// failure they are kept for the next attempt.
+    async fn flush(&self) -> u64 {
+        let Pending { tallies, overturns, appealed } =
             std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
         if tallies.is_empty() && overturns.is_empty() {
-            return;
+            return appealed;
         }
         // One transaction: on failure nothing was written, and everything is kept for the next
         // attempt without counting anything twice.
@@ -614,7 +640,15 @@ impl NoiseLayer {
                 pending.tallies.entry(key).or_default().merge(&tally);
             }
             pending.overturns.extend(overturns);
+            pending.appealed += appealed;
+            return 0;
         }
+        appealed
+    }
+
+    /// Marks appeals as settled once their outcome is in the snapshot.
+    fn settled(&self, appeals: u64) {
+        self.outstanding.fetch_sub(appeals, Ordering::SeqCst);
     }
 
     fn refresh_interval(&self) -> Duration {
