@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{CorrectionPolicy, NoiseError, NoiseModel, backward_reward, forward_weight};
 
+/// The largest reward magnitude accepted, so that a group's sums stay finite.
+pub const MAX_ABS_REWARD: f64 = 1e15;
+
 /// How rewards are turned into advantages within a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -178,10 +181,13 @@ fn group_values(group: &RewardGroup, basis: RewardBasis, noise: Option<&NoiseMod
         .iter()
         .enumerate()
         .map(|(index, &reward)| {
-            if !reward.is_finite() {
+            if !(-MAX_ABS_REWARD..=MAX_ABS_REWARD).contains(&reward) {
                 return Err(NoiseError::invalid(
                     "rewards",
-                    format!("reward {index} of group {:?} is {reward}", group.id),
+                    format!(
+                        "reward {index} of group {:?} is {reward}, not a number within ±{MAX_ABS_REWARD:e}",
+                        group.id
+                    ),
                 ));
             }
             let Some(model) = noise else {

@@ -28,8 +28,8 @@ pub use appeal::{AppealRates, MonteCarlo, rates_from_appeal_components};
 pub use correction::{CorrectionPolicy, RewardCorrection, backward_reward, forward_weight};
 pub use error::NoiseError;
 pub use groups::{
-    AdvantageRequest, AdvantageResponse, GroupAdvantages, Normalisation, RewardBasis, RewardGroup, StdEstimator,
-    group_advantages,
+    AdvantageRequest, AdvantageResponse, GroupAdvantages, MAX_ABS_REWARD, Normalisation, RewardBasis, RewardGroup,
+    StdEstimator, group_advantages,
 };
 pub use model::{ConfiguredRates, IntervalMethod, NoiseModel, NoiseSource, RateEstimate};
 pub use proportion::{BinomialInterval, Interval, Proportion, Z_95};

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use referee_core::InputSchema;
+use referee_noise::MAX_ABS_REWARD;
 use serde_json::{Map, Value, json};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{ComponentsBuilder, OpenApi};
@@ -126,9 +127,46 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
                 ]});
             }
         }
+        refine_noise_schemas(schemas);
         schemas.sort_keys();
     }
     document
+}
+
+/// States in the contract what the noise endpoints check beyond the types: configured
+/// intervals lie in [0, 1]; rewards are bounded, groups are not empty, and corrected rewards name
+/// the verifier whose model corrects them.
+fn refine_noise_schemas(schemas: &mut Map<String, Value>) {
+    if let Some(Value::Object(properties)) = schemas.get_mut("ConfiguredRates").and_then(|c| c.get_mut("properties")) {
+        for name in ["rho0_interval", "rho1_interval"] {
+            let end = json!({"type": "number", "minimum": 0.0, "maximum": 1.0});
+            properties.insert(
+                name.to_owned(),
+                json!({
+                    "description": format!("A 95% interval for {}; it must contain the rate. Without one the rate is taken as exact.", &name[..4]),
+                    "type": ["object", "null"],
+                    "required": ["lower", "upper"],
+                    "additionalProperties": false,
+                    "properties": {"lower": end, "upper": end},
+                }),
+            );
+        }
+    }
+    if let Some(rewards) = schemas.get_mut("RewardGroup").and_then(|g| g.pointer_mut("/properties/rewards")) {
+        rewards["minItems"] = json!(1);
+        rewards["items"]["minimum"] = json!(-MAX_ABS_REWARD);
+        rewards["items"]["maximum"] = json!(MAX_ABS_REWARD);
+    }
+    if let Some(Value::Object(request)) = schemas.get_mut("AdvantageRequest") {
+        request.insert(
+            "if".to_owned(),
+            json!({"properties": {"reward": {"enum": ["backward", "forward_weight"]}}, "required": ["reward"]}),
+        );
+        request.insert(
+            "then".to_owned(),
+            json!({"properties": {"verifier": {"type": "string"}}, "required": ["verifier"]}),
+        );
+    }
 }
 
 /// A verifier's input schema with every `$ref` replaced by the schema it names, for clients

@@ -135,6 +135,7 @@ pub struct NoiseList {
 pub struct AuditUpload {
     /// One row per audited response: the verifier's verdict and the true label. Pick the
     /// responses without regard to their verdicts, e.g. a random sample of rollouts.
+    #[schema(min_items = 1)]
     pub labels: Vec<GoldLabel>,
     /// Start the audit tally over with these labels instead of adding them to it.
     #[serde(default)]
@@ -354,7 +355,7 @@ impl NoiseLayer {
 
     /// Adds gold-labelled verdicts to a model's audit tally (or replaces it).
     pub async fn audit(&self, key: &NoiseKey, upload: &AuditUpload) -> Result<NoiseStatus, NoiseSettingsError> {
-        if upload.labels.is_empty() && !upload.replace {
+        if upload.labels.is_empty() {
             return Err(NoiseSettingsError::Invalid("`labels` is empty".to_owned()));
         }
         let tally = VerdictTally::from_gold_labels(&upload.labels);
