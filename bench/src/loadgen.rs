@@ -1,4 +1,5 @@
-//! Closed-loop HTTP load generator for `POST /v1/score` with `exact-match` items.
+//! Closed-loop HTTP load generator for `POST /v1/score` with `exact-match` items, or with a
+//! request read from a file (`--body`).
 //!
 //! Each of `--connections` tasks owns one keep-alive HTTP/1.1 connection and sends the same
 //! request body again as soon as the previous response has been read. The body holds
@@ -63,6 +64,12 @@ struct Options {
     /// Free-form label copied into the JSON report (for example the server's name).
     #[arg(long, default_value = "")]
     label: String,
+
+    /// A JSON file with the score request to send instead of the generated exact-match batch.
+    /// The check before the run then requires one result per item, each `correct`,
+    /// `incorrect` or `unparseable`; `--batch-size` is ignored.
+    #[arg(long)]
+    body: Option<std::path::PathBuf>,
 }
 
 /// Where to send requests: the socket address plus the `Host` header and path of the URL.
@@ -148,19 +155,37 @@ fn score_request_body(batch_size: usize) -> anyhow::Result<Bytes> {
     Ok(Bytes::from(serde_json::to_vec(&json!({ "items": items }))?))
 }
 
-/// Sends the body once and checks that every result has the expected id, score and status.
-async fn check_server_scores(target: &Target, body: &Bytes, batch_size: usize) -> anyhow::Result<()> {
+/// Sends the body once and returns its results.
+async fn check_request(target: &Target, body: &Bytes, batch_size: usize) -> anyhow::Result<Vec<Value>> {
     let mut sender = target.connect().await?;
     let response = sender.send_request(target.request(body)?).await?;
     let status = response.status();
     let bytes = response.into_body().collect().await?.to_bytes();
     ensure!(status.is_success(), "check request got HTTP {status}: {}", String::from_utf8_lossy(&bytes));
-    let parsed: Value = serde_json::from_slice(&bytes).context("check response is not JSON")?;
-    let results = parsed
-        .get("results")
-        .and_then(Value::as_array)
-        .ok_or_else(|| anyhow!("check response has no `results` array"))?;
+    let mut parsed: Value = serde_json::from_slice(&bytes).context("check response is not JSON")?;
+    let results = match parsed.get_mut("results").map(Value::take) {
+        Some(Value::Array(results)) => results,
+        _ => bail!("check response has no `results` array"),
+    };
     ensure!(results.len() == batch_size, "expected {batch_size} results, got {}", results.len());
+    Ok(results)
+}
+
+/// Checks that every result of a request from `--body` was judged.
+async fn check_judged(target: &Target, body: &Bytes, batch_size: usize) -> anyhow::Result<()> {
+    for (index, result) in check_request(target, body, batch_size).await?.iter().enumerate() {
+        let status = result.get("status").and_then(Value::as_str);
+        ensure!(
+            matches!(status, Some("correct" | "incorrect" | "unparseable")),
+            "result {index} was not judged: {result}"
+        );
+    }
+    Ok(())
+}
+
+/// Sends the body once and checks that every result has the expected id, score and status.
+async fn check_server_scores(target: &Target, body: &Bytes, batch_size: usize) -> anyhow::Result<()> {
+    let results = check_request(target, body, batch_size).await?;
     for (index, result) in results.iter().enumerate() {
         let expected_id = format!("item-{index}");
         let (expected_score, expected_status) =
@@ -323,10 +348,24 @@ fn micros_to_ms(micros: u64) -> f64 {
 /// Runs the whole benchmark and returns the merged statistics of every connection.
 async fn run(options: &Options) -> anyhow::Result<ConnectionStats> {
     let target = Target::from_url(&options.url).await?;
-    let body = score_request_body(options.batch_size)?;
-    check_server_scores(&target, &body, options.batch_size)
-        .await
-        .context("the server's scores differ from the expected ones")?;
+    match &options.body {
+        Some(path) => {
+            let body = Bytes::from(std::fs::read(path)?);
+            check_judged(&target, &body, options.batch_size).await.context("the server did not judge every item")?;
+            drive(options, &target, body).await
+        }
+        None => {
+            let body = score_request_body(options.batch_size)?;
+            check_server_scores(&target, &body, options.batch_size)
+                .await
+                .context("the server's scores differ from the expected ones")?;
+            drive(options, &target, body).await
+        }
+    }
+}
+
+/// Drives every connection through the warm-up and measured phases.
+async fn drive(options: &Options, target: &Target, body: Bytes) -> anyhow::Result<ConnectionStats> {
 
     let start = Instant::now();
     let measure_start = start + Duration::from_secs_f64(options.warmup_secs);
@@ -411,7 +450,13 @@ fn report(options: &Options, mut stats: ConnectionStats) -> bool {
 }
 
 fn main() -> anyhow::Result<()> {
-    let options = Options::parse();
+    let mut options = Options::parse();
+    if let Some(path) = &options.body {
+        let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let request: Value = serde_json::from_slice(&text).context("--body is not JSON")?;
+        let items = request["items"].as_array().ok_or_else(|| anyhow!("--body has no `items` array"))?;
+        options.batch_size = items.len();
+    }
     ensure!(options.connections > 0, "--connections must be at least 1");
     ensure!(options.batch_size > 0, "--batch-size must be at least 1");
     ensure!(options.threads > 0, "--threads must be at least 1");
