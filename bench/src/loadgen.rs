@@ -366,7 +366,6 @@ async fn run(options: &Options) -> anyhow::Result<ConnectionStats> {
 
 /// Drives every connection through the warm-up and measured phases.
 async fn drive(options: &Options, target: &Target, body: Bytes) -> anyhow::Result<ConnectionStats> {
-
     let start = Instant::now();
     let measure_start = start + Duration::from_secs_f64(options.warmup_secs);
     let schedule = Schedule {

@@ -278,6 +278,7 @@ on_both_backends!(appeals_of_strict_math_recover_its_false_negative_rate, |backe
     let model = settled(&server, "/v1/noise/math", judged).await?;
     assert_eq!(model["source"], "appeal", "{model}");
     let estimate = &model["model"]["rho1"];
+    eprintln!("strict math: counted ρ1 {rho1:.4} ({missed}/{truly_right}); every verdict appealed: {estimate}");
     let (lower, upper) = interval(estimate);
     assert!(lower <= rho1 && rho1 <= upper, "counted ρ1 {rho1} outside the appeal interval {estimate}");
     // Only the undecided appeals separate the estimate from the counted rate.
@@ -316,6 +317,9 @@ on_both_backends!(appeals_of_strict_math_recover_its_false_negative_rate, |backe
     let checked = counts["checked_negative"].as_u64().unwrap_or(0) + counts["checked_positive"].as_u64().unwrap_or(0);
     assert!((100..=224).contains(&checked), "about half of 324 verdicts re-checked, got {checked}");
     let estimate = &model["model"]["rho1"];
+    eprintln!(
+        "strict math: counted ρ1 {rho1:.4} ({missed}/{truly_right}); 50% appeals ({checked} re-checked): {estimate}"
+    );
     let (lower, upper) = interval(estimate);
     assert!(lower <= rho1 && rho1 <= upper, "counted ρ1 {rho1} outside the appeal interval {estimate}");
     server.finish().await
