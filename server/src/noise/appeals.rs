@@ -5,12 +5,16 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use referee_core::{Budget, Status};
+use referee_core::{Budget, Scorer, Status, Verdict};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Compiled, NoiseLayer, merge_patch};
 use crate::scoring::run_scorer;
+
+/// Items a blocking checker judges per call: below the size at which a batch fans out onto the
+/// rayon pool the request path uses, so an appeal never takes those threads.
+const IDLE_CHUNK: usize = 8;
 
 /// A sampled verdict waiting for its appeal.
 #[derive(Debug)]
@@ -23,8 +27,66 @@ pub struct AppealTask {
     pub(super) input: Value,
 }
 
-/// Re-checks queued verdicts, one checker batch at a time, until the queue closes.
+/// A thread at the lowest CPU priority that runs blocking checkers, so that appeals use the
+/// CPU time the request path leaves idle instead of competing with it.
+struct IdleThread {
+    jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
+}
+
+impl IdleThread {
+    fn spawn() -> std::io::Result<IdleThread> {
+        let (jobs, queue) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        std::thread::Builder::new().name("referee-appeals".to_owned()).spawn(move || {
+            lower_priority();
+            // Ends when the runner drops its sender.
+            while let Ok(job) = queue.recv() {
+                job();
+            }
+        })?;
+        Ok(IdleThread { jobs })
+    }
+
+    /// Judges `inputs` with a blocking checker on this thread, a few items per call.
+    async fn verify(&self, scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<Verdict> {
+        let count = inputs.len();
+        let Scorer::Blocking(verifier) = scorer else {
+            return run_scorer(scorer, inputs, budget).await;
+        };
+        let verifier = Arc::clone(verifier);
+        let (done, verdicts) = oneshot::channel();
+        let job = Box::new(move || {
+            let judged: Vec<Verdict> =
+                inputs.chunks(IDLE_CHUNK).flat_map(|chunk| verifier.verify_json(chunk, &budget)).collect();
+            let _ = done.send(judged);
+        });
+        if self.jobs.send(job).is_err() {
+            return vec![Verdict::internal_error("the appeal thread has stopped"); count];
+        }
+        verdicts.await.unwrap_or_else(|_| vec![Verdict::internal_error("the appeal thread has stopped"); count])
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // On Linux a nice value set for a thread id applies to that thread alone.
+    if let Err(error) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
+        tracing::warn!(%error, "cannot lower the appeal thread's priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+/// Re-checks queued verdicts, one checker batch at a time, until the queue closes. Blocking
+/// checkers run on a thread of the lowest CPU priority; async ones on the runtime.
 pub(super) async fn run(layer: Arc<NoiseLayer>, mut queue: mpsc::Receiver<AppealTask>) {
+    let idle = match IdleThread::spawn() {
+        Ok(idle) => idle,
+        Err(error) => {
+            tracing::error!(%error, "cannot start the appeal thread; appeals are off");
+            return;
+        }
+    };
     let batch = layer.config.appeal_batch;
     let timeout = Duration::from_millis(layer.config.appeal_timeout_ms);
     let mut received = Vec::with_capacity(batch);
@@ -47,7 +109,7 @@ pub(super) async fn run(layer: Arc<NoiseLayer>, mut queue: mpsc::Receiver<Appeal
                 })
                 .collect();
             let entry = layer.registry.at(checker);
-            let verdicts = run_scorer(&entry.scorer, inputs, Budget::with_timeout(timeout)).await;
+            let verdicts = idle.verify(&entry.scorer, inputs, Budget::with_timeout(timeout)).await;
             layer.record_appeals(entry.id(), tasks, verdicts);
         }
     }
