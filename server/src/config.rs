@@ -22,6 +22,7 @@ pub struct Config {
     pub cache: CacheConfig,
     pub auth: AuthConfig,
     pub jobs: JobsConfig,
+    pub openrlhf: OpenRlhfConfig,
     pub log: LogConfig,
 }
 
@@ -114,6 +115,22 @@ pub struct JobsConfig {
     pub allowed_paths: Vec<PathBuf>,
 }
 
+/// `POST /get_reward`, OpenRLHF's remote reward protocol; the query string may override both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpenRlhfConfig {
+    /// The verifier that judges the rollouts.
+    pub verifier: String,
+    /// The verifier input field each label fills.
+    pub label_field: String,
+}
+
+impl Default for OpenRlhfConfig {
+    fn default() -> Self {
+        OpenRlhfConfig { verifier: "math".to_owned(), label_field: "reference".to_owned() }
+    }
+}
+
 /// Log output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -135,6 +152,7 @@ impl Default for Config {
             cache: CacheConfig::default(),
             auth: AuthConfig::default(),
             jobs: JobsConfig::default(),
+            openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
         }
     }

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/get_reward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`). */
+        post: operations["get_reward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -273,6 +290,16 @@ export interface components {
              * @enum {string}
              */
             verifier: "exact-match";
+        };
+        /** @description Per-item numbers for OpenRLHF's logs, each a list parallel to `rewards`. */
+        ExtraLogs: {
+            /** @description 1 where the verdict is `correct`, else 0. */
+            correct: number[];
+            /**
+             * @description 0 where the item could not be judged (`timeout`, `resource_limit`, `invalid_input`,
+             *     `internal_error`), else 1.
+             */
+            judged: number[];
         };
         /**
          * @description Where to find the answer inside a full response before comparing it.
@@ -635,6 +662,33 @@ export interface components {
          * @enum {string}
          */
         RewardMode: "quality" | "forge" | "ratio" | "binary";
+        /** @description What OpenRLHF sends. Fields other than these (some versions send more) are ignored. */
+        RewardRequest: {
+            /**
+             * @description The references, by position. A string (or number) fills the verifier's label field; an
+             *     object is merged into the verifier's input (e.g. `{"reference": "B", "options": {...}}`);
+             *     null or a missing label leaves the field unset, and the verifier then judges the item
+             *     `invalid_input` if it needs one.
+             */
+            labels?: unknown[] | null;
+            /**
+             * @description The prompts, by position; a query whose prompt is missing or is not its prefix is
+             *     scored whole.
+             */
+            prompts?: string[] | null;
+            /** @description The rollouts, each the prompt followed by the response. */
+            query: string[];
+        };
+        /** @description The answer, one entry per query in every list. */
+        RewardResponse: {
+            extra_logs: components["schemas"]["ExtraLogs"];
+            /** @description The reward of each query: the verdict's score (0 for items that could not be judged). */
+            rewards: number[];
+            /** @description The same numbers, which OpenRLHF uses for dynamic filtering. */
+            scores: number[];
+            /** @description The verdict's status of each query, to tell a wrong answer from an unjudged item. */
+            statuses: components["schemas"]["Status"][];
+        };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
         ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"];
         /**
@@ -750,6 +804,98 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    get_reward: {
+        parameters: {
+            query?: {
+                /** @description The verifier id, as listed by `GET /v1/verifiers`; the server's `openrlhf.verifier` when absent. */
+                verifier?: string;
+                /** @description The verifier input field each label fills; the server's `openrlhf.label_field` when absent. */
+                label_field?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RewardRequest"];
+            };
+        };
+        responses: {
+            /** @description One reward per query, in query order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewardResponse"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the number of queries is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is JSON but not a reward request, or the query string is malformed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     healthz: {
         parameters: {
             query?: never;

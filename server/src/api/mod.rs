@@ -7,6 +7,7 @@ mod health;
 mod integers;
 mod jobs;
 mod middleware;
+mod openrlhf;
 mod score;
 mod verifiers;
 
@@ -29,7 +30,7 @@ use utoipa_axum::routes;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::ApiKeys;
-use crate::config::ServerConfig;
+use crate::config::{OpenRlhfConfig, ServerConfig};
 use crate::registry::Registry;
 use crate::scoring::Engine;
 pub use error::{ApiError, ErrorBody};
@@ -81,6 +82,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Set once the database is open.
     pub jobs: Arc<OnceLock<JobsHandle>>,
+    /// Defaults of `POST /get_reward`.
+    pub openrlhf: Arc<OpenRlhfConfig>,
 }
 
 /// Request limits from the server configuration.
@@ -108,7 +111,7 @@ impl Limits {
     }
 }
 
-/// The `/v1` routes: authenticated when keys are configured, and load-limited.
+/// The `/v1` routes and `/get_reward`: authenticated when keys are configured, and load-limited.
 fn v1_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(score::score))
@@ -118,6 +121,7 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(environments::generate_instances))
         .routes(routes!(jobs::status, jobs::cancel))
         .routes(routes!(jobs::results))
+        .routes(routes!(openrlhf::get_reward))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.
@@ -208,6 +212,7 @@ mod tests {
             metrics: crate::telemetry::prometheus(),
             limits: Limits::from_config(&Config::default().server, 1 << 20),
             jobs: Arc::new(OnceLock::new()),
+            openrlhf: Arc::default(),
         }
     }
 

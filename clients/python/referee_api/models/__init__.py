@@ -6,6 +6,7 @@ from .error_body import ErrorBody
 from .exact_match_input import ExactMatchInput
 from .exact_match_score_item import ExactMatchScoreItem
 from .exact_match_score_item_verifier import ExactMatchScoreItemVerifier
+from .extra_logs import ExtraLogs
 from .extraction import Extraction
 from .extraction_mode import ExtractionMode
 from .generate_instances import GenerateInstances
@@ -37,6 +38,8 @@ from .regex_match_input import RegexMatchInput
 from .regex_match_score_item import RegexMatchScoreItem
 from .regex_match_score_item_verifier import RegexMatchScoreItemVerifier
 from .reward_mode import RewardMode
+from .reward_request import RewardRequest
+from .reward_response import RewardResponse
 from .score_request import ScoreRequest
 from .score_response import ScoreResponse
 from .score_result import ScoreResult
@@ -58,6 +61,7 @@ __all__ = (
     "ExactMatchInput",
     "ExactMatchScoreItem",
     "ExactMatchScoreItemVerifier",
+    "ExtraLogs",
     "Extraction",
     "ExtractionMode",
     "GenerateInstances",
@@ -89,6 +93,8 @@ __all__ = (
     "RegexMatchScoreItem",
     "RegexMatchScoreItemVerifier",
     "RewardMode",
+    "RewardRequest",
+    "RewardResponse",
     "ScoreRequest",
     "ScoreResponse",
     "ScoreResult",
