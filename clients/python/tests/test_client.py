@@ -170,3 +170,15 @@ def test_retry_after_forms() -> None:
     assert retry_after_seconds("soon") is None
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", now=1445412480.0) == 10.0
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412490.0) == 0.0
+
+
+def test_waits_follow_retry_after() -> None:
+    import httpx
+
+    with Referee("http://127.0.0.1:9", max_retry_wait=5.0, backoff=0.1) as referee:
+        policy = referee.policy
+        assert policy.wait(1, httpx.Response(503, headers={"retry-after": "2"})) == 2.0
+        assert policy.wait(1, httpx.Response(429, headers={"retry-after": "120"})) == 5.0, "capped"
+        without = [policy.wait(attempt, httpx.Response(503)) for attempt in (1, 2, 3)]
+        assert 0.05 <= without[0] <= 0.15 and 0.2 <= without[2] <= 0.6, "exponential back-off"
+        assert referee.retries == 5
