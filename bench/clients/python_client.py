@@ -102,6 +102,11 @@ def main() -> None:
         **{f"{name}_median": round(rate) for name, rate in medians.items()},
         "client_over_raw": round(medians["client"] / medians["raw"], 3),
         "async_client_over_raw": round(medians["async_client"] / medians["raw"], 3),
+        # Each round's ratio, then their median: steadier when the machine's load drifts.
+        "client_over_raw_paired": round(statistics.median(c / r for c, r in zip(rates["client"], rates["raw"])), 3),
+        "async_client_over_raw_paired": round(
+            statistics.median(a / r for a, r in zip(rates["async_client"], rates["raw"])), 3
+        ),
     }
     print(json.dumps(report))
 

@@ -2,14 +2,19 @@
 # Python client against raw HTTP: builds the release server, starts it on a free loopback port
 # (SQLite in a temporary directory), runs bench/clients/python_client.py with the repository's
 # .venv (scripts/test sets it up), and stops the server. Extra arguments go to the script
-# (--items, --rounds, --chunk, --concurrency).
+# (--items, --rounds, --chunk, --concurrency). REFEREE_BINARY names a release binary to use
+# instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
 [ -x .venv/bin/python ] || { echo "error: .venv is missing; run scripts/test or pip install -r scripts/requirements-test.txt" >&2; exit 1; }
-cargo build --release --locked -p referee-server --bin referee
+binary="${REFEREE_BINARY:-}"
+if [ -z "$binary" ]; then
+    cargo build --release --locked -p referee-server --bin referee
+    binary="$CARGO_TARGET_DIR/release/referee"
+fi
 scratch=$(mktemp -d)
-"$CARGO_TARGET_DIR/release/referee" serve --listen 127.0.0.1:0 --data-dir "$scratch/data" >"$scratch/log" 2>&1 &
+"$binary" serve --listen 127.0.0.1:0 --data-dir "$scratch/data" >"$scratch/log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 addr=""
