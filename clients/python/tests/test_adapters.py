@@ -202,3 +202,31 @@ def test_trl_reward_function(adapter_env: str) -> None:
     completions = [[{"role": "assistant", "content": "Paris"}], [{"role": "assistant", "content": "Milan"}]]
     exact = reward_function("exact-match", reference_column="answer", base_url=adapter_env)
     assert grpo_step(exact, conversational, completions) == [1.0, 0.0]
+
+
+def test_openrlhf_reward_func_sends_the_api_key(monkeypatch) -> None:
+    import urllib.error
+
+    import pytest
+    from referee_client import _env
+
+    from .conftest import Server
+
+    key = "a-test-key-of-more-than-16-chars"
+    server = Server({"REFEREE__AUTH__API_KEYS": json.dumps([key])})
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            openrlhf_post(server.url + "/get_reward", {"query": ["x"], "prompts": [""], "labels": ["x"]})
+        assert refused.value.code == 401
+        monkeypatch.setenv("REFEREE_URL", server.url)
+        monkeypatch.setenv("REFEREE_API_KEY", key)
+        monkeypatch.setenv("REFEREE_OPENRLHF_VERIFIER", "exact-match")
+        monkeypatch.setattr(_env, "_shared", None)
+        module = load_by_path(PACKAGE / "openrlhf.py", "reward_func")
+        out = module.reward_func(["Q: Paris", "Q: Rome"], ["Q: ", "Q: "], ["Paris", "Paris"])
+        assert list(out["rewards"]) == [1.0, 0.0]
+    finally:
+        if _env._shared is not None:
+            _env._shared.close()
+        monkeypatch.setattr(_env, "_shared", None)
+        server.stop()
