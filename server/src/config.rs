@@ -23,6 +23,7 @@ pub struct Config {
     pub auth: AuthConfig,
     pub jobs: JobsConfig,
     pub noise: NoiseConfig,
+    pub openrlhf: OpenRlhfConfig,
     pub log: LogConfig,
 }
 
@@ -141,6 +142,22 @@ pub struct NoiseConfig {
     pub appeal_seed: Option<u64>,
 }
 
+/// `POST /get_reward`, OpenRLHF's remote reward protocol; the query string may override both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpenRlhfConfig {
+    /// The verifier that judges the rollouts.
+    pub verifier: String,
+    /// The verifier input field each label fills.
+    pub label_field: String,
+}
+
+impl Default for OpenRlhfConfig {
+    fn default() -> Self {
+        OpenRlhfConfig { verifier: "math".to_owned(), label_field: "reference".to_owned() }
+    }
+}
+
 /// Log output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -163,6 +180,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             jobs: JobsConfig::default(),
             noise: NoiseConfig::default(),
+            openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
         }
     }

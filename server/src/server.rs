@@ -54,6 +54,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         metrics: telemetry::prometheus(),
         limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
         jobs: Arc::clone(&jobs),
+        openrlhf: Arc::new(config.openrlhf.clone()),
     };
     let (stop, stopped) = oneshot::channel::<()>();
     let app = api::app(state);

@@ -8,6 +8,7 @@ mod integers;
 mod jobs;
 mod middleware;
 mod noise;
+mod openrlhf;
 mod score;
 mod verifiers;
 
@@ -30,7 +31,7 @@ use utoipa_axum::routes;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::ApiKeys;
-use crate::config::ServerConfig;
+use crate::config::{OpenRlhfConfig, ServerConfig};
 use crate::registry::Registry;
 use crate::scoring::Engine;
 pub use error::{ApiError, ErrorBody};
@@ -82,6 +83,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Set once the database is open.
     pub jobs: Arc<OnceLock<JobsHandle>>,
+    /// Defaults of `POST /get_reward`.
+    pub openrlhf: Arc<OpenRlhfConfig>,
 }
 
 /// Request limits from the server configuration.
@@ -109,7 +112,7 @@ impl Limits {
     }
 }
 
-/// The `/v1` routes: authenticated when keys are configured, and load-limited.
+/// The `/v1` routes and `/get_reward`: authenticated when keys are configured, and load-limited.
 fn v1_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(score::score))
@@ -124,6 +127,7 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(noise::audit))
         .routes(routes!(noise::appeals))
         .routes(routes!(noise::advantages))
+        .routes(routes!(openrlhf::get_reward))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.
@@ -214,6 +218,7 @@ mod tests {
             metrics: crate::telemetry::prometheus(),
             limits: Limits::from_config(&Config::default().server, 1 << 20),
             jobs: Arc::new(OnceLock::new()),
+            openrlhf: Arc::default(),
         }
     }
 

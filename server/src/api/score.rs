@@ -104,16 +104,16 @@ fn timeout_ms<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Optio
     }
 }
 
-fn budget(limits: &Limits, timeout_ms: Option<u64>) -> Budget {
+pub(super) fn budget(limits: &Limits, timeout_ms: Option<u64>) -> Budget {
     let timeout = timeout_ms.map_or(limits.request_timeout, |ms| Duration::from_millis(ms).min(limits.request_timeout));
     Budget::with_timeout(timeout)
 }
 
-fn request_id(headers: &HeaderMap) -> String {
+pub(super) fn request_id(headers: &HeaderMap) -> String {
     headers.get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned()
 }
 
-fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> {
+pub(super) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> {
     if count > limits.max_batch_items {
         return Err(ApiError::TooManyItems { count, limit: limits.max_batch_items });
     }

@@ -1,0 +1,224 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.generate_instances import GenerateInstances
+from ...models.instances_response import InstancesResponse
+from ...types import Response
+
+
+def _get_kwargs(
+    task: str,
+    *,
+    body: GenerateInstances,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/environments/{task}/instances".format(
+            task=quote(str(task), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | InstancesResponse | None:
+    if response.status_code == 200:
+        response_200 = InstancesResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | InstancesResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    task: str,
+    *,
+    client: AuthenticatedClient,
+    body: GenerateInstances,
+) -> Response[ErrorBody | InstancesResponse]:
+    """Generates instances of a task with prompts and reference solutions, reproducibly from
+    (task, level, seed).
+
+    Args:
+        task (str):
+        body (GenerateInstances): Which instances to generate. The same (task, level, seed) gives
+            the same instance on every
+            version of the task's generator, so a trainer only needs to store the seed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | InstancesResponse]
+    """
+
+    kwargs = _get_kwargs(
+        task=task,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    task: str,
+    *,
+    client: AuthenticatedClient,
+    body: GenerateInstances,
+) -> ErrorBody | InstancesResponse | None:
+    """Generates instances of a task with prompts and reference solutions, reproducibly from
+    (task, level, seed).
+
+    Args:
+        task (str):
+        body (GenerateInstances): Which instances to generate. The same (task, level, seed) gives
+            the same instance on every
+            version of the task's generator, so a trainer only needs to store the seed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | InstancesResponse
+    """
+
+    return sync_detailed(
+        task=task,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    task: str,
+    *,
+    client: AuthenticatedClient,
+    body: GenerateInstances,
+) -> Response[ErrorBody | InstancesResponse]:
+    """Generates instances of a task with prompts and reference solutions, reproducibly from
+    (task, level, seed).
+
+    Args:
+        task (str):
+        body (GenerateInstances): Which instances to generate. The same (task, level, seed) gives
+            the same instance on every
+            version of the task's generator, so a trainer only needs to store the seed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | InstancesResponse]
+    """
+
+    kwargs = _get_kwargs(
+        task=task,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    task: str,
+    *,
+    client: AuthenticatedClient,
+    body: GenerateInstances,
+) -> ErrorBody | InstancesResponse | None:
+    """Generates instances of a task with prompts and reference solutions, reproducibly from
+    (task, level, seed).
+
+    Args:
+        task (str):
+        body (GenerateInstances): Which instances to generate. The same (task, level, seed) gives
+            the same instance on every
+            version of the task's generator, so a trainer only needs to store the seed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | InstancesResponse
+    """
+
+    return (
+        await asyncio_detailed(
+            task=task,
+            client=client,
+            body=body,
+        )
+    ).parsed

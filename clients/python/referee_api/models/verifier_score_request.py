@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.verifier_score_item import VerifierScoreItem
+
+
+T = TypeVar("T", bound="VerifierScoreRequest")
+
+
+@_attrs_define
+class VerifierScoreRequest:
+    """A batch of items for one verifier.
+
+    Attributes:
+        items (list[Any | VerifierScoreItem]): The items, answered in the same order.
+        timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
+            server's own.
+    """
+
+    items: list[Any | VerifierScoreItem]
+    timeout_ms: int | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.verifier_score_item import VerifierScoreItem
+
+        items = []
+        for items_item_data in self.items:
+            items_item: Any | dict[str, Any]
+            if isinstance(items_item_data, VerifierScoreItem):
+                items_item = items_item_data.to_dict()
+            else:
+                items_item = items_item_data
+            items.append(items_item)
+
+        timeout_ms: int | None | Unset
+        if isinstance(self.timeout_ms, Unset):
+            timeout_ms = UNSET
+        else:
+            timeout_ms = self.timeout_ms
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "items": items,
+            }
+        )
+        if timeout_ms is not UNSET:
+            field_dict["timeout_ms"] = timeout_ms
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.verifier_score_item import VerifierScoreItem
+
+        d = dict(src_dict)
+        items = []
+        _items = d.pop("items")
+        for items_item_data in _items:
+
+            def _parse_items_item(data: object) -> Any | VerifierScoreItem:
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    items_item_type_0 = VerifierScoreItem.from_dict(data)
+
+                    return items_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(Any | VerifierScoreItem, data)
+
+            items_item = _parse_items_item(items_item_data)
+
+            items.append(items_item)
+
+        def _parse_timeout_ms(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        timeout_ms = _parse_timeout_ms(d.pop("timeout_ms", UNSET))
+
+        verifier_score_request = cls(
+            items=items,
+            timeout_ms=timeout_ms,
+        )
+
+        return verifier_score_request
