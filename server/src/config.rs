@@ -23,6 +23,8 @@ pub struct Config {
     pub auth: AuthConfig,
     pub jobs: JobsConfig,
     pub log: LogConfig,
+    /// The LLM judge of the `rubric` reward model.
+    pub judge: referee_rubric::JudgeConfig,
 }
 
 /// The HTTP listener and its limits.
@@ -136,6 +138,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             jobs: JobsConfig::default(),
             log: LogConfig::default(),
+            judge: referee_rubric::JudgeConfig::default(),
         }
     }
 }
@@ -269,6 +272,7 @@ impl Config {
         {
             return bad("database_url must start with sqlite:, postgres:// or postgresql://");
         }
+        self.judge.validate().map_err(ConfigError::Invalid)?;
         Ok(())
     }
 

@@ -12,6 +12,7 @@ pub mod jobs;
 pub mod local;
 pub mod registry;
 pub mod remote;
+pub mod rubrics;
 pub mod scoring;
 pub mod server;
 pub mod storage;

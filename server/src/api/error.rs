@@ -44,6 +44,10 @@ pub enum ApiError {
     UnknownJob(String),
     #[error("{0}")]
     PathNotAllowed(String),
+    #[error("no rubric `{0}`; GET /v1/rubrics lists them")]
+    UnknownRubric(String),
+    #[error("a rubric with the id `{0}` exists; PUT /v1/rubrics/{0} adds a version")]
+    RubricExists(String),
     #[error("method not allowed for this route")]
     MethodNotAllowed,
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
@@ -71,6 +75,8 @@ impl ApiError {
             ApiError::UnknownLevel(_) => (StatusCode::NOT_FOUND, "unknown_level"),
             ApiError::UnknownJob(_) => (StatusCode::NOT_FOUND, "unknown_job"),
             ApiError::PathNotAllowed(_) => (StatusCode::FORBIDDEN, "path_not_allowed"),
+            ApiError::UnknownRubric(_) => (StatusCode::NOT_FOUND, "unknown_rubric"),
+            ApiError::RubricExists(_) => (StatusCode::CONFLICT, "rubric_exists"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
@@ -113,6 +119,8 @@ impl IntoResponse for ApiError {
             | ApiError::UnknownLevel(_)
             | ApiError::UnknownJob(_)
             | ApiError::PathNotAllowed(_)
+            | ApiError::UnknownRubric(_)
+            | ApiError::RubricExists(_)
             | ApiError::MethodNotAllowed
             | ApiError::Internal(_) => {}
         }

@@ -7,6 +7,7 @@ mod health;
 mod integers;
 mod jobs;
 mod middleware;
+mod rubrics;
 mod score;
 mod verifiers;
 
@@ -118,6 +119,9 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(environments::generate_instances))
         .routes(routes!(jobs::status, jobs::cancel))
         .routes(routes!(jobs::results))
+        .routes(routes!(rubrics::create_rubric, rubrics::list_rubrics))
+        .routes(routes!(rubrics::get_rubric, rubrics::update_rubric, rubrics::delete_rubric))
+        .routes(routes!(rubrics::rubric_versions))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.

@@ -157,6 +157,14 @@ impl JudgeClient {
         Ok(JudgeClient { inner: Arc::new(Inner { config, url, key, http, permits, backing }) })
     }
 
+    /// A client with no endpoint: judge criteria fail with `internal_error`.
+    pub fn unconfigured() -> JudgeClient {
+        let config = JudgeConfig::default();
+        let permits = Semaphore::new(config.concurrency);
+        let inner = Inner { config, url: None, key: None, http: reqwest::Client::new(), permits, backing: Backing::default() };
+        JudgeClient { inner: Arc::new(inner) }
+    }
+
     /// The configuration in effect.
     pub fn config(&self) -> &JudgeConfig {
         &self.inner.config
