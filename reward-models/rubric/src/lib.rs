@@ -17,6 +17,7 @@
 
 mod compile;
 mod formula;
+mod integers;
 pub mod judge;
 mod language;
 mod model;
@@ -159,7 +160,7 @@ pub struct RubricInput {
     #[schema(min_length = 1, max_length = 128)]
     pub rubric_id: Option<String>,
     /// The version of the stored rubric; the latest when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "integers::optional_integer")]
     #[schema(minimum = 1, maximum = 4_294_967_295_u64)]
     pub rubric_version: Option<u32>,
 }

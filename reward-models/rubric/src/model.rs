@@ -92,11 +92,11 @@ pub enum CriterionKind {
         /// What is counted.
         unit: LengthUnit,
         /// Least length, inclusive.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::integers::optional_integer")]
         #[schema(minimum = 0, maximum = 100_000_000)]
         min: Option<u64>,
         /// Greatest length, inclusive.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::integers::optional_integer")]
         #[schema(minimum = 0, maximum = 100_000_000)]
         max: Option<u64>,
     },
