@@ -40,7 +40,8 @@ fn version_of(value: i64) -> u32 {
 }
 
 fn decode(id: String, version: i64, created_at_ms: i64, definition: &str) -> Result<StoredRubric, sqlx::Error> {
-    let definition: RubricDefinition = serde_json::from_str(definition).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    let definition: RubricDefinition =
+        serde_json::from_str(definition).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
     Ok(StoredRubric { id, version: version_of(version), created_at_ms, definition })
 }
 
@@ -155,9 +156,7 @@ impl RubricRepository {
         )
         .fetch_all(self.storage.pool())
         .await?;
-        rows.into_iter()
-            .map(|row| Ok((row.try_get(0)?, version_of(row.try_get(1)?), row.try_get(2)?)))
-            .collect()
+        rows.into_iter().map(|row| Ok((row.try_get(0)?, version_of(row.try_get(1)?), row.try_get(2)?))).collect()
     }
 
     /// `(version, created_at_ms)` of every live version of `id`, oldest first.

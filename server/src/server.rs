@@ -80,10 +80,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         log: config.scoring_log.clone(),
         cache: config.cache.enabled,
     });
-    backing.connect(
-        Arc::new(RubricRepository::new(storage.clone())),
-        Arc::new(JudgeCacheTable::new(storage.clone())),
-    );
+    backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     let store = JobStore::new(storage.clone());
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);

@@ -316,7 +316,11 @@ async fn judge_failures_retry_then_fail_the_item_never_scoring_zero() -> anyhow:
     )
     .await?;
     for result in &results {
-        assert_eq!((result["status"].as_str(), result["score"].as_f64()), (Some("internal_error"), Some(0.0)), "{result}");
+        assert_eq!(
+            (result["status"].as_str(), result["score"].as_f64()),
+            (Some("internal_error"), Some(0.0)),
+            "{result}"
+        );
         let call = &result["details"]["judge_calls"][0];
         assert!(call["reply"].is_string() && call["error"].is_string(), "{result}");
     }

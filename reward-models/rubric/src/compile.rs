@@ -99,7 +99,9 @@ pub fn compile(
                     return Err(fail("a rubric cannot use `rubric` as a verifier criterion".to_owned()));
                 }
                 if !knows_verifier(verifier) {
-                    return Err(fail(format!("no verifier is registered as `{verifier}`; GET /v1/verifiers lists them")));
+                    return Err(fail(format!(
+                        "no verifier is registered as `{verifier}`; GET /v1/verifiers lists them"
+                    )));
                 }
                 Method::Verifier { id: verifier.clone(), input: input.clone() }
             }
@@ -167,16 +169,37 @@ mod tests {
         for (rubric, needle) in [
             (json!({"criteria": []}), "1 to 64"),
             (json!({"criteria": [{"name": "1a", "kind": {"type": "valid_json"}}]}), "identifier"),
-            (json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}}, {"name": "a", "kind": {"type": "valid_json"}}]}), "two criteria"),
-            (json!({"criteria": [{"name": "a", "weight": 0, "kind": {"type": "valid_json"}}]}), "positive total weight"),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}}, {"name": "a", "kind": {"type": "valid_json"}}]}),
+                "two criteria",
+            ),
+            (
+                json!({"criteria": [{"name": "a", "weight": 0, "kind": {"type": "valid_json"}}]}),
+                "positive total weight",
+            ),
             (json!({"criteria": [{"name": "a", "kind": {"type": "principle"}}]}), "needs a `description`"),
-            (json!({"criteria": [{"name": "a", "kind": {"type": "verifier", "verifier": "rubric"}}]}), "cannot use `rubric`"),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "verifier", "verifier": "rubric"}}]}),
+                "cannot use `rubric`",
+            ),
             (json!({"criteria": [{"name": "a", "kind": {"type": "verifier", "verifier": "nope"}}]}), "no verifier"),
-            (json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "score", "min": 5, "max": 5}}]}), "below `max`"),
-            (json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "label", "labels": ["x", "y"], "passing": ["z"]}}]}), "subset"),
-            (json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "choices", "choices": ["x", "X"]}}]}), "distinct"),
+            (
+                json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "score", "min": 5, "max": 5}}]}),
+                "below `max`",
+            ),
+            (
+                json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "label", "labels": ["x", "y"], "passing": ["z"]}}]}),
+                "subset",
+            ),
+            (
+                json!({"criteria": [{"name": "a", "description": "d", "kind": {"type": "choices", "choices": ["x", "X"]}}]}),
+                "distinct",
+            ),
             (json!({"criteria": [{"name": "a", "kind": {"type": "regex", "pattern": "("}}]}), "invalid pattern"),
-            (json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}}], "aggregation": {"type": "formula", "formula": "a + b"}}), "not a criterion"),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}}], "aggregation": {"type": "formula", "formula": "a + b"}}),
+                "not a criterion",
+            ),
             (json!({"criteria": [{"name": "a", "kind": {"type": "nope"}}]}), "unknown variant"),
             (json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}, "extra": 1}]}), "unknown field"),
         ] {

@@ -220,8 +220,9 @@ impl Parser<'_> {
             }
             Some(Token::Name(name)) => {
                 if self.peek() == Some(&Token::Open) {
-                    let function = Function::named(&name)
-                        .ok_or_else(|| format!("unknown function `{name}` at {at}; use min max abs clip exp log sqrt"))?;
+                    let function = Function::named(&name).ok_or_else(|| {
+                        format!("unknown function `{name}` at {at}; use min max abs clip exp log sqrt")
+                    })?;
                     self.advance();
                     let mut arguments = vec![self.sum(depth + 1)?];
                     while self.peek() == Some(&Token::Comma) {
@@ -231,7 +232,10 @@ impl Parser<'_> {
                     self.expect_close()?;
                     let (least, most) = function.arity();
                     if arguments.len() < least || arguments.len() > most {
-                        return Err(format!("`{name}` at {at} takes {least} to {most} arguments, not {}", arguments.len()));
+                        return Err(format!(
+                            "`{name}` at {at} takes {least} to {most} arguments, not {}",
+                            arguments.len()
+                        ));
                     }
                     Ok(Node::Call(function, arguments))
                 } else {

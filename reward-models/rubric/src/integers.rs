@@ -15,7 +15,9 @@ where
     };
     number
         .as_u64()
-        .or_else(|| number.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= u64::MAX as f64).map(|v| v as u64))
+        .or_else(|| {
+            number.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= u64::MAX as f64).map(|v| v as u64)
+        })
         .and_then(|v| T::try_from(v).ok())
         .map(Some)
         .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer in range, got {number}")))

@@ -68,8 +68,10 @@ pub trait JudgeCache: Send + Sync {
 /// share the connection.
 #[derive(Clone, Default)]
 pub struct Backing {
-    links: Arc<OnceLock<(Arc<dyn RubricStore>, Arc<dyn JudgeCache>)>>,
+    links: Arc<OnceLock<Links>>,
 }
+
+type Links = (Arc<dyn RubricStore>, Arc<dyn JudgeCache>);
 
 impl std::fmt::Debug for Backing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -100,7 +100,9 @@ impl Rule {
                 pass(min.is_none_or(|m| length >= m) && max.is_none_or(|m| length <= m))
             }
             Rule::ValidJson => pass(parse_json(response).is_some()),
-            Rule::JsonSchema(schema) => pass(parse_json(response).is_some_and(|v| schema::validate(schema, &v).is_ok())),
+            Rule::JsonSchema(schema) => {
+                pass(parse_json(response).is_some_and(|v| schema::validate(schema, &v).is_ok()))
+            }
             Rule::Language(code) => pass(language::detect(response) == Some(code.as_str())),
             Rule::Section(heading) => pass(response.lines().any(|line| is_heading_line(line, heading))),
             Rule::Format(format) => pass(has_format(response, *format)),
@@ -225,7 +227,7 @@ mod tests {
         assert_eq!(score(Rule::regex(r"(?i)as an ai", true), "As an AI, I cannot"), 0.0);
         assert_eq!(score(Rule::regex(r"(?i)as an ai", true), "Here you go"), 1.0);
         assert!(Rule::regex("(", false).is_err());
-        assert!(Rule::regex(&"a{1000}{1000}".to_string(), false).is_err(), "size limit");
+        assert!(Rule::regex("a{1000}{1000}", false).is_err(), "size limit");
     }
 
     #[test]

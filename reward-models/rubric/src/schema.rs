@@ -58,7 +58,9 @@ fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
     let object = match schema {
         Value::Bool(_) => return Ok(()),
         Value::Object(object) => object,
-        _ => return Err(format!("{path}: a schema must be an object or a boolean")),
+        Value::Null | Value::Number(_) | Value::String(_) | Value::Array(_) => {
+            return Err(format!("{path}: a schema must be an object or a boolean"));
+        }
     };
     for (key, value) in object {
         if !KNOWN.contains(&key.as_str()) {
@@ -74,7 +76,10 @@ fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
             }
             "additionalProperties" | "items" | "not" => check_at(value, &at, depth + 1)?,
             "allOf" | "anyOf" | "oneOf" => {
-                let list = value.as_array().filter(|l| !l.is_empty()).ok_or_else(|| format!("{at}: must be a non-empty array"))?;
+                let list = value
+                    .as_array()
+                    .filter(|l| !l.is_empty())
+                    .ok_or_else(|| format!("{at}: must be a non-empty array"))?;
                 for (i, sub) in list.iter().enumerate() {
                     check_at(sub, &format!("{at}/{i}"), depth + 1)?;
                 }
@@ -90,32 +95,21 @@ fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
                 }
             }
             "type" => {
-                let names: Vec<&Value> = match value {
-                    Value::Array(list) => list.iter().collect(),
-                    other => vec![other],
-                };
-                for name in names {
-                    match name.as_str() {
-                        Some("null" | "boolean" | "object" | "array" | "number" | "integer" | "string") => {}
-                        _ => return Err(format!("{at}: unknown type {name}")),
-                    }
+                let names: Vec<&Value> = value.as_array().map_or_else(|| vec![value], |list| list.iter().collect());
+                const TYPES: [&str; 7] = ["null", "boolean", "object", "array", "number", "integer", "string"];
+                if let Some(name) = names.iter().find(|name| !name.as_str().is_some_and(|n| TYPES.contains(&n))) {
+                    return Err(format!("{at}: unknown type {name}"));
                 }
             }
-            "required" => {
-                if !value.as_array().is_some_and(|l| l.iter().all(Value::is_string)) {
-                    return Err(format!("{at}: must be an array of strings"));
-                }
+            "required" if !value.as_array().is_some_and(|l| l.iter().all(Value::is_string)) => {
+                return Err(format!("{at}: must be an array of strings"));
             }
-            "enum" => {
-                if !value.is_array() {
-                    return Err(format!("{at}: must be an array"));
-                }
-            }
+            "enum" if !value.is_array() => return Err(format!("{at}: must be an array")),
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minItems"
-            | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties" => {
-                if !value.is_number() {
-                    return Err(format!("{at}: must be a number"));
-                }
+            | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties"
+                if !value.is_number() =>
+            {
+                return Err(format!("{at}: must be a number"));
             }
             _ => {}
         }
@@ -159,7 +153,9 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
         Value::Bool(true) => return Ok(()),
         Value::Bool(false) => return Err(format!("{path}: no value is allowed here")),
         Value::Object(object) => object,
-        _ => return Err(format!("{path}: invalid schema")),
+        Value::Null | Value::Number(_) | Value::String(_) | Value::Array(_) => {
+            return Err(format!("{path}: invalid schema"));
+        }
     };
     if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
         let target = resolve(root, reference).ok_or_else(|| format!("{path}: unresolved reference {reference}"))?;
@@ -169,7 +165,7 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
         let ok = match types {
             Value::Array(list) => list.iter().filter_map(Value::as_str).any(|t| type_matches(t, instance)),
             Value::String(t) => type_matches(t, instance),
-            _ => false,
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => false,
         };
         if !ok {
             return Err(format!("{path}: expected type {types}"));

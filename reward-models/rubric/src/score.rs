@@ -12,8 +12,8 @@ use serde_json::{Map, Value, json};
 
 use crate::compile::{CompiledRubric, Method, RUBRIC_ID, compile};
 use crate::judge::{
-    Asked, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply, principle_prompt, rubric_prompt,
-    truncate,
+    Asked, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply, principle_prompt,
+    rubric_prompt, truncate,
 };
 use crate::model::{Aggregation, CriterionKind};
 use crate::{Backing, RubricInput, VerifierSet};
@@ -153,7 +153,9 @@ impl RewardModel for RubricScorer {
         };
         let mut items: Vec<Item> = match rule_phase.await {
             Ok(items) => items,
-            Err(_) => return vec![Verdict::internal_error("the rule criteria's worker ended unexpectedly"); inputs.len()],
+            Err(_) => {
+                return vec![Verdict::internal_error("the rule criteria's worker ended unexpectedly"); inputs.len()];
+            }
         };
 
         // Verifier criteria and judge calls run at the same time.
@@ -262,7 +264,11 @@ impl RubricScorer {
                         let message = format!("criterion `{name}`: verifier `{id}` could not judge: {reason}");
                         item.fail(Verdict::failure(verdict.status, message));
                     }
-                    Status::Correct | Status::Partial | Status::Incorrect | Status::Unparseable | Status::ResourceLimit => {
+                    Status::Correct
+                    | Status::Partial
+                    | Status::Incorrect
+                    | Status::Unparseable
+                    | Status::ResourceLimit => {
                         item.scores[c] = Some(verdict.score.clamp(0.0, 1.0));
                         item.raw[c] = Some(json!({"status": verdict.status, "details": verdict.details}));
                     }
@@ -286,8 +292,11 @@ impl RubricScorer {
             if items[i].failure.is_some() {
                 continue;
             }
-            let subject =
-                Subject { prompt: input.prompt.as_deref(), reference: input.reference.as_deref(), response: &input.response };
+            let subject = Subject {
+                prompt: input.prompt.as_deref(),
+                reference: input.reference.as_deref(),
+                response: &input.response,
+            };
             let criteria = &rubric.definition.criteria;
             let mut grouped = Vec::new();
             for (c, method) in rubric.methods.iter().enumerate() {
@@ -304,7 +313,11 @@ impl RubricScorer {
             for group in grouped.chunks(per_call) {
                 let asked: Vec<Asked<'_>> = group
                     .iter()
-                    .map(|&c| Asked { name: &criteria[c].name, description: &criteria[c].description, kind: &criteria[c].kind })
+                    .map(|&c| Asked {
+                        name: &criteria[c].name,
+                        description: &criteria[c].description,
+                        kind: &criteria[c].kind,
+                    })
                     .collect();
                 let prompt = rubric_prompt(&subject, &asked);
                 calls.push(Call { item: i, criteria: group.to_vec(), principle: false, prompt });
@@ -351,9 +364,14 @@ impl RubricScorer {
             let asked: Vec<Asked<'_>> = call
                 .criteria
                 .iter()
-                .map(|&c| Asked { name: &criteria[c].name, description: &criteria[c].description, kind: &criteria[c].kind })
+                .map(|&c| Asked {
+                    name: &criteria[c].name,
+                    description: &criteria[c].description,
+                    kind: &criteria[c].kind,
+                })
                 .collect();
-            parse_rubric_reply(&reply.content, &asked).map(|parsed| parsed.into_iter().map(|p| (p.score, p.raw)).collect())
+            parse_rubric_reply(&reply.content, &asked)
+                .map(|parsed| parsed.into_iter().map(|p| (p.score, p.raw)).collect())
         };
         match parsed {
             Ok(scores) => {

@@ -47,7 +47,8 @@ pub fn bleu(candidate: &str, reference: &str) -> f64 {
         let refs = ngram_counts(&r, n);
         let total: usize = cand.values().sum();
         let matched: usize = cand.iter().map(|(gram, count)| (*count).min(refs.get(gram).copied().unwrap_or(0))).sum();
-        let (matched, total) = if n == 1 { (matched as f64, total as f64) } else { (matched as f64 + 1.0, total as f64 + 1.0) };
+        let (matched, total) =
+            if n == 1 { (matched as f64, total as f64) } else { (matched as f64 + 1.0, total as f64 + 1.0) };
         if matched == 0.0 || total == 0.0 {
             return 0.0;
         }

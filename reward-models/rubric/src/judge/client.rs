@@ -75,7 +75,9 @@ impl JudgeConfig {
             return Err("judge.base_url must start with http:// or https://".to_owned());
         }
         if self.concurrency == 0 || self.timeout_ms == 0 || self.max_criteria_per_call == 0 {
-            return Err("judge.concurrency, judge.timeout_ms and judge.max_criteria_per_call must be at least 1".to_owned());
+            return Err(
+                "judge.concurrency, judge.timeout_ms and judge.max_criteria_per_call must be at least 1".to_owned()
+            );
         }
         if !(0.0..=2.0).contains(&self.temperature) {
             return Err("judge.temperature must be between 0 and 2".to_owned());
@@ -145,7 +147,9 @@ impl JudgeClient {
     pub fn new(config: JudgeConfig, backing: Backing) -> Result<JudgeClient, String> {
         config.validate()?;
         let key = match &config.api_key_env {
-            Some(name) => Some(std::env::var(name).map_err(|_| format!("judge.api_key_env names `{name}`, which is not set"))?),
+            Some(name) => {
+                Some(std::env::var(name).map_err(|_| format!("judge.api_key_env names `{name}`, which is not set"))?)
+            }
             None => None,
         };
         let http = reqwest::Client::builder()
@@ -161,7 +165,8 @@ impl JudgeClient {
     pub fn unconfigured() -> JudgeClient {
         let config = JudgeConfig::default();
         let permits = Semaphore::new(config.concurrency);
-        let inner = Inner { config, url: None, key: None, http: reqwest::Client::new(), permits, backing: Backing::default() };
+        let inner =
+            Inner { config, url: None, key: None, http: reqwest::Client::new(), permits, backing: Backing::default() };
         JudgeClient { inner: Arc::new(inner) }
     }
 
@@ -217,9 +222,9 @@ impl JudgeClient {
         }
         let expired = || JudgeError::Timeout("the item's deadline passed before the judge answered".to_owned());
         let _permit = match deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline.into(), inner.permits.acquire())
-                .await
-                .map_err(|_| expired())?,
+            Some(deadline) => {
+                tokio::time::timeout_at(deadline.into(), inner.permits.acquire()).await.map_err(|_| expired())?
+            }
             None => inner.permits.acquire().await,
         }
         .map_err(|_| JudgeError::Failed("the judge client is closed".to_owned()))?;

@@ -67,7 +67,17 @@ pub fn rubric_prompt(subject: &Subject<'_>, criteria: &[Asked<'_>]) -> String {
                 out.push(')');
             }
             CriterionKind::Score { min, max } => out.push_str(&format!(" (answer a number from {min} to {max})")),
-            _ => {}
+            CriterionKind::Regex { .. }
+            | CriterionKind::Keywords { .. }
+            | CriterionKind::Length { .. }
+            | CriterionKind::ValidJson
+            | CriterionKind::JsonSchema { .. }
+            | CriterionKind::Language { .. }
+            | CriterionKind::Section { .. }
+            | CriterionKind::Format { .. }
+            | CriterionKind::Similarity { .. }
+            | CriterionKind::Verifier { .. }
+            | CriterionKind::Principle => {}
         }
         out.push('\n');
     }
@@ -125,7 +135,8 @@ pub struct Parsed {
 /// Reads the verdict of every criterion from a rubric-template reply, in the order asked.
 pub fn parse_rubric_reply(reply: &str, criteria: &[Asked<'_>]) -> Result<Vec<Parsed>, String> {
     let text = after_thinking(reply)?;
-    let verdicts = verdicts_object(text).ok_or_else(|| "the judge's reply has no JSON object with `verdicts`".to_owned())?;
+    let verdicts =
+        verdicts_object(text).ok_or_else(|| "the judge's reply has no JSON object with `verdicts`".to_owned())?;
     criteria
         .iter()
         .map(|criterion| {
@@ -144,10 +155,10 @@ pub fn parse_rubric_reply(reply: &str, criteria: &[Asked<'_>]) -> Result<Vec<Par
 }
 
 fn pick<'a>(raw: &Value, options: &'a [String]) -> Result<(usize, &'a String), String> {
-    let text = match raw {
-        Value::String(text) => text.trim().trim_matches(|c: char| c == '"' || c == '\'' || c == '.').trim(),
-        other => return Err(format!("the verdict {other} is not one of the options")),
+    let Value::String(text) = raw else {
+        return Err(format!("the verdict {raw} is not one of the options"));
     };
+    let text = text.trim().trim_matches(|c: char| c == '"' || c == '\'' || c == '.').trim();
     options
         .iter()
         .enumerate()
@@ -166,17 +177,25 @@ fn score_verdict(raw: &Value, criterion: &Asked<'_>) -> Result<f64, String> {
             Ok(if passing.iter().any(|p| p.trim().eq_ignore_ascii_case(label.trim())) { 1.0 } else { 0.0 })
         }
         CriterionKind::Score { min, max } => {
-            let value = match raw {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
-                _ => None,
-            }
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("the verdict {raw} is not a number"))?;
+            let value = raw
+                .as_f64()
+                .or_else(|| raw.as_str().and_then(|s| s.trim().parse::<f64>().ok()))
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("the verdict {raw} is not a number"))?;
             let clipped = value.clamp(*min, *max);
             Ok(if max > min { (clipped - min) / (max - min) } else { 1.0 })
         }
-        _ => Err("not a rubric-template criterion".to_owned()),
+        CriterionKind::Regex { .. }
+        | CriterionKind::Keywords { .. }
+        | CriterionKind::Length { .. }
+        | CriterionKind::ValidJson
+        | CriterionKind::JsonSchema { .. }
+        | CriterionKind::Language { .. }
+        | CriterionKind::Section { .. }
+        | CriterionKind::Format { .. }
+        | CriterionKind::Similarity { .. }
+        | CriterionKind::Verifier { .. }
+        | CriterionKind::Principle => Err("not a rubric-template criterion".to_owned()),
     }
 }
 
@@ -210,10 +229,16 @@ mod tests {
 
     fn kinds() -> Vec<(String, CriterionKind)> {
         vec![
-            ("clarity".to_owned(), CriterionKind::Choices { choices: vec!["poor".into(), "fair".into(), "good".into()] }),
+            (
+                "clarity".to_owned(),
+                CriterionKind::Choices { choices: vec!["poor".into(), "fair".into(), "good".into()] },
+            ),
             (
                 "tone".to_owned(),
-                CriterionKind::Label { labels: vec!["rude".into(), "neutral".into(), "warm".into()], passing: vec!["warm".into(), "neutral".into()] },
+                CriterionKind::Label {
+                    labels: vec!["rude".into(), "neutral".into(), "warm".into()],
+                    passing: vec!["warm".into(), "neutral".into()],
+                },
             ),
             ("depth".to_owned(), CriterionKind::Score { min: 1.0, max: 10.0 }),
         ]
@@ -247,7 +272,8 @@ mod tests {
         assert_eq!(scores, [0.5, 1.0, 1.0], "12 is clipped to 10");
         let low = r#"{"verdicts": [{"name": "clarity", "verdict": "poor"}, {"name": "tone", "verdict": "rude"},
             {"name": "depth", "verdict": 3.25}]}"#;
-        let scores: Vec<f64> = parse_rubric_reply(low, &asked(&kinds)).unwrap_or_default().iter().map(|p| p.score).collect();
+        let scores: Vec<f64> =
+            parse_rubric_reply(low, &asked(&kinds)).unwrap_or_default().iter().map(|p| p.score).collect();
         assert_eq!(scores, [0.0, 0.0, 0.25]);
     }
 
@@ -257,7 +283,10 @@ mod tests {
         for (reply, needle) in [
             ("no json here", "no JSON object"),
             ("<think>still thinking", "never ended"),
-            (r#"{"verdicts": [{"name": "clarity", "verdict": "good"}, {"name": "tone", "verdict": "warm"}]}"#, "no verdict for `depth`"),
+            (
+                r#"{"verdicts": [{"name": "clarity", "verdict": "good"}, {"name": "tone", "verdict": "warm"}]}"#,
+                "no verdict for `depth`",
+            ),
             (
                 r#"{"verdicts": [{"name": "clarity", "verdict": "excellent"}, {"name": "tone", "verdict": "warm"}, {"name": "depth", "verdict": 5}]}"#,
                 "not one of poor, fair, good",
@@ -278,7 +307,8 @@ mod tests {
 
     #[test]
     fn principle_scores_from_logprobs_or_text() {
-        let logprobs = vec![("Yes".to_owned(), (0.8f64).ln()), (" no".to_owned(), (0.1f64).ln()), ("Maybe".to_owned(), -3.0)];
+        let logprobs =
+            vec![("Yes".to_owned(), (0.8f64).ln()), (" no".to_owned(), (0.1f64).ln()), ("Maybe".to_owned(), -3.0)];
         let (score, from_logprobs) = parse_principle_reply("Yes", &logprobs).unwrap_or_default();
         assert!((score - 0.8 / 0.9).abs() < 1e-12 && from_logprobs);
         assert_eq!(parse_principle_reply("Yes.", &[]), Ok((1.0, false)));
