@@ -140,6 +140,9 @@ pub fn compile(
             None
         }
         Aggregation::Formula { formula } => {
+            if formula.chars().count() > 4096 {
+                return Err("the aggregation formula is longer than 4096 characters".to_owned());
+            }
             let names: Vec<&str> = definition.criteria.iter().map(|c| c.name.as_str()).collect();
             Some(Formula::parse(formula, &names).map_err(|e| format!("aggregation formula: {e}"))?)
         }

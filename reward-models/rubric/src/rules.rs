@@ -1,9 +1,11 @@
 //! Rule criteria: computed locally from the response, in [0, 1].
 
+use referee_core::Status;
 use regex::{Regex, RegexBuilder};
 use serde_json::Value;
 
 use crate::model::{KeywordMode, LengthUnit, SimilarityMetric, TextFormat};
+use crate::schema::CompiledSchema;
 use crate::{language, schema, similarity};
 
 /// Largest compiled size of one user pattern, so a rubric cannot make the regex engine
@@ -17,7 +19,7 @@ pub enum Rule {
     Keywords { patterns: Vec<Regex>, mode: KeywordMode },
     Length { unit: LengthUnit, min: Option<u64>, max: Option<u64> },
     ValidJson,
-    JsonSchema(Value),
+    JsonSchema(Box<CompiledSchema>),
     Language(String),
     Section(String),
     Format(TextFormat),
@@ -61,8 +63,8 @@ impl Rule {
     }
 
     pub fn json_schema(schema: &Value) -> Result<Rule, String> {
-        schema::check(schema).map_err(|e| format!("invalid JSON Schema: {e}"))?;
-        Ok(Rule::JsonSchema(schema.clone()))
+        let compiled = schema::check(schema).map_err(|e| format!("invalid JSON Schema: {e}"))?;
+        Ok(Rule::JsonSchema(Box::new(compiled)))
     }
 
     pub fn language(code: &str) -> Result<Rule, String> {
@@ -81,9 +83,10 @@ impl Rule {
         Ok(Rule::Section(heading))
     }
 
-    /// The score of `response`. An error means the item cannot be judged by this rule (a
-    /// similarity criterion with no reference).
-    pub fn score(&self, response: &str, reference: Option<&str>) -> Result<f64, String> {
+    /// The score of `response`. An error is the status and reason of an item this rule cannot
+    /// judge: a similarity criterion with no reference (`invalid_input`), texts too long to
+    /// compare (`resource_limit`).
+    pub fn score(&self, response: &str, reference: Option<&str>) -> Result<f64, (Status, String)> {
         let pass = |ok: bool| Ok(if ok { 1.0 } else { 0.0 });
         match self {
             Rule::Regex { regex, absent } => pass(regex.is_match(response) != *absent),
@@ -100,20 +103,25 @@ impl Rule {
                 pass(min.is_none_or(|m| length >= m) && max.is_none_or(|m| length <= m))
             }
             Rule::ValidJson => pass(parse_json(response).is_some()),
-            Rule::JsonSchema(schema) => {
-                pass(parse_json(response).is_some_and(|v| schema::validate(schema, &v).is_ok()))
-            }
+            Rule::JsonSchema(schema) => pass(parse_json(response).is_some_and(|v| schema.validate(&v).is_ok())),
             Rule::Language(code) => pass(language::detect(response) == Some(code.as_str())),
             Rule::Section(heading) => pass(response.lines().any(|line| is_heading_line(line, heading))),
             Rule::Format(format) => pass(has_format(response, *format)),
             Rule::Similarity { metric, reference: own } => {
                 let reference = own.as_deref().or(reference).ok_or_else(|| {
-                    "a similarity criterion needs a `reference` in the criterion or the item".to_owned()
+                    (
+                        Status::InvalidInput,
+                        "a similarity criterion needs a `reference` in the criterion or the item".to_owned(),
+                    )
                 })?;
-                Ok(match metric {
-                    SimilarityMetric::Bleu => similarity::bleu(response, reference),
+                let score = match metric {
+                    SimilarityMetric::Bleu => Some(similarity::bleu(response, reference)),
                     SimilarityMetric::RougeL => similarity::rouge_l(response, reference),
                     SimilarityMetric::FuzzyRatio => similarity::fuzzy_ratio(response, reference),
+                };
+                score.ok_or_else(|| {
+                    let limit = similarity::MAX_LCS_CELLS;
+                    (Status::ResourceLimit, format!("the texts are too long to compare (over {limit} LCS cells)"))
                 })
             }
         }
@@ -217,7 +225,7 @@ mod tests {
     use super::*;
 
     fn score(rule: Result<Rule, String>, response: &str) -> f64 {
-        rule.and_then(|r| r.score(response, None)).unwrap_or_else(|e| panic!("{e}"))
+        rule.and_then(|r| r.score(response, None).map_err(|(_, e)| e)).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -299,7 +307,7 @@ mod tests {
     #[test]
     fn similarity_needs_a_reference() {
         let rule = Rule::Similarity { metric: SimilarityMetric::RougeL, reference: None };
-        assert!(rule.score("text", None).is_err());
+        assert_eq!(rule.score("text", None).map_err(|(status, _)| status), Err(Status::InvalidInput));
         assert_eq!(rule.score("the same", Some("the same")), Ok(1.0));
         let own = Rule::Similarity { metric: SimilarityMetric::FuzzyRatio, reference: Some("abc".to_owned()) };
         assert_eq!(own.score("abc", Some("zzz")), Ok(1.0));

@@ -6,7 +6,9 @@
 //! with local `$ref`). Unknown keywords are refused when the rubric is checked, so a schema
 //! never passes because a keyword was silently ignored.
 
-use regex::Regex;
+use std::collections::{HashMap, HashSet};
+
+use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value};
 
 const KNOWN: [&str; 31] = [
@@ -46,12 +48,31 @@ const KNOWN: [&str; 31] = [
 /// Most nesting followed while checking or validating (schemas and `$ref` chains).
 const MAX_DEPTH: usize = 64;
 
-/// Checks that `schema` uses only supported keywords with well-formed values.
-pub fn check(schema: &Value) -> Result<(), String> {
-    check_at(schema, "#", 0)
+/// Largest compiled size of one `pattern`.
+const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// A checked schema with its `pattern`s compiled once.
+#[derive(Debug, Clone)]
+pub struct CompiledSchema {
+    schema: Value,
+    patterns: HashMap<String, Regex>,
 }
 
-fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
+/// Checks that `schema` uses only supported keywords with well-formed values, and compiles it.
+pub fn check(schema: &Value) -> Result<CompiledSchema, String> {
+    let mut patterns = HashMap::new();
+    check_at(schema, "#", 0, &mut patterns)?;
+    Ok(CompiledSchema { schema: schema.clone(), patterns })
+}
+
+impl CompiledSchema {
+    /// `Ok` when `instance` is valid against the schema, else the first violation.
+    pub fn validate(&self, instance: &Value) -> Result<(), String> {
+        validate_at(&self.schema, &self.schema, instance, "$", 0, &self.patterns)
+    }
+}
+
+fn check_at(schema: &Value, path: &str, depth: usize, patterns: &mut HashMap<String, Regex>) -> Result<(), String> {
     if depth > MAX_DEPTH {
         return Err(format!("{path}: the schema nests too deeply"));
     }
@@ -71,22 +92,26 @@ fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
             "properties" | "$defs" | "definitions" => {
                 let map = value.as_object().ok_or_else(|| format!("{at}: must be an object"))?;
                 for (name, sub) in map {
-                    check_at(sub, &format!("{at}/{name}"), depth + 1)?;
+                    check_at(sub, &format!("{at}/{name}"), depth + 1, patterns)?;
                 }
             }
-            "additionalProperties" | "items" | "not" => check_at(value, &at, depth + 1)?,
+            "additionalProperties" | "items" | "not" => check_at(value, &at, depth + 1, patterns)?,
             "allOf" | "anyOf" | "oneOf" => {
                 let list = value
                     .as_array()
                     .filter(|l| !l.is_empty())
                     .ok_or_else(|| format!("{at}: must be a non-empty array"))?;
                 for (i, sub) in list.iter().enumerate() {
-                    check_at(sub, &format!("{at}/{i}"), depth + 1)?;
+                    check_at(sub, &format!("{at}/{i}"), depth + 1, patterns)?;
                 }
             }
             "pattern" => {
                 let pattern = value.as_str().ok_or_else(|| format!("{at}: must be a string"))?;
-                Regex::new(pattern).map_err(|e| format!("{at}: {e}"))?;
+                let regex = RegexBuilder::new(pattern)
+                    .size_limit(PATTERN_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| format!("{at}: {e}"))?;
+                patterns.insert(pattern.to_owned(), regex);
             }
             "$ref" => {
                 let reference = value.as_str().ok_or_else(|| format!("{at}: must be a string"))?;
@@ -117,12 +142,6 @@ fn check_at(schema: &Value, path: &str, depth: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// True when `instance` is valid against `schema` (which [`check`] accepted; `root` is the
-/// document `$ref`s resolve in).
-pub fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
-    validate_at(schema, schema, instance, "$", 0)
-}
-
 fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let pointer = reference.strip_prefix('#')?;
     root.pointer(pointer)
@@ -145,7 +164,14 @@ fn number(value: Option<&Value>) -> Option<f64> {
     value.and_then(Value::as_f64)
 }
 
-fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth: usize) -> Result<(), String> {
+fn validate_at(
+    root: &Value,
+    schema: &Value,
+    instance: &Value,
+    path: &str,
+    depth: usize,
+    patterns: &HashMap<String, Regex>,
+) -> Result<(), String> {
     if depth > MAX_DEPTH {
         return Err(format!("{path}: the schema nests too deeply"));
     }
@@ -159,7 +185,7 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
     };
     if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
         let target = resolve(root, reference).ok_or_else(|| format!("{path}: unresolved reference {reference}"))?;
-        validate_at(root, target, instance, path, depth + 1)?;
+        validate_at(root, target, instance, path, depth + 1, patterns)?;
     }
     if let Some(types) = s.get("type") {
         let ok = match types {
@@ -211,7 +237,7 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
             return Err(format!("{path}: longer than maxLength"));
         }
         if let Some(pattern) = s.get("pattern").and_then(Value::as_str) {
-            let regex = Regex::new(pattern).map_err(|e| format!("{path}: {e}"))?;
+            let regex = patterns.get(pattern).ok_or_else(|| format!("{path}: the pattern was not checked"))?;
             if !regex.is_match(text) {
                 return Err(format!("{path}: does not match the pattern"));
             }
@@ -226,15 +252,15 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
             return Err(format!("{path}: more items than maxItems"));
         }
         if s.get("uniqueItems") == Some(&Value::Bool(true)) {
-            for (i, item) in items.iter().enumerate() {
-                if items[..i].contains(item) {
-                    return Err(format!("{path}: items are not unique"));
-                }
+            // Objects serialise with sorted keys, so equal values serialise equally.
+            let mut seen = HashSet::with_capacity(items.len());
+            if !items.iter().all(|item| seen.insert(item.to_string())) {
+                return Err(format!("{path}: items are not unique"));
             }
         }
         if let Some(item_schema) = s.get("items") {
             for (i, item) in items.iter().enumerate() {
-                validate_at(root, item_schema, item, &format!("{path}[{i}]"), depth + 1)?;
+                validate_at(root, item_schema, item, &format!("{path}[{i}]"), depth + 1, patterns)?;
             }
         }
     }
@@ -255,10 +281,10 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
         for (name, value) in object {
             let at = format!("{path}.{name}");
             match properties.and_then(|p| p.get(name)) {
-                Some(sub) => validate_at(root, sub, value, &at, depth + 1)?,
+                Some(sub) => validate_at(root, sub, value, &at, depth + 1, patterns)?,
                 None => {
                     if let Some(extra) = s.get("additionalProperties") {
-                        validate_at(root, extra, value, &at, depth + 1)?;
+                        validate_at(root, extra, value, &at, depth + 1, patterns)?;
                     }
                 }
             }
@@ -266,22 +292,23 @@ fn validate_at(root: &Value, schema: &Value, instance: &Value, path: &str, depth
     }
     if let Some(all) = s.get("allOf").and_then(Value::as_array) {
         for sub in all {
-            validate_at(root, sub, instance, path, depth + 1)?;
+            validate_at(root, sub, instance, path, depth + 1, patterns)?;
         }
     }
     if let Some(any) = s.get("anyOf").and_then(Value::as_array)
-        && !any.iter().any(|sub| validate_at(root, sub, instance, path, depth + 1).is_ok())
+        && !any.iter().any(|sub| validate_at(root, sub, instance, path, depth + 1, patterns).is_ok())
     {
         return Err(format!("{path}: matches none of anyOf"));
     }
     if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
-        let matching = one.iter().filter(|sub| validate_at(root, sub, instance, path, depth + 1).is_ok()).count();
+        let matching =
+            one.iter().filter(|sub| validate_at(root, sub, instance, path, depth + 1, patterns).is_ok()).count();
         if matching != 1 {
             return Err(format!("{path}: matches {matching} of oneOf, not exactly one"));
         }
     }
     if let Some(not) = s.get("not")
-        && validate_at(root, not, instance, path, depth + 1).is_ok()
+        && validate_at(root, not, instance, path, depth + 1, patterns).is_ok()
     {
         return Err(format!("{path}: matches the schema under `not`"));
     }
@@ -309,9 +336,9 @@ mod tests {
             },
             "$defs": {"tag": {"type": "string", "maxLength": 8}}
         });
-        assert_eq!(check(&schema), Ok(()));
+        let compiled = check(&schema).unwrap_or_else(|e| panic!("{e}"));
         let valid = json!({"name": "Ada", "age": 36, "tags": ["math"], "kind": "a", "score": 3});
-        assert_eq!(validate(&schema, &valid), Ok(()));
+        assert_eq!(compiled.validate(&valid), Ok(()));
         for invalid in [
             json!({"name": "ada", "tags": ["x"]}),
             json!({"name": "Ada"}),
@@ -325,7 +352,7 @@ mod tests {
             json!({"name": "Ada", "tags": ["x"], "score": 1.5}),
             json!([1, 2]),
         ] {
-            assert!(validate(&schema, &invalid).is_err(), "{invalid}");
+            assert!(compiled.validate(&invalid).is_err(), "{invalid}");
         }
     }
 
@@ -338,7 +365,7 @@ mod tests {
         assert!(check(&json!(3)).is_err());
         // A reference cycle ends at the depth limit instead of recursing forever.
         let cycle = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
-        assert_eq!(check(&cycle), Ok(()));
-        assert!(validate(&cycle, &json!(1)).is_err());
+        let compiled = check(&cycle).unwrap_or_else(|e| panic!("{e}"));
+        assert!(compiled.validate(&json!(1)).is_err());
     }
 }

@@ -139,6 +139,14 @@ impl RewardModel for RubricScorer {
         }
     }
 
+    /// An item naming a stored rubric without a version is scored by whatever version is latest,
+    /// so its verdict must not be reused after the rubric changes.
+    fn result_cacheable(&self, input: &Value) -> bool {
+        let names_stored = input.get("rubric_id").is_some_and(|id| !id.is_null());
+        let pinned = input.get("rubric_version").is_some_and(|v| !v.is_null());
+        !names_stored || pinned
+    }
+
     async fn score_batch(&self, inputs: Vec<RubricInput>, budget: Budget) -> Vec<Verdict> {
         let rubrics = self.resolve(&inputs).await;
         let inputs = Arc::new(inputs);
@@ -198,9 +206,9 @@ fn score_rules(input: &RubricInput, rubric: &Result<Arc<CompiledRubric>, Verdict
         if let Method::Rule(rule) = method {
             match rule.score(&input.response, input.reference.as_deref()) {
                 Ok(score) => item.scores[i] = Some(score),
-                Err(reason) => {
+                Err((status, reason)) => {
                     let name = &rubric.definition.criteria[i].name;
-                    item.fail(Verdict::invalid_input(format!("criterion `{name}`: {reason}")));
+                    item.fail(Verdict::failure(status, format!("criterion `{name}`: {reason}")));
                 }
             }
         }

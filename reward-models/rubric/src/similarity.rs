@@ -58,6 +58,10 @@ pub fn bleu(candidate: &str, reference: &str) -> f64 {
     (brevity * log_sum.exp()).clamp(0.0, 1.0)
 }
 
+/// Most cells of the LCS table computed for one pair (|a|·|b|): beyond it the texts are too
+/// long to compare in bounded time.
+pub const MAX_LCS_CELLS: usize = 50_000_000;
+
 /// Length of the longest common subsequence, in O(|a|·|b|) time and O(|b|) memory.
 fn lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     let mut row = vec![0usize; b.len() + 1];
@@ -72,27 +76,34 @@ fn lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     row[b.len()]
 }
 
-/// ROUGE-L F1 over lower-cased words.
-pub fn rouge_l(candidate: &str, reference: &str) -> f64 {
+/// ROUGE-L F1 over lower-cased words; `None` when the texts are too long (`MAX_LCS_CELLS`).
+pub fn rouge_l(candidate: &str, reference: &str) -> Option<f64> {
     let (c, r) = (words(candidate), words(reference));
     if c.is_empty() || r.is_empty() {
-        return if c.is_empty() && r.is_empty() { 1.0 } else { 0.0 };
+        return Some(if c.is_empty() && r.is_empty() { 1.0 } else { 0.0 });
+    }
+    if c.len().saturating_mul(r.len()) > MAX_LCS_CELLS {
+        return None;
     }
     let common = lcs(&c, &r) as f64;
     if common == 0.0 {
-        return 0.0;
+        return Some(0.0);
     }
     let (precision, recall) = (common / c.len() as f64, common / r.len() as f64);
-    2.0 * precision * recall / (precision + recall)
+    Some(2.0 * precision * recall / (precision + recall))
 }
 
-/// Character Indel similarity: 2·LCS / (|a| + |b|), rapidfuzz's `fuzz.ratio` divided by 100.
-pub fn fuzzy_ratio(candidate: &str, reference: &str) -> f64 {
+/// Character Indel similarity: 2·LCS / (|a| + |b|), rapidfuzz's `fuzz.ratio` divided by 100;
+/// `None` when the texts are too long (`MAX_LCS_CELLS`).
+pub fn fuzzy_ratio(candidate: &str, reference: &str) -> Option<f64> {
     let (a, b): (Vec<char>, Vec<char>) = (candidate.chars().collect(), reference.chars().collect());
     if a.is_empty() && b.is_empty() {
-        return 1.0;
+        return Some(1.0);
     }
-    2.0 * lcs(&a, &b) as f64 / (a.len() + b.len()) as f64
+    if a.len().saturating_mul(b.len()) > MAX_LCS_CELLS {
+        return None;
+    }
+    Some(2.0 * lcs(&a, &b) as f64 / (a.len() + b.len()) as f64)
 }
 
 #[cfg(test)]
@@ -107,19 +118,21 @@ mod tests {
     fn identical_texts_score_one_and_disjoint_zero() {
         let text = "The quick brown fox jumps over the lazy dog.";
         assert!(close(bleu(text, text), 1.0));
-        assert!(close(rouge_l(text, text), 1.0));
-        assert!(close(fuzzy_ratio(text, text), 1.0));
+        assert_eq!(rouge_l(text, text), Some(1.0));
+        assert_eq!(fuzzy_ratio(text, text), Some(1.0));
         assert_eq!(bleu("alpha beta", "gamma delta"), 0.0);
-        assert_eq!(rouge_l("alpha beta", "gamma delta"), 0.0);
-        assert_eq!(fuzzy_ratio("", "abc"), 0.0);
+        assert_eq!(rouge_l("alpha beta", "gamma delta"), Some(0.0));
+        assert_eq!(fuzzy_ratio("", "abc"), Some(0.0));
+        let long = "x".repeat(10_000);
+        assert_eq!(fuzzy_ratio(&long, &long), None, "too long to compare in bounded time");
     }
 
     #[test]
     fn known_values() {
         // rapidfuzz: fuzz.ratio("this is a test", "this is a test!") == 96.55...
-        assert!(close(fuzzy_ratio("this is a test", "this is a test!"), 28.0 / 29.0));
-        // LCS of the words is "the cat the mat" (4): P = 4/6, R = 4/6.
-        assert!(close(rouge_l("the cat sat on the mat", "the cat was on the mat"), 5.0 / 6.0));
+        assert!(close(fuzzy_ratio("this is a test", "this is a test!").unwrap_or(0.0), 28.0 / 29.0));
+        // LCS of the words is "the cat on the mat" (5 of 6 on each side).
+        assert!(close(rouge_l("the cat sat on the mat", "the cat was on the mat").unwrap_or(0.0), 5.0 / 6.0));
         // Every n-gram of the candidate matches (smoothed precisions 3/3, 3/3, 2/2, 1/1); only
         // the brevity penalty exp(1 - 6/3) remains.
         let short = bleu("the cat sat", "the cat sat on the mat");

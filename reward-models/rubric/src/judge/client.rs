@@ -17,8 +17,8 @@ use crate::Backing;
 #[serde(deny_unknown_fields, default)]
 pub struct JudgeConfig {
     /// Base URL of an OpenAI-compatible API, up to and including `/v1`
-    /// (`http://127.0.0.1:8000/v1`); `/chat/completions` is appended. Unset: judge criteria
-    /// fail with `internal_error`.
+    /// (`http://127.0.0.1:8000/v1`); `/chat/completions` is appended. Plain HTTP only. Unset:
+    /// judge criteria fail with `internal_error`.
     pub base_url: Option<String>,
     /// The model name sent with every call.
     pub model: String,
@@ -70,9 +70,13 @@ impl JudgeConfig {
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
         if let Some(url) = &self.base_url
-            && !(url.starts_with("http://") || url.starts_with("https://"))
+            && !url.starts_with("http://")
         {
-            return Err("judge.base_url must start with http:// or https://".to_owned());
+            return Err(
+                "judge.base_url must start with http:// (the judge client has no TLS; put a TLS-terminating proxy \
+                 in front of an https endpoint)"
+                    .to_owned(),
+            );
         }
         if self.concurrency == 0 || self.timeout_ms == 0 || self.max_criteria_per_call == 0 {
             return Err(
