@@ -84,6 +84,14 @@ pub trait RewardModel: Send + Sync + 'static {
 
     /// Scores every input; resolves to exactly one verdict per input, in order.
     fn score_batch(&self, inputs: Vec<Self::Input>, budget: Budget) -> impl Future<Output = Vec<Verdict>> + Send;
+
+    /// Whether a verdict for this item's raw input may be answered from the result cache later.
+    /// A scorer whose verdict depends on state outside the input (the latest version of a
+    /// stored rubric) says no for such inputs.
+    fn result_cacheable(&self, input: &Value) -> bool {
+        let _ = input;
+        true
+    }
 }
 
 /// A [`Verifier`] with its input type erased to JSON, as the registry stores it.
@@ -99,6 +107,8 @@ pub trait ErasedRewardModel: Send + Sync {
     fn info(&self) -> ScorerInfo;
     /// Like [`ErasedVerifier::verify_json`], asynchronously.
     fn score_json(self: Arc<Self>, items: Vec<Value>, budget: Budget) -> BoxFuture<'static, Vec<Verdict>>;
+    /// [`RewardModel::result_cacheable`].
+    fn result_cacheable(&self, item: &Value) -> bool;
 }
 
 /// Either kind of scorer, type-erased: what the server's registry holds.
@@ -127,6 +137,14 @@ impl Scorer {
     /// Wraps an asynchronous reward model.
     pub fn reward_model<M: RewardModel>(model: M) -> Self {
         Scorer::Async(Arc::new(model))
+    }
+
+    /// Whether a verdict for this raw input may be answered from the result cache later.
+    pub fn result_cacheable(&self, input: &Value) -> bool {
+        match self {
+            Scorer::Blocking(_) => true,
+            Scorer::Async(m) => m.result_cacheable(input),
+        }
     }
 
     /// The scorer's description and input schema.
@@ -208,6 +226,10 @@ impl<M: RewardModel> ErasedRewardModel for M {
             merge(slots, judged, count)
         }
         .boxed()
+    }
+
+    fn result_cacheable(&self, item: &Value) -> bool {
+        RewardModel::result_cacheable(self, item)
     }
 }
 

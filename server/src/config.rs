@@ -25,6 +25,8 @@ pub struct Config {
     pub noise: NoiseConfig,
     pub openrlhf: OpenRlhfConfig,
     pub log: LogConfig,
+    /// The LLM judge of the `rubric` reward model.
+    pub judge: referee_rubric::JudgeConfig,
 }
 
 /// The HTTP listener and its limits.
@@ -182,6 +184,7 @@ impl Default for Config {
             noise: NoiseConfig::default(),
             openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
+            judge: referee_rubric::JudgeConfig::default(),
         }
     }
 }
@@ -344,6 +347,7 @@ impl Config {
         {
             return bad("database_url must start with sqlite:, postgres:// or postgresql://");
         }
+        self.judge.validate().map_err(ConfigError::Invalid)?;
         Ok(())
     }
 

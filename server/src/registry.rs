@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use referee_core::{Scorer, ScorerInfo};
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
+use referee_rubric::{Backing, JudgeClient, RubricScorer, VerifierSet};
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
 
 /// A registered scorer with its description and input schema, computed once.
@@ -34,15 +35,23 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Every scorer Referee ships.
+    /// Every scorer Referee ships, with no judge configured and no database for `rubric`.
     pub fn builtin() -> Registry {
-        Registry::new(vec![
+        Registry::builtin_with(JudgeClient::unconfigured(), Backing::default())
+    }
+
+    /// Every scorer Referee ships; `rubric` asks `judge` and reads stored rubrics through
+    /// `backing`, and may use every other scorer as a criterion.
+    pub fn builtin_with(judge: JudgeClient, backing: Backing) -> Registry {
+        let scorers = vec![
             Scorer::verifier(ExactMatch),
             Scorer::verifier(RegexMatch),
             Scorer::verifier(MultipleChoice),
             Scorer::verifier(MathVerifier::new()),
             Scorer::verifier(NpVerifier::new()),
-        ])
+        ];
+        let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
+        Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect())
     }
 
     /// A registry of exactly these scorers.

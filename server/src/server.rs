@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context as _;
+use referee_rubric::{Backing, JudgeClient};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -15,6 +16,7 @@ use crate::config::Config;
 use crate::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::noise::{NoiseLayer, NoiseTasks};
 use crate::registry::Registry;
+use crate::rubrics::{JudgeCacheTable, RubricRepository};
 use crate::scoring::{Engine, Persistence};
 use crate::storage::{Storage, Writer, spawn_writer};
 use crate::telemetry;
@@ -44,7 +46,9 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     tracing::info!("listening on http://{addr}");
 
     let readiness = Arc::new(Readiness::default());
-    let registry = Arc::new(Registry::builtin());
+    let backing = Backing::default();
+    let judge = JudgeClient::new(config.judge.clone(), backing.clone()).map_err(anyhow::Error::msg)?;
+    let registry = Arc::new(Registry::builtin_with(judge, backing.clone()));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
     let jobs = Arc::new(OnceLock::new());
     let state = AppState {
@@ -83,6 +87,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let (noise_layer, noise) =
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
     engine.attach_noise(noise_layer);
+    backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     let store = JobStore::new(storage.clone());
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);

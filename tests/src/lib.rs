@@ -5,6 +5,8 @@
 //! PostgreSQL is reached at `REFEREE_TEST_POSTGRES_URL` (default
 //! `postgres://postgres@127.0.0.1:5432/test`). A test that cannot reach it fails: it never skips.
 
+pub mod judge;
+
 use std::time::Duration;
 
 use anyhow::Context as _;

@@ -25,6 +25,7 @@ use crate::registry::Registry;
         (name = "scoring", description = "Score batches of items."),
         (name = "verifiers", description = "What can score them."),
         (name = "environments", description = "NP optimisation environments: seeded instances with references."),
+        (name = "rubrics", description = "Stored, versioned rubrics for the `rubric` reward model."),
         (name = "operations", description = "Probes and metrics for operators."),
     ),
     modifiers(&BearerKeys),

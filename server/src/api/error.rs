@@ -44,6 +44,10 @@ pub enum ApiError {
     UnknownJob(String),
     #[error("{0}")]
     PathNotAllowed(String),
+    #[error("no rubric `{0}`; GET /v1/rubrics lists them")]
+    UnknownRubric(String),
+    #[error("a rubric with the id `{0}` exists; PUT /v1/rubrics/{0} adds a version")]
+    RubricExists(String),
     #[error("method not allowed for this route")]
     MethodNotAllowed,
     #[error("{0}")]
@@ -77,6 +81,8 @@ impl ApiError {
             ApiError::UnknownLevel(_) => (StatusCode::NOT_FOUND, "unknown_level"),
             ApiError::UnknownJob(_) => (StatusCode::NOT_FOUND, "unknown_job"),
             ApiError::PathNotAllowed(_) => (StatusCode::FORBIDDEN, "path_not_allowed"),
+            ApiError::UnknownRubric(_) => (StatusCode::NOT_FOUND, "unknown_rubric"),
+            ApiError::RubricExists(_) => (StatusCode::CONFLICT, "rubric_exists"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::InvalidNoise(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_noise"),
             ApiError::NoNoiseModel(_) => (StatusCode::CONFLICT, "no_noise_model"),
@@ -122,6 +128,8 @@ impl IntoResponse for ApiError {
             | ApiError::UnknownLevel(_)
             | ApiError::UnknownJob(_)
             | ApiError::PathNotAllowed(_)
+            | ApiError::UnknownRubric(_)
+            | ApiError::RubricExists(_)
             | ApiError::MethodNotAllowed
             | ApiError::InvalidNoise(_)
             | ApiError::NoNoiseModel(_)

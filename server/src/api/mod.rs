@@ -9,6 +9,7 @@ mod jobs;
 mod middleware;
 mod noise;
 mod openrlhf;
+mod rubrics;
 mod score;
 mod verifiers;
 
@@ -128,6 +129,9 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(noise::appeals))
         .routes(routes!(noise::advantages))
         .routes(routes!(openrlhf::get_reward))
+        .routes(routes!(rubrics::create_rubric, rubrics::list_rubrics))
+        .routes(routes!(rubrics::get_rubric, rubrics::update_rubric, rubrics::delete_rubric))
+        .routes(routes!(rubrics::rubric_versions))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.

@@ -1,0 +1,400 @@
+//! The judge client: one OpenAI-compatible `/v1/chat/completions` endpoint, called under a
+//! concurrency limit, with per-call timeouts, retries with exponential backoff on 429 and 5xx,
+//! and a response cache keyed by (model, prompt hash).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::Backing;
+
+/// The judge endpoint and how it is called (`[judge]` in the server configuration).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct JudgeConfig {
+    /// Base URL of an OpenAI-compatible API, up to and including `/v1`
+    /// (`http://127.0.0.1:8000/v1`); `/chat/completions` is appended. Plain HTTP only. Unset:
+    /// judge criteria fail with `internal_error`.
+    pub base_url: Option<String>,
+    /// The model name sent with every call.
+    pub model: String,
+    /// The environment variable holding the API key, sent as `Authorization: Bearer`.
+    pub api_key_env: Option<String>,
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// `max_tokens` of a call.
+    pub max_tokens: u32,
+    /// Log-probs asked for on principle calls (`top_logprobs`); 0 asks for none.
+    pub top_logprobs: u32,
+    /// Calls in flight at once, across all requests.
+    pub concurrency: usize,
+    /// Time limit of one attempt, in milliseconds.
+    pub timeout_ms: u64,
+    /// Further attempts after a 429, a 5xx, a refused connection or a timed-out attempt.
+    pub max_retries: u32,
+    /// Wait before the first retry, in milliseconds; doubled each retry, with jitter.
+    pub backoff_ms: u64,
+    /// Longest wait between retries, in milliseconds (also caps `Retry-After`).
+    pub max_backoff_ms: u64,
+    /// Score, label and choices criteria of one item asked in one call, at most this many.
+    pub max_criteria_per_call: usize,
+    /// Keep replies in the database and answer identical prompts from there.
+    pub cache: bool,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> Self {
+        JudgeConfig {
+            base_url: None,
+            model: "judge".to_owned(),
+            api_key_env: None,
+            temperature: 0.0,
+            max_tokens: 1024,
+            top_logprobs: 5,
+            concurrency: 64,
+            timeout_ms: 60_000,
+            max_retries: 3,
+            backoff_ms: 500,
+            max_backoff_ms: 10_000,
+            max_criteria_per_call: 8,
+            cache: true,
+        }
+    }
+}
+
+impl JudgeConfig {
+    /// Checks the values; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(url) = &self.base_url
+            && !url.starts_with("http://")
+        {
+            return Err(
+                "judge.base_url must start with http:// (the judge client has no TLS; put a TLS-terminating proxy \
+                 in front of an https endpoint)"
+                    .to_owned(),
+            );
+        }
+        if self.concurrency == 0 || self.timeout_ms == 0 || self.max_criteria_per_call == 0 {
+            return Err(
+                "judge.concurrency, judge.timeout_ms and judge.max_criteria_per_call must be at least 1".to_owned()
+            );
+        }
+        if !(0.0..=2.0).contains(&self.temperature) {
+            return Err("judge.temperature must be between 0 and 2".to_owned());
+        }
+        if self.top_logprobs > 20 {
+            return Err("judge.top_logprobs must be at most 20".to_owned());
+        }
+        if self.model.is_empty() {
+            return Err("judge.model must not be empty".to_owned());
+        }
+        Ok(())
+    }
+}
+
+/// A judge's answer to one prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeReply {
+    /// The message content.
+    pub content: String,
+    /// The top log-probs of the first non-blank generated token, when the endpoint returned them.
+    #[serde(default)]
+    pub first_token: Vec<(String, f64)>,
+    /// True when the reply came from the cache.
+    #[serde(skip)]
+    pub cached: bool,
+    /// The cache key of the prompt.
+    #[serde(skip)]
+    pub key: String,
+}
+
+/// Why a judge call produced no reply.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JudgeError {
+    /// The item's deadline or the attempts' time limits ran out.
+    #[error("the judge did not answer in time: {0}")]
+    Timeout(String),
+    /// The endpoint failed, refused the call, or answered something that is not a completion.
+    #[error("the judge failed: {0}")]
+    Failed(String),
+}
+
+/// Calls the judge endpoint. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct JudgeClient {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: JudgeConfig,
+    url: Option<String>,
+    key: Option<String>,
+    http: reqwest::Client,
+    permits: Semaphore,
+    backing: Backing,
+}
+
+/// What went wrong in one attempt, and whether another may help.
+enum Attempt {
+    Retry(String, Option<Duration>),
+    TimedOut(String),
+    Fatal(String),
+}
+
+impl JudgeClient {
+    /// A client for `config`; replies are cached through `backing` once it is connected.
+    pub fn new(config: JudgeConfig, backing: Backing) -> Result<JudgeClient, String> {
+        config.validate()?;
+        let key = match &config.api_key_env {
+            Some(name) => {
+                Some(std::env::var(name).map_err(|_| format!("judge.api_key_env names `{name}`, which is not set"))?)
+            }
+            None => None,
+        };
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(config.concurrency)
+            .build()
+            .map_err(|e| format!("cannot build the judge's HTTP client: {e}"))?;
+        let url = config.base_url.as_ref().map(|base| format!("{}/chat/completions", base.trim_end_matches('/')));
+        let permits = Semaphore::new(config.concurrency);
+        Ok(JudgeClient { inner: Arc::new(Inner { config, url, key, http, permits, backing }) })
+    }
+
+    /// A client with no endpoint: judge criteria fail with `internal_error`.
+    pub fn unconfigured() -> JudgeClient {
+        let config = JudgeConfig::default();
+        let permits = Semaphore::new(config.concurrency);
+        let inner =
+            Inner { config, url: None, key: None, http: reqwest::Client::new(), permits, backing: Backing::default() };
+        JudgeClient { inner: Arc::new(inner) }
+    }
+
+    /// The configuration in effect.
+    pub fn config(&self) -> &JudgeConfig {
+        &self.inner.config
+    }
+
+    /// True when an endpoint is configured.
+    pub fn is_configured(&self) -> bool {
+        self.inner.url.is_some()
+    }
+
+    /// The request body for `prompt`.
+    fn body(&self, prompt: &str, logprobs: bool) -> Value {
+        let config = &self.inner.config;
+        let mut body = json!({
+            "model": config.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+        });
+        if logprobs && config.top_logprobs > 0 {
+            body["logprobs"] = json!(true);
+            body["top_logprobs"] = json!(config.top_logprobs);
+        }
+        body
+    }
+
+    /// Asks `prompt`; `logprobs` asks for the top log-probs of the generated tokens. Answers
+    /// from the cache when the same model was asked the same prompt before.
+    pub async fn ask(&self, prompt: &str, logprobs: bool, deadline: Option<Instant>) -> Result<JudgeReply, JudgeError> {
+        let inner = &self.inner;
+        let url = inner.url.as_deref().ok_or_else(|| {
+            JudgeError::Failed("no judge is configured (set judge.base_url in the server configuration)".to_owned())
+        })?;
+        let body = self.body(prompt, logprobs);
+        let key = prompt_hash(&body);
+        if inner.config.cache
+            && let Some(cache) = inner.backing.cache()
+        {
+            match cache.get(&inner.config.model, &key).await {
+                Ok(Some(stored)) => {
+                    if let Ok(mut reply) = serde_json::from_str::<JudgeReply>(&stored) {
+                        reply.cached = true;
+                        reply.key = key;
+                        return Ok(reply);
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => tracing::warn!(%error, "judge cache lookup failed"),
+            }
+        }
+        let expired = || JudgeError::Timeout("the item's deadline passed before the judge answered".to_owned());
+        let _permit = match deadline {
+            Some(deadline) => {
+                tokio::time::timeout_at(deadline.into(), inner.permits.acquire()).await.map_err(|_| expired())?
+            }
+            None => inner.permits.acquire().await,
+        }
+        .map_err(|_| JudgeError::Failed("the judge client is closed".to_owned()))?;
+
+        let config = &inner.config;
+        let mut last = String::new();
+        for attempt in 0..=config.max_retries {
+            let mut limit = Duration::from_millis(config.timeout_ms);
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(expired());
+                }
+                limit = limit.min(left);
+            }
+            let wait = match self.attempt(url, &body, limit).await {
+                Ok((content, first_token)) => {
+                    return Ok(JudgeReply { content, first_token, cached: false, key });
+                }
+                Err(Attempt::Fatal(reason)) => return Err(JudgeError::Failed(reason)),
+                Err(Attempt::TimedOut(reason)) => {
+                    last = reason;
+                    if attempt == config.max_retries {
+                        return Err(JudgeError::Timeout(last));
+                    }
+                    None
+                }
+                Err(Attempt::Retry(reason, retry_after)) => {
+                    last = reason;
+                    retry_after
+                }
+            };
+            if attempt == config.max_retries {
+                break;
+            }
+            tracing::debug!(attempt, reason = %last, "retrying a judge call");
+            let backoff = Duration::from_millis(config.backoff_ms.saturating_mul(1 << attempt.min(16)));
+            let jitter = backoff.mul_f64(rand::random::<f64>() * 0.25);
+            let sleep = wait.unwrap_or(backoff + jitter).min(Duration::from_millis(config.max_backoff_ms));
+            if deadline.is_some_and(|d| Instant::now() + sleep >= d) {
+                return Err(JudgeError::Timeout(format!("no time left to retry after: {last}")));
+            }
+            tokio::time::sleep(sleep).await;
+        }
+        Err(JudgeError::Failed(format!("gave up after {} attempts: {last}", config.max_retries + 1)))
+    }
+
+    /// Stores a reply that parsed, so the same prompt is answered from the cache next time.
+    pub async fn remember(&self, reply: &JudgeReply) {
+        let inner = &self.inner;
+        if reply.cached || !inner.config.cache {
+            return;
+        }
+        let Some(cache) = inner.backing.cache() else { return };
+        let stored = serde_json::to_string(reply).unwrap_or_default();
+        if let Err(error) = cache.put(&inner.config.model, &reply.key, &stored).await {
+            tracing::warn!(%error, "judge cache write failed");
+        }
+    }
+
+    async fn attempt(&self, url: &str, body: &Value, limit: Duration) -> Result<(String, Vec<(String, f64)>), Attempt> {
+        let mut request = self.inner.http.post(url).json(body).timeout(limit);
+        if let Some(key) = &self.inner.key {
+            request = request.bearer_auth(key);
+        }
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(error) if error.is_timeout() => return Err(Attempt::TimedOut(format!("no answer within {limit:?}"))),
+            Err(error) => return Err(Attempt::Retry(format!("cannot reach the judge: {error}"), None)),
+        };
+        let status = response.status();
+        if status.as_u16() == 429 || status.is_server_error() {
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(|s| Duration::from_secs_f64(s.min(3600.0)));
+            return Err(Attempt::Retry(format!("the judge answered HTTP {status}"), retry_after));
+        }
+        let text = match response.text().await {
+            Ok(text) => text,
+            Err(error) if error.is_timeout() => return Err(Attempt::TimedOut(format!("no answer within {limit:?}"))),
+            Err(error) => return Err(Attempt::Retry(format!("the judge's answer broke off: {error}"), None)),
+        };
+        if !status.is_success() {
+            return Err(Attempt::Fatal(format!("the judge answered HTTP {status}: {}", truncate(&text, 300))));
+        }
+        parse_completion(&text).map_err(Attempt::Fatal)
+    }
+}
+
+/// The content and first-token log-probs of a chat completion response body.
+fn parse_completion(text: &str) -> Result<(String, Vec<(String, f64)>), String> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| format!("the judge's answer is not JSON ({e}): {}", truncate(text, 200)))?;
+    let choice = value.pointer("/choices/0").ok_or_else(|| "the judge's answer has no choices".to_owned())?;
+    let content = choice
+        .pointer("/message/content")
+        .and_then(Value::as_str)
+        .ok_or_else(|| "the judge's answer has no message content".to_owned())?
+        .to_owned();
+    let mut first_token = Vec::new();
+    let tokens = choice.pointer("/logprobs/content").and_then(Value::as_array);
+    let first = tokens
+        .into_iter()
+        .flatten()
+        .find(|t| t.get("token").and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty()));
+    if let Some(first) = first {
+        for candidate in first.get("top_logprobs").and_then(Value::as_array).into_iter().flatten() {
+            if let (Some(token), Some(logprob)) =
+                (candidate.get("token").and_then(Value::as_str), candidate.get("logprob").and_then(Value::as_f64))
+            {
+                first_token.push((token.to_owned(), logprob));
+            }
+        }
+        if first_token.is_empty()
+            && let (Some(token), Some(logprob)) =
+                (first.get("token").and_then(Value::as_str), first.get("logprob").and_then(Value::as_f64))
+        {
+            first_token.push((token.to_owned(), logprob));
+        }
+    }
+    Ok((content, first_token))
+}
+
+/// SHA-256 of the request body (model, messages and sampling parameters), hex.
+fn prompt_hash(body: &Value) -> String {
+    hex::encode(Sha256::digest(body.to_string().as_bytes()))
+}
+
+/// At most `limit` characters of `text`, with `…` when cut.
+pub fn truncate(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_parse_with_and_without_logprobs() {
+        let body = r#"{"choices": [{"message": {"role": "assistant", "content": "Yes"},
+            "logprobs": {"content": [{"token": "Yes", "logprob": -0.1,
+                "top_logprobs": [{"token": "Yes", "logprob": -0.1}, {"token": "No", "logprob": -2.4}]}]}}]}"#;
+        let (content, first) = parse_completion(body).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(content, "Yes");
+        assert_eq!(first, vec![("Yes".to_owned(), -0.1), ("No".to_owned(), -2.4)]);
+        let plain = r#"{"choices": [{"message": {"content": "No"}}]}"#;
+        assert_eq!(parse_completion(plain).map(|(c, f)| (c, f.len())), Ok(("No".to_owned(), 0)));
+        assert!(parse_completion("<html>").is_err());
+        assert!(parse_completion(r#"{"choices": []}"#).is_err());
+        assert!(parse_completion(r#"{"choices": [{"message": {"content": null}}]}"#).is_err());
+    }
+
+    #[test]
+    fn config_is_checked() {
+        assert_eq!(JudgeConfig::default().validate(), Ok(()));
+        let bad = JudgeConfig { base_url: Some("ftp://x".to_owned()), ..JudgeConfig::default() };
+        assert!(bad.validate().is_err());
+        assert!(JudgeConfig { concurrency: 0, ..JudgeConfig::default() }.validate().is_err());
+        assert_eq!(truncate("abcdef", 3), "abc…");
+        assert_eq!(truncate("abc", 3), "abc");
+    }
+}

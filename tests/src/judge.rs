@@ -1,0 +1,161 @@
+//! A small OpenAI-compatible chat-completions server on a loopback port, playing the LLM judge
+//! in tests. It answers from the prompt itself:
+//!
+//! - a principle prompt (`Principle: ...`) whose principle holds `[p=0.8]` is answered "Yes"
+//!   (p ≥ 0.5) or "No", with first-token log-probs ln p for "Yes" and ln(1 − p) for "No" when
+//!   log-probs are asked for and enabled; `[yes]` or `[no]` answer that word without log-probs;
+//! - a rubric prompt answers each criterion line `- name: ... [say X] ...` with the verdict `X`,
+//!   after a line of reasoning, as `{"verdicts": [...]}`.
+//!
+//! It can be made slow, made to fail or rate-limit the next requests, or to answer malformed
+//! bodies; it counts requests and the most it had in flight at once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+/// The judge's behaviour and counters, shared with the test.
+#[derive(Debug, Default)]
+pub struct JudgeState {
+    /// Milliseconds to wait before answering.
+    pub delay_ms: AtomicU64,
+    /// The next this-many requests are answered with `fail_status`.
+    pub failures: AtomicUsize,
+    /// The status of a failed answer (429 comes with `Retry-After: 0`).
+    pub fail_status: AtomicU16,
+    /// Answer 200 with a body that is not a chat completion.
+    pub malformed: AtomicBool,
+    /// Include log-probs when asked for them.
+    pub logprobs: AtomicBool,
+    /// Requests received.
+    pub requests: AtomicUsize,
+    in_flight: AtomicUsize,
+    /// The most requests in flight at once.
+    pub max_in_flight: AtomicUsize,
+    /// The `Authorization` header of the last request.
+    pub last_authorization: std::sync::Mutex<Option<String>>,
+}
+
+/// A running fake judge.
+#[derive(Debug)]
+pub struct FakeJudge {
+    /// `http://127.0.0.1:PORT/v1`, for `judge.base_url`.
+    pub base_url: String,
+    pub state: Arc<JudgeState>,
+    task: JoinHandle<()>,
+}
+
+impl Drop for FakeJudge {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl FakeJudge {
+    /// Starts a judge that answers at once, with log-probs.
+    pub async fn start() -> anyhow::Result<FakeJudge> {
+        let state = Arc::new(JudgeState { fail_status: AtomicU16::new(503), ..JudgeState::default() });
+        state.logprobs.store(true, Ordering::SeqCst);
+        let app = axum::Router::new()
+            .route("/v1/chat/completions", axum::routing::post(complete))
+            .with_state(Arc::clone(&state));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok(FakeJudge { base_url: format!("http://{addr}/v1"), state, task })
+    }
+
+    /// Requests received so far.
+    pub fn requests(&self) -> usize {
+        self.state.requests.load(Ordering::SeqCst)
+    }
+}
+
+struct InFlight<'a>(&'a JudgeState);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn complete(State(state): State<Arc<JudgeState>>, headers: HeaderMap, Json(body): Json<Value>) -> Response {
+    state.requests.fetch_add(1, Ordering::SeqCst);
+    let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    state.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let _guard = InFlight(&state);
+    if let Ok(mut last) = state.last_authorization.lock() {
+        *last = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    }
+    let delay = state.delay_ms.load(Ordering::SeqCst);
+    if delay > 0 {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+    }
+    let failing = state.failures.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+    if failing {
+        let status = StatusCode::from_u16(state.fail_status.load(Ordering::SeqCst)).unwrap_or(StatusCode::BAD_GATEWAY);
+        let mut response = (status, Json(json!({"error": {"message": "scripted failure"}}))).into_response();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("0"));
+        }
+        return response;
+    }
+    if state.malformed.load(Ordering::SeqCst) {
+        return (StatusCode::OK, "<html>upstream gateway page</html>").into_response();
+    }
+    let prompt = body.pointer("/messages/0/content").and_then(Value::as_str).unwrap_or_default();
+    let wants_logprobs = body.get("logprobs") == Some(&Value::Bool(true)) && state.logprobs.load(Ordering::SeqCst);
+    let (content, logprobs) = answer(prompt, wants_logprobs);
+    let mut choice = json!({"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"});
+    if let Some(logprobs) = logprobs {
+        choice["logprobs"] = logprobs;
+    }
+    Json(json!({"id": "cmpl-test", "object": "chat.completion", "model": body["model"], "choices": [choice]}))
+        .into_response()
+}
+
+/// The text between `open` and the next `]` after it.
+fn tag<'a>(text: &'a str, open: &str) -> Option<&'a str> {
+    let start = text.find(open)? + open.len();
+    let end = text[start..].find(']')? + start;
+    Some(&text[start..end])
+}
+
+fn answer(prompt: &str, wants_logprobs: bool) -> (String, Option<Value>) {
+    if let Some(at) = prompt.find("Principle: ") {
+        let principle = &prompt[at..];
+        if let Some(p) = tag(principle, "[p=").and_then(|p| p.parse::<f64>().ok()) {
+            let word = if p >= 0.5 { "Yes" } else { "No" };
+            let logprobs = wants_logprobs.then(|| {
+                json!({"content": [{"token": word, "logprob": if p >= 0.5 { p.ln() } else { (1.0 - p).ln() },
+                    "top_logprobs": [{"token": "Yes", "logprob": p.ln()}, {"token": "No", "logprob": (1.0 - p).ln()}]}]})
+            });
+            return (word.to_owned(), logprobs);
+        }
+        let word = if principle.contains("[yes]") {
+            "Yes"
+        } else if principle.contains("[no]") {
+            "No"
+        } else {
+            "I cannot tell."
+        };
+        return (word.to_owned(), None);
+    }
+    let mut verdicts = Vec::new();
+    for line in prompt.lines().filter_map(|l| l.strip_prefix("- ")) {
+        if let (Some((name, _)), Some(verdict)) = (line.split_once(':'), tag(line, "[say ")) {
+            let verdict = verdict.parse::<f64>().map_or_else(|_| json!(verdict), |n| json!(n));
+            verdicts.push(json!({"name": name, "reason": "scripted", "verdict": verdict}));
+        }
+    }
+    (format!("Each criterion was read against the response.\n{}", json!({"verdicts": verdicts})), None)
+}

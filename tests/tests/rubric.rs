@@ -1,0 +1,403 @@
+//! The `rubric` reward model over real HTTP: stored rubrics on SQLite and PostgreSQL, rule and
+//! verifier criteria, and judge criteria asked of a loopback OpenAI-compatible server through
+//! the production judge client.
+
+use std::sync::atomic::Ordering;
+
+use referee_server::Config;
+use referee_tests::judge::FakeJudge;
+use referee_tests::{Backend, TestServer, on_both_backends};
+use serde_json::{Value, json};
+
+fn judged(config: &mut Config, judge: &FakeJudge) {
+    config.judge.base_url = Some(judge.base_url.clone());
+    config.judge.model = "test-judge".to_owned();
+    config.judge.backoff_ms = 1;
+    config.judge.max_backoff_ms = 5;
+}
+
+async fn score(server: &TestServer, inputs: &[Value]) -> anyhow::Result<Vec<Value>> {
+    let items: Vec<Value> = inputs.iter().map(|input| json!({"verifier": "rubric", "input": input})).collect();
+    let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
+    anyhow::ensure!(status == 200, "{body}");
+    Ok(body["results"].as_array().cloned().unwrap_or_default())
+}
+
+fn close(value: &Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9)
+}
+
+fn criterion<'a>(result: &'a Value, name: &str) -> &'a Value {
+    result["details"]["criteria"]
+        .as_array()
+        .and_then(|list| list.iter().find(|c| c["name"] == name))
+        .unwrap_or(&Value::Null)
+}
+
+fn essay_rubric() -> Value {
+    json!({"criteria": [
+        {"name": "title", "kind": {"type": "format", "format": "heading"}},
+        {"name": "length", "weight": 2, "kind": {"type": "length", "unit": "words", "min": 5, "max": 50}},
+        {"name": "no_apology", "veto": true, "kind": {"type": "regex", "pattern": "(?i)\\bsorry\\b", "absent": true}},
+        {"name": "terms", "kind": {"type": "keywords", "keywords": ["chlorophyll", "light", "glucose", "oxygen"]}},
+        {"name": "close_to_reference", "kind": {"type": "similarity", "metric": "rouge_l"}},
+        {"name": "capital", "kind": {"type": "verifier", "verifier": "exact-match", "input": {"reference": "Paris"}}}
+    ]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rule_and_verifier_criteria_over_http() -> anyhow::Result<()> {
+    let server = TestServer::start(Backend::Sqlite).await?;
+    let reference = "Plants use light and chlorophyll to make glucose and oxygen.";
+    let good = "# Photosynthesis\nPlants use light and chlorophyll to make glucose and release oxygen.";
+    let results = score(
+        &server,
+        &[
+            json!({"response": good, "reference": reference, "rubric": essay_rubric()}),
+            json!({"response": "Sorry, I do not know about plants at all.", "reference": reference, "rubric": essay_rubric()}),
+            json!({"response": good, "rubric": essay_rubric()}),
+            json!({"response": good, "rubric": {"criteria": [{"name": "a", "kind": {"type": "regex", "pattern": "("}}]}}),
+            json!({"response": good}),
+            json!({"response": "x", "rubric_id": "nowhere"}),
+        ],
+    )
+    .await?;
+    // ROUGE-L of `good` against the reference: every one of the reference's 11 tokens, in
+    // order, among the response's 14 ("#", "photosynthesis" and "release" are extra).
+    let rouge = 2.0 * (11.0 / 14.0) / (11.0 / 14.0 + 1.0);
+    let capital = 0.0; // the response is not "Paris"
+    let expected = (1.0 + 2.0 + 1.0 + 1.0 + rouge + capital) / 7.0;
+    let first = &results[0];
+    assert_eq!(first["status"], "partial", "{first}");
+    assert!(close(&first["score"], expected), "{} vs {expected}", first["score"]);
+    assert!(close(&criterion(first, "close_to_reference")["score"], rouge), "{first}");
+    assert_eq!(criterion(first, "capital")["judged"]["status"], "incorrect");
+    assert_eq!(first["details"]["vetoed"], json!([]));
+    assert_eq!(first["details"]["rubric"], json!({"inline": true}));
+
+    let apology = &results[1];
+    assert_eq!((apology["status"].as_str(), apology["score"].as_f64()), (Some("incorrect"), Some(0.0)), "{apology}");
+    assert_eq!(apology["details"]["vetoed"], json!(["no_apology"]));
+    assert_eq!(criterion(apology, "no_apology")["passed"], false);
+
+    assert_eq!(results[2]["status"], "invalid_input", "similarity without a reference: {}", results[2]);
+    assert!(results[2]["details"]["error"].as_str().unwrap_or("").contains("close_to_reference"));
+    assert_eq!(results[3]["status"], "invalid_input");
+    assert!(results[3]["details"]["error"].as_str().unwrap_or("").contains("invalid pattern"));
+    assert_eq!(results[4]["status"], "invalid_input");
+    assert_eq!(results[5]["status"], "invalid_input");
+    assert!(results[5]["details"]["error"].as_str().unwrap_or("").contains("no stored rubric"));
+
+    // A registered verifier as a criterion: math, with its own options.
+    let math = json!({"criteria": [
+        {"name": "answer", "weight": 3, "kind": {"type": "verifier", "verifier": "math"}},
+        {"name": "boxed", "kind": {"type": "regex", "pattern": "\\\\boxed\\{"}}
+    ], "aggregation": {"type": "formula", "formula": "answer * (0.8 + 0.2 * boxed)"}});
+    let results = score(
+        &server,
+        &[
+            json!({"response": "So x = \\boxed{\\frac{1}{2}}", "reference": "0.5", "rubric": math}),
+            json!({"response": "x is 0.5", "reference": "1/2", "rubric": math}),
+            json!({"response": "x = 3", "reference": "1/2", "rubric": math}),
+            json!({"response": "x = 3", "rubric": math}),
+        ],
+    )
+    .await?;
+    let scores: Vec<f64> = results.iter().map(|r| r["score"].as_f64().unwrap_or(-1.0)).collect();
+    assert!(close(&results[0]["score"], 1.0) && close(&results[1]["score"], 0.8), "{results:?}");
+    assert_eq!(scores[2], 0.0);
+    assert_eq!(results[0]["status"], "correct");
+    assert_eq!(results[3]["status"], "invalid_input", "math needs a reference: {}", results[3]);
+    assert!(results[3]["details"]["error"].as_str().unwrap_or("").contains("verifier `math`"));
+    server.finish().await
+}
+
+on_both_backends!(stored_rubrics_keep_their_versions, |backend| async move {
+    let server = TestServer::start(backend).await?;
+    let v1 = json!({"id": "essay", "criteria": [{"name": "title", "kind": {"type": "format", "format": "heading"}}]});
+    let (status, created) = server.post("/v1/rubrics", &v1).await?;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!((created["id"].as_str(), created["version"].as_u64()), (Some("essay"), Some(1)));
+    assert_eq!(created["aggregation"], json!({"type": "weighted_mean"}));
+    let (status, again) = server.post("/v1/rubrics", &v1).await?;
+    assert_eq!((status, again["code"].as_str()), (409, Some("rubric_exists")));
+
+    let v2 = json!({"criteria": [
+        {"name": "title", "kind": {"type": "format", "format": "heading"}},
+        {"name": "short", "kind": {"type": "length", "unit": "chars", "max": 20}}
+    ]});
+    let put = server.client.put(server.url("/v1/rubrics/essay")).json(&v2).send().await?;
+    assert_eq!(put.status().as_u16(), 200);
+    let updated: Value = put.json().await?;
+    assert_eq!(updated["version"], 2);
+
+    let (_, latest) = server.get("/v1/rubrics/essay").await?;
+    assert_eq!((latest["version"].as_u64(), latest["criteria"].as_array().map(Vec::len)), (Some(2), Some(2)));
+    let (_, first) = server.get("/v1/rubrics/essay?version=1").await?;
+    assert_eq!((first["version"].as_u64(), first["criteria"].as_array().map(Vec::len)), (Some(1), Some(1)));
+    let (status, missing) = server.get("/v1/rubrics/essay?version=9").await?;
+    assert_eq!((status, missing["code"].as_str()), (404, Some("unknown_rubric")));
+    let (_, history) = server.get("/v1/rubrics/essay/versions").await?;
+    let versions: Vec<u64> =
+        history["versions"].as_array().into_iter().flatten().filter_map(|v| v["version"].as_u64()).collect();
+    assert_eq!(versions, [1, 2]);
+    let (_, list) = server.get("/v1/rubrics").await?;
+    assert_eq!(list["rubrics"][0]["id"], "essay");
+    assert_eq!(list["rubrics"][0]["version"], 2);
+
+    let response = "# A title\nand a long body of text";
+    let results = score(
+        &server,
+        &[
+            json!({"response": response, "rubric_id": "essay"}),
+            json!({"response": response, "rubric_id": "essay", "rubric_version": 1}),
+            json!({"response": response, "rubric_id": "essay", "rubric_version": 1.0}),
+        ],
+    )
+    .await?;
+    assert!(close(&results[0]["score"], 0.5), "{}", results[0]);
+    assert_eq!(results[0]["details"]["rubric"], json!({"id": "essay", "version": 2}));
+    assert!(close(&results[1]["score"], 1.0), "{}", results[1]);
+    assert_eq!(results[2]["details"]["rubric"], json!({"id": "essay", "version": 1}));
+
+    // Invalid rubrics are refused with the reason.
+    let bad = json!({"id": "bad", "criteria": [{"name": "a", "kind": {"type": "valid_json"}}],
+        "aggregation": {"type": "formula", "formula": "a + b"}});
+    let (status, refused) = server.post("/v1/rubrics", &bad).await?;
+    assert_eq!((status, refused["code"].as_str()), (422, Some("invalid_body")));
+    assert!(refused["message"].as_str().unwrap_or("").contains("`b`"), "{refused}");
+    let unknown = json!({"id": "bad", "criteria": [{"name": "a", "kind": {"type": "verifier", "verifier": "nope"}}]});
+    assert_eq!(server.post("/v1/rubrics", &unknown).await?.0, 422);
+    let put = server.client.put(server.url("/v1/rubrics/absent")).json(&v2).send().await?;
+    assert_eq!(put.status().as_u16(), 404);
+
+    // Deleting hides every version; creating the id again continues the numbering.
+    let deleted = server.client.delete(server.url("/v1/rubrics/essay")).send().await?;
+    assert_eq!(deleted.status().as_u16(), 204);
+    assert_eq!(server.get("/v1/rubrics/essay").await?.0, 404);
+    let gone = score(&server, &[json!({"response": response, "rubric_id": "essay"})]).await?;
+    assert_eq!(gone[0]["status"], "invalid_input");
+    let deleted = server.client.delete(server.url("/v1/rubrics/essay")).send().await?;
+    assert_eq!(deleted.status().as_u16(), 404);
+    let (status, recreated) = server.post("/v1/rubrics", &v1).await?;
+    assert_eq!((status, recreated["version"].as_u64()), (201, Some(3)));
+    assert_eq!(server.get("/v1/rubrics/essay?version=1").await?.0, 404);
+    server.finish().await
+});
+
+fn judge_rubric() -> Value {
+    json!({"criteria": [
+        {"name": "depth", "description": "How deep is the analysis? [say 7]", "kind": {"type": "score", "min": 1, "max": 10}},
+        {"name": "tone", "description": "The tone of the answer. [say warm]",
+            "kind": {"type": "label", "labels": ["rude", "neutral", "warm"], "passing": ["warm"]}},
+        {"name": "clarity", "description": "How clear is it? [say good]",
+            "kind": {"type": "choices", "choices": ["poor", "fair", "good", "excellent"]}},
+        {"name": "honest", "description": "The response admits uncertainty where it exists. [p=0.8]", "kind": {"type": "principle"}},
+        {"name": "concise", "description": "The response is under fifty words. [no]", "kind": {"type": "principle"}},
+        {"name": "title", "kind": {"type": "format", "format": "heading"}}
+    ]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_judge_kind_is_parsed() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+    })
+    .await?;
+    let mut formula = judge_rubric();
+    formula["aggregation"] = json!({"type": "formula", "formula": "min(depth, clarity) * tone + 0.1 * honest"});
+    let mut veto = judge_rubric();
+    veto["criteria"][4]["veto"] = json!(true);
+    veto["veto_floor"] = json!(-1);
+    let results = score(
+        &server,
+        &[
+            json!({"prompt": "Explain tides.", "response": "# Tides\nThe moon pulls the sea.", "rubric": judge_rubric()}),
+            json!({"prompt": "Explain tides.", "response": "# Tides\nThe moon pulls.", "rubric": formula}),
+            json!({"prompt": "Explain tides.", "response": "# Tides\nThe sea moves.", "rubric": veto}),
+        ],
+    )
+    .await?;
+    assert_eq!(judge.requests(), 9, "one rubric call and one call per principle, per item");
+    let plain = &results[0];
+    let expected = (6.0 / 9.0 + 1.0 + 2.0 / 3.0 + 0.8 + 0.0 + 1.0) / 6.0;
+    assert_eq!(plain["status"], "partial", "{plain}");
+    assert!(close(&plain["score"], expected), "{} vs {expected}", plain["score"]);
+    assert!(close(&criterion(plain, "depth")["score"], 6.0 / 9.0));
+    assert!(close(&criterion(plain, "depth")["judged"], 7.0));
+    assert_eq!(criterion(plain, "tone")["judged"], "warm");
+    assert!(close(&criterion(plain, "clarity")["score"], 2.0 / 3.0));
+    assert_eq!(criterion(plain, "honest")["judged"]["from"], "logprobs");
+    assert!(close(&criterion(plain, "honest")["score"], 0.8), "P(yes) from log-probs: {plain}");
+    assert_eq!(criterion(plain, "concise")["judged"]["from"], "text");
+    assert_eq!(criterion(plain, "concise")["score"], 0.0);
+    let calls = plain["details"]["judge_calls"].as_array().cloned().unwrap_or_default();
+    assert_eq!(calls.len(), 3);
+    assert!(calls.iter().all(|c| c["cached"] == false && c["reply"].is_string()));
+    assert!(calls.iter().any(|c| c["criteria"] == json!(["depth", "tone", "clarity"])));
+
+    assert!(close(&results[1]["score"], 2.0 / 3.0 + 0.08), "{}", results[1]);
+    let vetoed = &results[2];
+    assert_eq!((vetoed["status"].as_str(), vetoed["score"].as_f64()), (Some("incorrect"), Some(-1.0)), "{vetoed}");
+    assert_eq!(vetoed["details"]["vetoed"], json!(["concise"]));
+    assert!(close(&vetoed["details"]["aggregate"], expected));
+
+    // Without log-probs a principle scores 1 or 0 from the answer's text.
+    judge.state.logprobs.store(false, Ordering::SeqCst);
+    let results = score(&server, &[json!({"response": "# Tides\nOther text.", "rubric": judge_rubric()})]).await?;
+    assert_eq!(criterion(&results[0], "honest")["score"], 1.0, "{}", results[0]);
+    assert_eq!(criterion(&results[0], "honest")["judged"]["from"], "text");
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_failures_retry_then_fail_the_item_never_scoring_zero() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+        c.judge.max_retries = 2;
+        c.judge.timeout_ms = 2_000;
+    })
+    .await?;
+    let principle = |text: &str| {
+        json!({"response": "An answer.", "rubric": {"criteria": [
+            {"name": "p", "description": text, "kind": {"type": "principle"}}]}})
+    };
+
+    // Two 503s, then an answer: the third attempt succeeds.
+    judge.state.failures.store(2, Ordering::SeqCst);
+    let results = score(&server, &[principle("Fine [p=0.9]")]).await?;
+    assert_eq!(results[0]["status"], "partial", "{}", results[0]);
+    assert!(close(&results[0]["score"], 0.9));
+    assert_eq!(judge.requests(), 3);
+
+    // 429 with Retry-After is retried the same way.
+    judge.state.fail_status.store(429, Ordering::SeqCst);
+    judge.state.failures.store(1, Ordering::SeqCst);
+    let results = score(&server, &[principle("Fine [p=0.2]")]).await?;
+    assert!(close(&results[0]["score"], 0.2), "{}", results[0]);
+    assert_eq!(judge.requests(), 5);
+
+    // More failures than retries: the item is an internal error, not a zero.
+    judge.state.fail_status.store(500, Ordering::SeqCst);
+    judge.state.failures.store(3, Ordering::SeqCst);
+    let results = score(&server, &[principle("Fine [p=0.9]")]).await?;
+    assert_eq!(results[0]["status"], "internal_error", "{}", results[0]);
+    assert!(results[0]["details"]["error"].as_str().unwrap_or("").contains("500"), "{}", results[0]);
+    assert_eq!(judge.requests(), 8);
+
+    // A 4xx other than 429 is not retried.
+    judge.state.fail_status.store(400, Ordering::SeqCst);
+    judge.state.failures.store(1, Ordering::SeqCst);
+    let results = score(&server, &[principle("Fine [p=0.9]")]).await?;
+    assert_eq!(results[0]["status"], "internal_error");
+    assert_eq!(judge.requests(), 9);
+
+    // A body that is not a completion.
+    judge.state.malformed.store(true, Ordering::SeqCst);
+    let results = score(&server, &[principle("Fine [p=0.9]")]).await?;
+    assert_eq!(results[0]["status"], "internal_error");
+    assert!(results[0]["details"]["error"].as_str().unwrap_or("").contains("not JSON"), "{}", results[0]);
+    judge.state.malformed.store(false, Ordering::SeqCst);
+
+    // Answers that do not parse: neither Yes nor No, a non-numeric score, an unknown choice.
+    let results = score(
+        &server,
+        &[
+            principle("Unclear"),
+            json!({"response": "x", "rubric": {"criteria": [{"name": "s", "description": "Rate [say high]",
+                "kind": {"type": "score", "min": 0, "max": 10}}]}}),
+            json!({"response": "x", "rubric": {"criteria": [{"name": "c", "description": "Tier [say superb]",
+                "kind": {"type": "choices", "choices": ["bad", "good"]}}]}}),
+        ],
+    )
+    .await?;
+    for result in &results {
+        assert_eq!(
+            (result["status"].as_str(), result["score"].as_f64()),
+            (Some("internal_error"), Some(0.0)),
+            "{result}"
+        );
+        let call = &result["details"]["judge_calls"][0];
+        assert!(call["reply"].is_string() && call["error"].is_string(), "{result}");
+    }
+    assert!(results[1]["details"]["error"].as_str().unwrap_or("").contains("not a number"));
+
+    // A judge slower than the attempt's time limit, on every attempt: a timeout.
+    judge.state.delay_ms.store(3_000, Ordering::SeqCst);
+    let slow = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.timeout_ms = 200;
+        c.judge.max_retries = 1;
+    })
+    .await?;
+    let results = score(&slow, &[principle("Fine [p=0.9]")]).await?;
+    assert_eq!(results[0]["status"], "timeout", "{}", results[0]);
+    slow.finish().await?;
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_criteria_fail_without_a_configured_judge() -> anyhow::Result<()> {
+    let server = TestServer::start(Backend::Sqlite).await?;
+    let results = score(&server, &[json!({"response": "x", "rubric": judge_rubric()})]).await?;
+    assert_eq!(results[0]["status"], "internal_error");
+    assert!(results[0]["details"]["error"].as_str().unwrap_or("").contains("no judge is configured"));
+    server.finish().await
+}
+
+on_both_backends!(identical_prompts_are_served_from_the_cache, |backend| async move {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(backend, |c| judged(c, &judge)).await?;
+    let item = json!({"prompt": "Explain tides.", "response": "# Tides\nThe moon.", "rubric": judge_rubric()});
+    let first = score(&server, std::slice::from_ref(&item)).await?;
+    assert_eq!(judge.requests(), 3);
+    let second = score(&server, std::slice::from_ref(&item)).await?;
+    assert_eq!(judge.requests(), 3, "the second time no call reaches the judge");
+    assert_eq!(first[0]["score"], second[0]["score"]);
+    let calls = second[0]["details"]["judge_calls"].as_array().cloned().unwrap_or_default();
+    assert_eq!(calls.len(), 3);
+    assert!(calls.iter().all(|c| c["cached"] == true), "{calls:?}");
+    assert!(first[0]["details"]["judge_calls"].as_array().into_iter().flatten().all(|c| c["cached"] == false));
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM judge_cache").await?, 3);
+
+    // A reply that did not parse is not cached: the next time asks again.
+    let bad = json!({"response": "x", "rubric": {"criteria": [{"name": "s", "description": "Rate [say high]",
+        "kind": {"type": "score", "min": 0, "max": 10}}]}});
+    score(&server, std::slice::from_ref(&bad)).await?;
+    score(&server, std::slice::from_ref(&bad)).await?;
+    assert_eq!(judge.requests(), 5);
+    server.finish().await
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_items_with_five_judge_criteria_at_the_configured_concurrency() -> anyhow::Result<()> {
+    const CONCURRENCY: usize = 100;
+    let judge = FakeJudge::start().await?;
+    judge.state.delay_ms.store(200, Ordering::SeqCst);
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.concurrency = CONCURRENCY;
+        c.server.request_timeout_ms = 120_000;
+    })
+    .await?;
+    let mut rubric = judge_rubric();
+    if let Some(criteria) = rubric["criteria"].as_array_mut() {
+        criteria.pop(); // five judge criteria, no rules
+    }
+    let inputs: Vec<Value> = (0..1000)
+        .map(|i| json!({"prompt": "Explain tides.", "response": format!("Answer number {i}."), "rubric": rubric}))
+        .collect();
+    let results = score(&server, &inputs).await?;
+    assert_eq!(results.len(), 1000);
+    let expected = (6.0 / 9.0 + 1.0 + 2.0 / 3.0 + 0.8 + 0.0) / 5.0;
+    let lost: Vec<&Value> = results.iter().filter(|r| !close(&r["score"], expected)).collect();
+    assert!(lost.is_empty(), "{} items not scored, e.g. {}", lost.len(), lost[0]);
+    assert_eq!(judge.requests(), 3000);
+    let most = judge.state.max_in_flight.load(Ordering::SeqCst);
+    assert_eq!(most, CONCURRENCY, "the client keeps exactly `judge.concurrency` calls in flight");
+    server.finish().await
+}
