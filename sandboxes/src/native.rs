@@ -1,0 +1,265 @@
+//! C and C++: compiled on the host by Debian's clang to `wasm32-wasi`, then run as WASI preview-1
+//! core modules under the same limits as Python.
+//!
+//! The compiler is fed hostile input too. It runs in its own mount, PID, network, IPC and UTS
+//! namespaces where `/etc`, `/root`, `/home`, `/var`, `/run` and the like are empty, with an
+//! address-space, CPU-time and file-size limit, a wall-clock limit and capped diagnostics, so
+//! `#include "/etc/passwd"` finds nothing. Its `/proc` shows only its own processes.
+
+use std::collections::HashMap;
+use std::io::{Read as _, Write as _};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+use wasmtime::{Linker, Module, Store, UpdateDeadline};
+use wasmtime_wasi::p1::WasiP1Ctx;
+
+use crate::limits::MemoryLimiter;
+use crate::run::{Pipes, classify};
+use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
+
+/// A language clang compiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NativeLanguage {
+    /// C17.
+    C,
+    /// C++17, without exceptions (the `wasm32-wasi` libc++ has none).
+    Cpp,
+}
+
+/// Limits on one compilation.
+const COMPILE_WALL: Duration = Duration::from_secs(30);
+const COMPILE_CPU_SECONDS: u32 = 20;
+const COMPILE_ADDRESS_SPACE: u64 = 2 << 30;
+const COMPILE_OUTPUT: u64 = 64 << 20;
+const DIAGNOSTICS_BYTES: usize = 16 << 10;
+/// Compiled programs kept in memory, by source hash.
+const CACHE_ENTRIES: usize = 256;
+
+/// The shell script that confines the compiler inside its namespaces: it empties the folders
+/// that hold host data, gives the compiler a private `/tmp`, and reads the source from stdin.
+const CONFINE: &str = r##"
+for d in /etc /root /home /var /run /srv /opt /mnt /media /work /boot /sys; do
+    [ -d "$d" ] && mount -t tmpfs -o size=1m,ro none "$d"
+done
+mount -t tmpfs -o size=256m none /tmp || exit 125
+mkdir -p /tmp/include/bits && cd /tmp || exit 125
+for h in algorithm array bitset cassert cctype cfloat chrono climits cmath complex cstdint cstdio cstdlib \
+    cstring deque functional iomanip iostream istream iterator limits list map memory numeric optional \
+    ostream queue random set sstream stack string string_view tuple unordered_map unordered_set utility \
+    valarray variant vector; do
+    echo "#include <$h>"
+done > /tmp/include/bits/stdc++.h
+head -c 1000000 > /tmp/source
+"$@" /tmp/source -o /tmp/program.wasm >&2 || exit 3
+cat /tmp/program.wasm
+"##;
+
+/// The outcome of compiling a submission.
+#[derive(Debug, Clone)]
+pub enum Compiled {
+    /// A module ready to run.
+    Program(Module),
+    /// The compiler rejected the source (or hit its limits); its diagnostics.
+    Rejected(String),
+}
+
+/// Compiles C and C++ with the host's clang and runs the results.
+pub struct NativeRuntime {
+    engine: wasmtime::Engine,
+    linker: Linker<NativeState>,
+    cache: Mutex<HashMap<[u8; 32], Compiled>>,
+}
+
+impl std::fmt::Debug for NativeRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeRuntime").finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct NativeState {
+    wasi: WasiP1Ctx,
+    limiter: MemoryLimiter,
+}
+
+impl std::fmt::Debug for NativeState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeState").field("limiter", &self.limiter).finish_non_exhaustive()
+    }
+}
+
+impl NativeRuntime {
+    pub(crate) fn new(sandbox: &Sandbox) -> Result<NativeRuntime, SandboxError> {
+        let mut linker = Linker::<NativeState>::new(&sandbox.engine);
+        wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
+            .map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache: Mutex::new(HashMap::new()) })
+    }
+
+    /// Compiles `source` (blocking; call it off the async workers). The same source compiles once.
+    pub fn compile(&self, language: NativeLanguage, source: &str) -> Result<Compiled, SandboxError> {
+        let mut hasher = Sha256::new();
+        hasher.update(format!("{language:?}\0").as_bytes());
+        hasher.update(source.as_bytes());
+        let key: [u8; 32] = hasher.finalize().into();
+        if let Some(hit) = self.cache.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let compiled = match compile_with_clang(language, source)? {
+            Ok(wasm) => match Module::new(&self.engine, &wasm) {
+                Ok(module) => Compiled::Program(module),
+                Err(e) => return Err(SandboxError::Setup(format!("clang produced an unusable module: {e:#}"))),
+            },
+            Err(diagnostics) => Compiled::Rejected(diagnostics),
+        };
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= CACHE_ENTRIES {
+                cache.clear();
+            }
+            cache.insert(key, compiled.clone());
+        }
+        Ok(compiled)
+    }
+
+    /// Runs a compiled program with `stdin` under `limits`.
+    pub async fn run(&self, module: &Module, stdin: &[u8], limits: &Limits) -> Result<Execution, SandboxError> {
+        let started = Instant::now();
+        let pipes = Pipes::new(limits);
+        let wasi = pipes.wasi(stdin.to_vec(), 0).build_p1();
+        let mut store =
+            Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
+        store.limiter(|state| &mut state.limiter);
+        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let instance = match self.linker.instantiate_async(&mut store, module).await {
+            Ok(instance) => instance,
+            // The program's initial memory is over the cap.
+            Err(_) if store.data().limiter.refused => {
+                return Ok(Execution {
+                    termination: Termination::MemoryExhausted,
+                    exit_code: -1,
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    fuel_used: 0,
+                    wall_time: started.elapsed(),
+                    memory_peak: 0,
+                });
+            }
+            Err(e) => return Err(SandboxError::Instantiate(format!("{e:#}"))),
+        };
+        let start = instance
+            .get_typed_func::<(), ()>(&mut store, "_start")
+            .map_err(|e| SandboxError::Instantiate(format!("the program has no `_start`: {e:#}")))?;
+        let called = tokio::time::timeout(limits.wall_time, start.call_async(&mut store, ())).await;
+        let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let limiter = &store.data().limiter;
+        let (stdout, stderr, output_exceeded) = pipes.take();
+        let (termination, exit_code) = match called {
+            Err(_elapsed) => (Termination::TimedOut, -1),
+            Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
+            Ok(Ok(())) => (Termination::Exited, 0),
+            Ok(Err(error)) => match classify(&error, limiter) {
+                (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => {
+                    (Termination::OutputExceeded, -1)
+                }
+                (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
+                other => other,
+            },
+        };
+        Ok(Execution {
+            termination,
+            exit_code,
+            stdout,
+            stderr,
+            fuel_used,
+            wall_time: started.elapsed(),
+            memory_peak: limiter.peak,
+        })
+    }
+
+    /// Like [`NativeRuntime::run`], on the sandbox's worker threads.
+    pub async fn run_on(
+        self: Arc<Self>,
+        sandbox: &'static Sandbox,
+        module: Module,
+        stdin: Vec<u8>,
+        limits: Limits,
+    ) -> Result<Execution, SandboxError> {
+        sandbox.spawn(async move { self.run(&module, &stdin, &limits).await }).await?
+    }
+}
+
+/// Runs confined clang; `Ok(Err(diagnostics))` when the source does not compile.
+fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
+    let (compiler, flags): (&str, &[&str]) = match language {
+        NativeLanguage::C => ("clang", &["-x", "c", "-std=gnu17"]),
+        NativeLanguage::Cpp => ("clang++", &["-x", "c++", "-std=gnu++17", "-fno-exceptions", "-I/tmp/include"]),
+    };
+    let mut command = Command::new("unshare");
+    command
+        .args(["--mount", "--net", "--ipc", "--uts", "--pid", "--fork", "--mount-proc", "prlimit"])
+        .arg(format!("--as={COMPILE_ADDRESS_SPACE}"))
+        .arg(format!("--cpu={COMPILE_CPU_SECONDS}"))
+        .arg(format!("--fsize={COMPILE_OUTPUT}"))
+        .args(["sh", "-c", CONFINE, "sh", compiler, "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-w"])
+        .args(flags)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().map_err(|e| SandboxError::Setup(format!("cannot start the compiler: {e}")))?;
+    let mut stdin = child.stdin.take();
+    let source = source.as_bytes().to_vec();
+    let feeder = std::thread::spawn(move || {
+        if let Some(stdin) = stdin.as_mut() {
+            let _ = stdin.write_all(&source);
+        }
+    });
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        if let Some(stdout) = stdout.as_mut() {
+            let _ = stdout.by_ref().take(COMPILE_OUTPUT).read_to_end(&mut out);
+        }
+        out
+    });
+    let mut stderr = child.stderr.take();
+    let diagnostics = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        if let Some(stderr) = stderr.as_mut() {
+            let _ = stderr.by_ref().take(DIAGNOSTICS_BYTES as u64).read_to_end(&mut out);
+            let _ = std::io::copy(stderr, &mut std::io::sink());
+        }
+        out
+    });
+    let deadline = Instant::now() + COMPILE_WALL;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(SandboxError::Setup(format!("cannot wait for the compiler: {e}"))),
+        }
+    };
+    let _ = feeder.join();
+    let wasm = reader.join().unwrap_or_default();
+    let diagnostics = String::from_utf8_lossy(&diagnostics.join().unwrap_or_default()).into_owned();
+    match status {
+        None => Ok(Err(format!("the compiler ran past {} s", COMPILE_WALL.as_secs()))),
+        Some(status) if status.success() && wasm.starts_with(b"\0asm") => Ok(Ok(wasm)),
+        Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
+        // Killed by a limit (CPU time, address space, file size): the source is at fault.
+        Some(status) if status.code().is_none() => {
+            Ok(Err(format!("the compiler stopped at a limit ({status}): {diagnostics}")))
+        }
+        Some(status) => Err(SandboxError::Setup(format!("the confined compiler failed ({status}): {diagnostics}"))),
+    }
+}

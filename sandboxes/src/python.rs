@@ -1,0 +1,144 @@
+use std::time::Instant;
+
+use wasmtime::component::{ComponentType, InstancePre, Lift, Linker, ResourceTable};
+use wasmtime::{Store, UpdateDeadline};
+
+use crate::limits::MemoryLimiter;
+use crate::run::{Pipes, RunState, classify};
+use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
+
+/// What the guest app returns from its `run` export.
+#[derive(ComponentType, Lift, Debug, Clone)]
+#[component(record)]
+struct Outcome {
+    #[component(name = "exit-code")]
+    exit_code: i32,
+    exception: Option<String>,
+    #[component(name = "compile-error")]
+    compile_error: bool,
+    report: String,
+}
+
+/// What a Python run produced besides the [`Execution`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PythonOutcome {
+    /// The type name of the uncaught exception that ended the program, if any.
+    pub exception: Option<String>,
+    /// True when the program did not compile; `exception` is then its `SyntaxError`.
+    pub compile_error: bool,
+    /// What the harness stored in `__referee_report__`; empty without a harness or when the run
+    /// did not finish.
+    pub report: String,
+}
+
+/// CPython 3.14 as a pre-initialised WASI component (built by `scripts/build-runtimes` with
+/// componentize-py), instantiated afresh for every run.
+pub struct PythonRuntime {
+    pre: InstancePre<RunState>,
+    engine: wasmtime::Engine,
+}
+
+impl std::fmt::Debug for PythonRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PythonRuntime").finish_non_exhaustive()
+    }
+}
+
+impl PythonRuntime {
+    /// Loads `python.wasm` from the runtimes folder through the precompiled cache.
+    pub(crate) fn load(sandbox: &Sandbox) -> Result<PythonRuntime, SandboxError> {
+        let wasm = sandbox.config().runtimes_dir.join("python.wasm");
+        let component = sandbox.load_component("python", &wasm)?;
+        let mut linker = Linker::<RunState>::new(&sandbox.engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        let pre = linker.instantiate_pre(&component).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        Ok(PythonRuntime { pre, engine: sandbox.engine.clone() })
+    }
+
+    /// Runs `program` with `stdin`, then `harness` (if any) in the same namespace, under `limits`.
+    ///
+    /// `seed` seeds the guest's `random` module and WASI's insecure random source. Errors are
+    /// failures of the sandbox; everything the program does is in the returned [`Execution`].
+    pub async fn run(
+        &self,
+        program: &str,
+        stdin: &[u8],
+        harness: Option<&str>,
+        seed: u64,
+        limits: &Limits,
+    ) -> Result<(Execution, PythonOutcome), SandboxError> {
+        let started = Instant::now();
+        let pipes = Pipes::new(limits);
+        let state = RunState {
+            wasi: pipes.wasi(Vec::new(), seed).build(),
+            table: ResourceTable::new(),
+            limiter: MemoryLimiter::new(limits.memory_bytes),
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limiter);
+        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+
+        let instance =
+            self.pre.instantiate_async(&mut store).await.map_err(|e| SandboxError::Instantiate(format!("{e:#}")))?;
+        let run = instance
+            .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, "run")
+            .map_err(|e| SandboxError::Instantiate(format!("the Python runtime has no usable `run` export: {e:#}")))?;
+
+        let called =
+            tokio::time::timeout(limits.wall_time, run.call_async(&mut store, (program, stdin, harness, seed))).await;
+        let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let limiter = &store.data().limiter;
+        let (stdout, stderr, output_exceeded) = pipes.take();
+        let (termination, exit_code, outcome) = match called {
+            Err(_elapsed) => (Termination::TimedOut, -1, PythonOutcome::default()),
+            Ok(Ok((outcome,))) => {
+                let termination = if output_exceeded {
+                    Termination::OutputExceeded
+                } else if outcome.exception.as_deref() == Some("MemoryError") && limiter.refused {
+                    Termination::MemoryExhausted
+                } else {
+                    Termination::Exited
+                };
+                let extra = PythonOutcome {
+                    exception: outcome.exception,
+                    compile_error: outcome.compile_error,
+                    report: outcome.report,
+                };
+                (termination, outcome.exit_code, extra)
+            }
+            Ok(Err(error)) => {
+                let (termination, code) = classify(&error, limiter);
+                let termination = match termination {
+                    Termination::Crashed(_) | Termination::Exited if output_exceeded => Termination::OutputExceeded,
+                    other => other,
+                };
+                (termination, code, PythonOutcome::default())
+            }
+        };
+        let execution = Execution {
+            termination,
+            exit_code,
+            stdout,
+            stderr,
+            fuel_used,
+            wall_time: started.elapsed(),
+            memory_peak: limiter.peak,
+        };
+        Ok((execution, outcome))
+    }
+
+    /// Like [`PythonRuntime::run`], on the sandbox's worker threads.
+    pub async fn run_on(
+        self: std::sync::Arc<Self>,
+        sandbox: &'static Sandbox,
+        program: String,
+        stdin: Vec<u8>,
+        harness: Option<String>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<(Execution, PythonOutcome), SandboxError> {
+        sandbox.spawn(async move { self.run(&program, &stdin, harness.as_deref(), seed, &limits).await }).await?
+    }
+}

@@ -1,0 +1,109 @@
+//! The Python runtime against real wasmtime: what programs see and how runs end.
+
+use std::time::Duration;
+
+use referee_sandbox::{Execution, Limits, PythonOutcome, Sandbox, Termination};
+
+async fn run(program: &str, stdin: &str, limits: Limits) -> anyhow::Result<(Execution, PythonOutcome)> {
+    let sandbox = Sandbox::global()?;
+    let python = tokio::task::spawn_blocking(|| Sandbox::global().and_then(|s| s.python())).await??;
+    Ok(python.run_on(sandbox, program.to_owned(), stdin.as_bytes().to_vec(), None, 7, limits).await?)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[tokio::test]
+async fn reads_stdin_and_writes_stdout() -> anyhow::Result<()> {
+    let (run, outcome) =
+        run("n = int(input())\nprint(sum(map(int, input().split())) * n)", "2\n1 2 3\n", Limits::default()).await?;
+    assert_eq!(run.termination, Termination::Exited);
+    assert_eq!(run.exit_code, 0);
+    assert_eq!(text(&run.stdout), "12\n");
+    assert_eq!(outcome.exception, None);
+    assert!(run.fuel_used > 0);
+    Ok(())
+}
+
+#[tokio::test]
+async fn reports_exceptions_and_exit_codes() -> anyhow::Result<()> {
+    let (run1, outcome) = run("import json\nprint('before')\nraise ValueError('boom')", "", Limits::default()).await?;
+    assert_eq!(run1.termination, Termination::Exited);
+    assert_eq!(run1.exit_code, 1);
+    assert_eq!(outcome.exception.as_deref(), Some("ValueError"));
+    assert_eq!(text(&run1.stdout), "before\n");
+    assert!(text(&run1.stderr).contains("ValueError: boom"), "{}", text(&run1.stderr));
+
+    let (run2, outcome) = run("import sys\nsys.exit(3)", "", Limits::default()).await?;
+    assert_eq!((run2.termination, run2.exit_code, outcome.exception), (Termination::Exited, 3, None));
+    Ok(())
+}
+
+#[tokio::test]
+async fn fuel_stops_an_infinite_loop_deterministically() -> anyhow::Result<()> {
+    let limits = Limits { fuel: 200_000_000, ..Limits::default() };
+    let (first, _) = run("while True:\n    pass", "", limits).await?;
+    let (second, _) = run("while True:\n    pass", "", limits).await?;
+    assert_eq!(first.termination, Termination::OutOfFuel);
+    assert_eq!(second.termination, Termination::OutOfFuel);
+    assert_eq!(first.fuel_used, limits.fuel);
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_wall_clock_stops_a_sleeping_guest() -> anyhow::Result<()> {
+    let limits = Limits { wall_time: Duration::from_millis(300), ..Limits::default() };
+    let (run, _) = run("import time\ntime.sleep(60)\nprint('woke')", "", limits).await?;
+    assert_eq!(run.termination, Termination::TimedOut);
+    assert!(run.stdout.is_empty());
+    Ok(())
+}
+
+#[tokio::test]
+async fn memory_and_output_caps_hold() -> anyhow::Result<()> {
+    let limits = Limits { memory_bytes: 64 << 20, ..Limits::default() };
+    let (bomb, _) = run("x = []\nwhile True:\n    x.append(bytearray(1 << 20))", "", limits).await?;
+    assert_eq!(bomb.termination, Termination::MemoryExhausted, "{}", text(&bomb.stderr));
+    assert!(bomb.memory_peak <= 64 << 20);
+
+    let limits = Limits { stdout_bytes: 1 << 16, ..Limits::default() };
+    let (flood, _) = run("while True:\n    print('y' * 100)", "", limits).await?;
+    assert_eq!(flood.termination, Termination::OutputExceeded);
+    assert_eq!(flood.stdout.len(), 1 << 16);
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_host_is_out_of_reach() -> anyhow::Result<()> {
+    let program = r#"
+import os
+for path in ["/etc/passwd", "/proc/self/environ", "."]:
+    try:
+        open(path).read()
+        print("read", path)
+    except OSError as e:
+        print("denied", type(e).__name__)
+print(dict(os.environ))
+try:
+    import socket
+    socket.socket().connect(("127.0.0.1", 22))
+    print("connected")
+except Exception as e:
+    print("no network", type(e).__name__)
+"#;
+    let (run, _) = run(program, "", Limits::default()).await?;
+    let out = text(&run.stdout);
+    assert!(!out.contains("read "), "{out}");
+    assert!(!out.contains("connected"), "{out}");
+    assert!(out.contains("{}"), "{out}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn random_is_seeded_per_run() -> anyhow::Result<()> {
+    let (a, _) = run("import random\nprint(random.random())", "", Limits::default()).await?;
+    let (b, _) = run("import random\nprint(random.random())", "", Limits::default()).await?;
+    assert_eq!(a.stdout, b.stdout);
+    Ok(())
+}

@@ -1,0 +1,213 @@
+//! The `code` verifier's input, as requests send it.
+
+use referee_core::utoipa::{self, ToSchema};
+use serde::{Deserialize, Deserializer, de::Error as _};
+use serde_json::Value;
+
+/// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
+/// WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
+/// tests passed or all-or-nothing.
+///
+/// Give the program as `program`, or the whole `response`, whose last fenced code block is the
+/// program. Give exactly one kind of test:
+///
+/// - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
+///   standard output with `expected_stdout` using the `checker`;
+/// - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
+///   the returned value with `expected`;
+/// - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
+///   returns without raising.
+///
+/// Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
+/// `time_limit` verdicts, so the same program earns the same reward however loaded the server
+/// is. `time_limit_ms` is only a wall-clock backstop.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeInput {
+    /// The language of the program.
+    pub language: Language,
+    /// The program's source. Exactly one of `program` and `response`.
+    #[serde(default)]
+    #[schema(max_length = 1000000)]
+    pub program: Option<String>,
+    /// A full model response; the last fenced code block (```` ``` ````) is the program, text
+    /// before a closing `</think>` is ignored.
+    #[serde(default)]
+    #[schema(max_length = 1000000)]
+    pub response: Option<String>,
+    /// Standard-input tests.
+    #[serde(default)]
+    #[schema(max_items = 1000)]
+    pub tests: Option<Vec<StdioTest>>,
+    /// Function-call tests, all run in one instance.
+    #[serde(default)]
+    pub function_tests: Option<FunctionTests>,
+    /// A HumanEval-style assert program.
+    #[serde(default)]
+    pub check: Option<CheckProgram>,
+    /// Checker, limits and scoring.
+    #[serde(default)]
+    pub options: CodeOptions,
+}
+
+/// The language of a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    /// CPython 3.14; only the preloaded standard-library modules can be imported.
+    Python,
+    /// C17 (GNU dialect) compiled by clang to `wasm32-wasi`; standard-input tests only.
+    C,
+    /// C++17 (GNU dialect, no exceptions) compiled by clang to `wasm32-wasi`, with
+    /// `<bits/stdc++.h>`; standard-input tests only.
+    Cpp,
+}
+
+impl Language {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+        }
+    }
+}
+
+/// One standard-input test.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StdioTest {
+    /// The program's standard input.
+    pub stdin: String,
+    /// The standard output a correct program prints.
+    pub expected_stdout: String,
+}
+
+/// Function-call tests: `entry_point(*args) == expected` for each case.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionTests {
+    /// The name of the function the program defines.
+    #[schema(min_length = 1, max_length = 200)]
+    pub entry_point: String,
+    /// The calls to make.
+    #[schema(min_items = 1, max_items = 1000)]
+    pub cases: Vec<FunctionCase>,
+}
+
+/// One call of the entry point.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionCase {
+    /// Positional arguments, as JSON values.
+    pub args: Vec<Value>,
+    /// The value a correct function returns. Tuples compare as arrays; floats with the
+    /// `float` checker's tolerances when the checker is `float`, exactly otherwise.
+    pub expected: Value,
+}
+
+/// A HumanEval-style test program.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckProgram {
+    /// Source defining `check(candidate)`, which raises (usually `AssertionError`) on failure.
+    #[schema(max_length = 1000000)]
+    pub program: String,
+    /// The name of the function passed to `check`.
+    #[schema(min_length = 1, max_length = 200)]
+    pub entry_point: String,
+}
+
+/// How outputs are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckerKind {
+    /// Byte-for-byte equal.
+    Exact,
+    /// Equal line by line, ignoring trailing whitespace on each line and trailing blank lines.
+    #[default]
+    Lines,
+    /// Equal as whitespace-separated tokens.
+    Tokens,
+    /// Equal as tokens, numbers within `float_abs_tol` or `float_rel_tol`.
+    Float,
+    /// `checker_program` decides: it reads a JSON object `{"input", "expected", "output"}` on
+    /// standard input and passes the test by exiting with status 0.
+    Program,
+}
+
+/// How the item's score follows from its tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// 1 when every test passes, else 0.
+    #[default]
+    AllOrNothing,
+    /// The fraction of tests passed.
+    Fraction,
+}
+
+/// Checker, limits and scoring of one item.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CodeOptions {
+    /// How standard output is compared (default `lines`).
+    pub checker: CheckerKind,
+    /// The special judge for `checker: program`, in the item's sandbox language (Python).
+    #[schema(max_length = 1000000)]
+    pub checker_program: Option<String>,
+    /// Absolute tolerance of the `float` checker (default 1e-6).
+    #[schema(minimum = 0.0, maximum = 1e6)]
+    pub float_abs_tol: f64,
+    /// Relative tolerance of the `float` checker (default 1e-6).
+    #[schema(minimum = 0.0, maximum = 1e6)]
+    pub float_rel_tol: f64,
+    /// Fuel per test (default 2·10^10, about two seconds of interpreter CPU).
+    #[serde(deserialize_with = "integer")]
+    #[schema(minimum = 1000000, maximum = 1000000000000u64)]
+    pub fuel: u64,
+    /// Wall-clock backstop per test, in milliseconds (default 10000).
+    #[serde(deserialize_with = "integer")]
+    #[schema(minimum = 1, maximum = 60000)]
+    pub time_limit_ms: u64,
+    /// Memory cap per run, in MiB (default 256).
+    #[serde(deserialize_with = "integer")]
+    #[schema(minimum = 32, maximum = 2048)]
+    pub memory_mb: u64,
+    /// Cap on standard output per run, in bytes (default 32 MiB).
+    #[serde(deserialize_with = "integer")]
+    #[schema(minimum = 1, maximum = 268435456)]
+    pub output_limit_bytes: u64,
+    /// Stop at the first failing test; the rest are reported as `skipped`.
+    pub stop_on_first_failure: bool,
+    /// All-or-nothing (default) or the fraction of tests passed.
+    pub scoring: Scoring,
+}
+
+impl Default for CodeOptions {
+    fn default() -> Self {
+        CodeOptions {
+            checker: CheckerKind::default(),
+            checker_program: None,
+            float_abs_tol: 1e-6,
+            float_rel_tol: 1e-6,
+            fuel: 20_000_000_000,
+            time_limit_ms: 10_000,
+            memory_mb: 256,
+            output_limit_bytes: 32 << 20,
+            stop_on_first_failure: false,
+            scoring: Scoring::default(),
+        }
+    }
+}
+
+/// A non-negative integer, accepting integral floats (`5.0`) as JSON Schema does.
+fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let number = serde_json::Number::deserialize(deserializer)?;
+    number
+        .as_u64()
+        .or_else(|| {
+            number.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= u64::MAX as f64).map(|v| v as u64)
+        })
+        .ok_or_else(|| D::Error::custom(format!("expected a non-negative integer, got {number}")))
+}

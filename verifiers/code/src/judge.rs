@@ -1,0 +1,467 @@
+//! Judging one item: resolve the program, run its tests, score.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use referee_core::{Budget, Status, Verdict};
+use referee_sandbox::{
+    Compiled, Execution, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome, PythonRuntime, Sandbox,
+    SandboxError, Termination,
+};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::checker::{Tolerance, outputs_match, values_match};
+use crate::extract::last_fenced_block;
+use crate::harness;
+use crate::input::{CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionTests, Language, Scoring, StdioTest};
+
+/// The outcome of one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestVerdict {
+    Passed,
+    WrongAnswer,
+    RuntimeError,
+    TimeLimit,
+    MemoryLimit,
+    OutputLimit,
+    CompileError,
+    SandboxError,
+    /// Not run: an earlier test failed under `stop_on_first_failure`.
+    Skipped,
+}
+
+/// The seed of the guest's `random` module: fixed, so runs are reproducible.
+const SEED: u64 = 0x5EED;
+
+/// How much of standard error and of a wrong output a test's details keep.
+const EXCERPT_BYTES: usize = 1000;
+
+/// One test's details, as the verdict reports them.
+#[derive(Debug, Clone, Serialize)]
+struct TestReport {
+    verdict: TestVerdict,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fuel: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exception: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stderr: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+impl TestReport {
+    fn bare(verdict: TestVerdict) -> Self {
+        TestReport { verdict, fuel: None, time_ms: None, exit_code: None, exception: None, stderr: None, message: None }
+    }
+
+    fn from_run(verdict: TestVerdict, run: &Execution, outcome: &PythonOutcome) -> Self {
+        TestReport {
+            verdict,
+            fuel: Some(run.fuel_used),
+            time_ms: Some((run.wall_time.as_secs_f64() * 1e6).round() / 1e3),
+            exit_code: (run.termination == Termination::Exited).then_some(run.exit_code),
+            exception: outcome.exception.clone(),
+            stderr: (!run.stderr.is_empty()).then(|| excerpt(&run.stderr)),
+            message: match &run.termination {
+                Termination::Crashed(trap) => Some(trap.clone()),
+                Termination::Exited
+                | Termination::OutOfFuel
+                | Termination::TimedOut
+                | Termination::MemoryExhausted
+                | Termination::OutputExceeded
+                | Termination::StackOverflow => None,
+            },
+        }
+    }
+
+    fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+}
+
+/// The last `EXCERPT_BYTES` of `bytes` (tracebacks end with the error), as text.
+fn excerpt(bytes: &[u8]) -> String {
+    let start = bytes.len().saturating_sub(EXCERPT_BYTES);
+    String::from_utf8_lossy(&bytes[start..]).into_owned()
+}
+
+/// The verdict of a run that did not exit normally, or `None` when it exited.
+fn limit_verdict(run: &Execution) -> Option<TestVerdict> {
+    match run.termination {
+        Termination::Exited => None,
+        Termination::OutOfFuel | Termination::TimedOut => Some(TestVerdict::TimeLimit),
+        Termination::MemoryExhausted => Some(TestVerdict::MemoryLimit),
+        Termination::OutputExceeded => Some(TestVerdict::OutputLimit),
+        Termination::StackOverflow | Termination::Crashed(_) => Some(TestVerdict::RuntimeError),
+    }
+}
+
+/// The verdict of a program that exited with a non-zero status: `compile_error` when the source
+/// does not parse, `runtime_error` otherwise.
+fn failed_run(outcome: &PythonOutcome) -> TestVerdict {
+    if outcome.compile_error { TestVerdict::CompileError } else { TestVerdict::RuntimeError }
+}
+
+/// Checks the input beyond what its schema says; `Err` is the reason it is invalid.
+fn validate(input: &CodeInput) -> Result<(), String> {
+    let kinds = usize::from(input.tests.is_some())
+        + usize::from(input.function_tests.is_some())
+        + usize::from(input.check.is_some());
+    if kinds != 1 {
+        return Err("give exactly one of `tests`, `function_tests` and `check`".into());
+    }
+    if input.program.is_some() == input.response.is_some() {
+        return Err("give exactly one of `program` and `response`".into());
+    }
+    if input.language != Language::Python && input.tests.is_none() {
+        return Err(format!("{} programs take standard-input `tests` only", input.language.as_str()));
+    }
+    if input.tests.as_ref().is_some_and(|t| t.is_empty() || t.len() > 1000) {
+        return Err("`tests` must hold 1 to 1000 tests".into());
+    }
+    if let Some(f) = &input.function_tests {
+        if !harness::is_identifier(&f.entry_point) {
+            return Err("`function_tests.entry_point` must be a Python identifier".into());
+        }
+        if f.cases.is_empty() || f.cases.len() > 1000 {
+            return Err("`function_tests.cases` must hold 1 to 1000 cases".into());
+        }
+    }
+    if input.check.as_ref().is_some_and(|c| !harness::is_identifier(&c.entry_point)) {
+        return Err("`check.entry_point` must be a Python identifier".into());
+    }
+    let o = &input.options;
+    let ranges = [
+        ("fuel", o.fuel, 1_000_000, 1_000_000_000_000),
+        ("time_limit_ms", o.time_limit_ms, 1, 60_000),
+        ("memory_mb", o.memory_mb, 32, 2048),
+        ("output_limit_bytes", o.output_limit_bytes, 1, 256 << 20),
+    ];
+    for (name, value, lo, hi) in ranges {
+        if !(lo..=hi).contains(&value) {
+            return Err(format!("`options.{name}` must be between {lo} and {hi}, got {value}"));
+        }
+    }
+    for (name, value) in [("float_abs_tol", o.float_abs_tol), ("float_rel_tol", o.float_rel_tol)] {
+        if !(0.0..=1e6).contains(&value) {
+            return Err(format!("`options.{name}` must be between 0 and 1e6"));
+        }
+    }
+    if (o.checker == CheckerKind::Program) != o.checker_program.is_some() {
+        return Err("`options.checker_program` is required with, and only with, `checker: program`".into());
+    }
+    Ok(())
+}
+
+/// Everything a test run needs.
+struct Runner {
+    sandbox: &'static Sandbox,
+    python: Arc<PythonRuntime>,
+    /// The compiled program of a C or C++ item.
+    native: Option<(Arc<NativeRuntime>, Module)>,
+    limits: Limits,
+    budget: Budget,
+}
+
+/// A run that could not happen: the sandbox failed, or the item's deadline passed.
+enum Stop {
+    Sandbox(SandboxError),
+    Deadline,
+}
+
+impl Runner {
+    /// Runs the item's program on one standard input.
+    async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, PythonOutcome), Stop> {
+        let Some((native, module)) = &self.native else {
+            return self.run(program, stdin, None, 1).await;
+        };
+        let (limits, capped) = self.limits_for(1)?;
+        let run = Arc::clone(native)
+            .run_on(self.sandbox, module.clone(), stdin.to_vec(), limits)
+            .await
+            .map_err(Stop::Sandbox)?;
+        deadline_check(run, PythonOutcome::default(), capped)
+    }
+
+    /// The per-run limits for a run of `factor` tests, within the item's deadline, and whether
+    /// the deadline shortened the wall-clock limit.
+    fn limits_for(&self, factor: u64) -> Result<(Limits, bool), Stop> {
+        let mut limits = self.limits;
+        limits.fuel = limits.fuel.saturating_mul(factor.max(1));
+        limits.wall_time = limits.wall_time.saturating_mul(u32::try_from(factor.max(1)).unwrap_or(u32::MAX));
+        let mut capped = false;
+        if let Some(remaining) = self.budget.remaining() {
+            if remaining.is_zero() {
+                return Err(Stop::Deadline);
+            }
+            capped = remaining < limits.wall_time;
+            limits.wall_time = limits.wall_time.min(remaining);
+        }
+        Ok((limits, capped))
+    }
+
+    async fn run(
+        &self,
+        program: &str,
+        stdin: &[u8],
+        harness: Option<String>,
+        fuel_factor: u64,
+    ) -> Result<(Execution, PythonOutcome), Stop> {
+        let (limits, capped) = self.limits_for(fuel_factor)?;
+        let python = Arc::clone(&self.python);
+        let (run, outcome) = python
+            .run_on(self.sandbox, program.to_owned(), stdin.to_vec(), harness, SEED, limits)
+            .await
+            .map_err(Stop::Sandbox)?;
+        deadline_check(run, outcome, capped)
+    }
+}
+
+/// A run stopped by the request's deadline rather than by its own limit says nothing about the
+/// program: it makes the item `timeout`, never `time_limit`.
+fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Result<(Execution, PythonOutcome), Stop> {
+    if capped && run.termination == Termination::TimedOut { Err(Stop::Deadline) } else { Ok((run, outcome)) }
+}
+
+/// Judges one item.
+pub(crate) async fn judge(input: CodeInput, budget: Budget) -> Verdict {
+    if let Err(reason) = validate(&input) {
+        return Verdict::invalid_input(reason);
+    }
+    let program = match (&input.program, &input.response) {
+        (Some(program), _) => program.clone(),
+        (None, Some(response)) => match last_fenced_block(response) {
+            Some(block) => block.to_owned(),
+            None => return Verdict::unparseable("the response has no fenced code block"),
+        },
+        (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
+    };
+    let loaded = tokio::task::spawn_blocking(|| Sandbox::global().and_then(|s| Ok((s, s.python()?)))).await;
+    let (sandbox, python) = match loaded {
+        Ok(Ok(loaded)) => loaded,
+        Ok(Err(error)) => return Verdict::internal_error(error.to_string()),
+        Err(error) => return Verdict::internal_error(format!("the sandbox failed to load: {error}")),
+    };
+    let options = &input.options;
+    let limits = Limits {
+        fuel: options.fuel,
+        wall_time: Duration::from_millis(options.time_limit_ms),
+        memory_bytes: usize::try_from(options.memory_mb << 20).unwrap_or(usize::MAX),
+        stdout_bytes: usize::try_from(options.output_limit_bytes).unwrap_or(usize::MAX),
+        stderr_bytes: 1 << 20,
+    };
+    let native = match input.language {
+        Language::Python => None,
+        Language::C => Some(NativeLanguage::C),
+        Language::Cpp => Some(NativeLanguage::Cpp),
+    };
+    let native = match native {
+        None => None,
+        Some(language) => match compile(sandbox, language, program.clone()).await {
+            Ok(Ok(compiled)) => Some(compiled),
+            Ok(Err(diagnostics)) => {
+                let count = input.tests.as_ref().map_or(1, Vec::len);
+                let report = TestReport::bare(TestVerdict::CompileError).with_message(excerpt(diagnostics.as_bytes()));
+                return score(vec![report; count], options, input.language.as_str());
+            }
+            Err(error) => return Verdict::internal_error(error.to_string()),
+        },
+    };
+    let runner = Runner { sandbox, python, native, limits, budget };
+    let judged = if let Some(tests) = &input.tests {
+        stdio_tests(&runner, &program, tests, options).await
+    } else if let Some(function_tests) = &input.function_tests {
+        function_calls(&runner, &program, function_tests, options).await
+    } else if let Some(check) = &input.check {
+        check_program(&runner, &program, check).await
+    } else {
+        return Verdict::invalid_input("give exactly one of `tests`, `function_tests` and `check`");
+    };
+    match judged {
+        Ok(reports) => score(reports, options, input.language.as_str()),
+        Err((Stop::Sandbox(error), reports)) => Verdict::internal_error(error.to_string()).with("tests", reports),
+        Err((Stop::Deadline, reports)) => Verdict::timeout().with("tests", reports),
+    }
+}
+
+/// Compiles a C or C++ program off the async workers: `Ok(Err(diagnostics))` when it does not
+/// compile.
+async fn compile(
+    sandbox: &'static Sandbox,
+    language: NativeLanguage,
+    program: String,
+) -> Result<Result<(Arc<NativeRuntime>, Module), String>, SandboxError> {
+    let compiled = tokio::task::spawn_blocking(move || {
+        let native = sandbox.native()?;
+        let compiled = native.compile(language, &program)?;
+        Ok::<_, SandboxError>((native, compiled))
+    })
+    .await
+    .map_err(|e| SandboxError::Setup(format!("the compiler thread failed: {e}")))??;
+    Ok(match compiled {
+        (native, Compiled::Program(module)) => Ok((native, module)),
+        (_, Compiled::Rejected(diagnostics)) => Err(diagnostics),
+    })
+}
+
+type Judged = Result<Vec<TestReport>, (Stop, Vec<TestReport>)>;
+
+async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], options: &CodeOptions) -> Judged {
+    let tolerance = Tolerance { abs: options.float_abs_tol, rel: options.float_rel_tol };
+    let mut reports = Vec::with_capacity(tests.len());
+    for test in tests {
+        if options.stop_on_first_failure && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
+            reports.push(TestReport::bare(TestVerdict::Skipped));
+            continue;
+        }
+        let (run, outcome) = match runner.run_program(program, test.stdin.as_bytes()).await {
+            Ok(done) => done,
+            Err(stop) => return Err((stop, reports)),
+        };
+        let verdict = match limit_verdict(&run) {
+            Some(verdict) => verdict,
+            None if run.exit_code != 0 => failed_run(&outcome),
+            None => {
+                let output = String::from_utf8_lossy(&run.stdout);
+                match (options.checker, &options.checker_program) {
+                    (CheckerKind::Program, Some(checker)) => {
+                        match special_judge(runner, checker, test, &output).await {
+                            Ok(verdict) => verdict,
+                            Err(stop) => return Err((stop, reports)),
+                        }
+                    }
+                    (kind, _) if outputs_match(kind, &test.expected_stdout, &output, tolerance) => TestVerdict::Passed,
+                    _ => TestVerdict::WrongAnswer,
+                }
+            }
+        };
+        reports.push(TestReport::from_run(verdict, &run, &outcome));
+    }
+    Ok(reports)
+}
+
+/// Runs the `checker_program` on one output. It passes the test by exiting with status 0; when
+/// it cannot finish, the sandbox counts as failed for this item.
+async fn special_judge(runner: &Runner, checker: &str, test: &StdioTest, output: &str) -> Result<TestVerdict, Stop> {
+    let stdin = json!({"input": test.stdin, "expected": test.expected_stdout, "output": output}).to_string();
+    let (run, outcome) = runner.run(checker, stdin.as_bytes(), None, 1).await?;
+    match (&run.termination, run.exit_code, &outcome.exception) {
+        (Termination::Exited, 0, _) => Ok(TestVerdict::Passed),
+        (Termination::Exited, _, None) => Ok(TestVerdict::WrongAnswer),
+        (Termination::Exited, _, Some(exception)) => Err(Stop::Sandbox(SandboxError::Setup(format!(
+            "the checker program raised {exception}: {}",
+            excerpt(&run.stderr)
+        )))),
+        (termination, _, _) => {
+            Err(Stop::Sandbox(SandboxError::Setup(format!("the checker program did not finish: {termination:?}"))))
+        }
+    }
+}
+
+async fn function_calls(runner: &Runner, program: &str, tests: &FunctionTests, options: &CodeOptions) -> Judged {
+    let args: Vec<Vec<Value>> = tests.cases.iter().map(|c| c.args.clone()).collect();
+    let harness = harness::function_calls(&tests.entry_point, &args);
+    let cases = u64::try_from(tests.cases.len()).unwrap_or(u64::MAX);
+    let (run, outcome) = match runner.run(program, b"", Some(harness), cases).await {
+        Ok(done) => done,
+        Err(stop) => return Err((stop, Vec::new())),
+    };
+    let every = |report: TestReport| vec![report; tests.cases.len()];
+    if let Some(verdict) = limit_verdict(&run) {
+        return Ok(every(TestReport::from_run(verdict, &run, &outcome)));
+    }
+    let results = match serde_json::from_str::<Value>(&outcome.report) {
+        Ok(Value::Array(results)) if results.len() == tests.cases.len() => results,
+        Ok(Value::Object(o)) if o.contains_key("missing") => {
+            let report = TestReport::from_run(TestVerdict::RuntimeError, &run, &outcome)
+                .with_message(format!("the program defines no function `{}`", tests.entry_point));
+            return Ok(every(report));
+        }
+        Ok(_) | Err(_) => {
+            // The program ended before the harness reported (an exception at import, `sys.exit`).
+            let report = TestReport::from_run(failed_run(&outcome), &run, &outcome)
+                .with_message("the program ended before the tests ran");
+            return Ok(every(report));
+        }
+    };
+    let tolerance = (options.checker == CheckerKind::Float)
+        .then_some(Tolerance { abs: options.float_abs_tol, rel: options.float_rel_tol });
+    let mut reports = Vec::with_capacity(results.len());
+    for (case, result) in tests.cases.iter().zip(&results) {
+        let failed_before = reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed);
+        if options.stop_on_first_failure && failed_before {
+            reports.push(TestReport::bare(TestVerdict::Skipped));
+            continue;
+        }
+        let report = if let Some(value) = result.get("value") {
+            if values_match(&case.expected, value, tolerance) {
+                TestReport::bare(TestVerdict::Passed)
+            } else {
+                TestReport::bare(TestVerdict::WrongAnswer).with_message(format!("returned {}", short(value)))
+            }
+        } else if let Some(repr) = result.get("repr") {
+            TestReport::bare(TestVerdict::WrongAnswer).with_message(format!("returned {}", short(repr)))
+        } else {
+            let error = result.get("error").and_then(Value::as_str).unwrap_or("error");
+            TestReport::bare(TestVerdict::RuntimeError).with_message(error.to_owned())
+        };
+        reports.push(report);
+    }
+    // The calls share one run: its fuel and time are reported once, on the first case.
+    if let Some(first) = reports.first_mut() {
+        first.fuel = Some(run.fuel_used);
+        first.time_ms = Some((run.wall_time.as_secs_f64() * 1e6).round() / 1e3);
+    }
+    Ok(reports)
+}
+
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> Judged {
+    let harness = harness::check_program(&check.program, &check.entry_point);
+    let (run, outcome) = match runner.run(program, b"", Some(harness), 1).await {
+        Ok(done) => done,
+        Err(stop) => return Err((stop, Vec::new())),
+    };
+    let verdict = match limit_verdict(&run) {
+        Some(verdict) => verdict,
+        None if run.exit_code == 0 && outcome.report == "checked" => TestVerdict::Passed,
+        None if outcome.exception.as_deref() == Some("AssertionError") => TestVerdict::WrongAnswer,
+        None => failed_run(&outcome),
+    };
+    Ok(vec![TestReport::from_run(verdict, &run, &outcome)])
+}
+
+fn score(reports: Vec<TestReport>, options: &CodeOptions, language: &str) -> Verdict {
+    let total = reports.len();
+    let passed = reports.iter().filter(|r| r.verdict == TestVerdict::Passed).count();
+    let fraction = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
+    let (score, status) = match options.scoring {
+        Scoring::AllOrNothing if passed == total => (1.0, Status::Correct),
+        Scoring::AllOrNothing => (0.0, Status::Incorrect),
+        Scoring::Fraction if passed == total => (1.0, Status::Correct),
+        Scoring::Fraction if passed > 0 => (fraction, Status::Partial),
+        Scoring::Fraction => (0.0, Status::Incorrect),
+    };
+    Verdict::new(score, status)
+        .with("language", language)
+        .with("passed", passed)
+        .with("total", total)
+        .with("fuel", reports.iter().filter_map(|r| r.fuel).sum::<u64>())
+        .with("tests", reports)
+}

@@ -1,0 +1,3 @@
+// expect: runtime_error
+#include <stdlib.h>
+int main(void) { exit(3); }

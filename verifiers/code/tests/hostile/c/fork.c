@@ -1,0 +1,3 @@
+// expect: compile_error
+#include <unistd.h>
+int main(void) { fork(); return 0; }

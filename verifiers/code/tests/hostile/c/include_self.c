@@ -1,0 +1,3 @@
+// expect: compile_error
+#include "/tmp/source"
+int main(void) { return 0; }

@@ -1,0 +1,3 @@
+// expect: compile_error
+#include <stdlib.h>
+int main(void) { return system("id"); }

@@ -1,0 +1,3 @@
+import subprocess
+subprocess.run(['cat', '/etc/passwd'])
+print('ok')

@@ -1,0 +1,3 @@
+import os
+os.system('touch /tmp/referee-pwned')
+print('ok')

@@ -1,0 +1,2 @@
+import os
+os.execv('/bin/sh', ['sh', '-c', 'id'])

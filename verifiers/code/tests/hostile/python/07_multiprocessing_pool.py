@@ -1,0 +1,2 @@
+import multiprocessing
+multiprocessing.Pool(2).map(print, [1])

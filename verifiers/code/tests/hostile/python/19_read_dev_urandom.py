@@ -1,0 +1,1 @@
+print(open('/dev/urandom', 'rb').read(8))

@@ -1,0 +1,2 @@
+import socket
+print(socket.getaddrinfo('example.com', 80))

@@ -1,0 +1,2 @@
+import ctypes
+ctypes.CDLL(None).system(b'id')

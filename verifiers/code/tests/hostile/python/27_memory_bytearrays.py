@@ -1,0 +1,3 @@
+x = []
+while True:
+    x.append(bytearray(1 << 20))

@@ -1,0 +1,3 @@
+x = []
+while True:
+    x.append([0] * 1000)

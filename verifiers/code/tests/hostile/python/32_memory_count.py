@@ -1,0 +1,2 @@
+import itertools
+print(len(list(itertools.count())))

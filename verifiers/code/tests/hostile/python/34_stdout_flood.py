@@ -1,0 +1,2 @@
+while True:
+    print('y' * 100)

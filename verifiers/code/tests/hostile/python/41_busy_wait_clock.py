@@ -1,0 +1,4 @@
+import time
+start = time.time()
+while time.time() - start < 1000:
+    pass

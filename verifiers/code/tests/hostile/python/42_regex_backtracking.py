@@ -1,0 +1,2 @@
+import re
+print(re.match('(a+)+$', 'a' * 64 + 'b'))

@@ -1,0 +1,4 @@
+x = []
+for _ in range(10**6):
+    x = [x]
+print(repr(x)[:10])

@@ -1,0 +1,3 @@
+src = 'x = ' + '+'.join(['1'] * 10**7)
+exec(src)
+print('ok')

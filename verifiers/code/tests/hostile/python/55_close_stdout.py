@@ -1,0 +1,3 @@
+import sys, os
+os.close(1)
+print('ok')

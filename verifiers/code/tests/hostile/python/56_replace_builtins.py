@@ -1,0 +1,4 @@
+import builtins
+builtins.print = lambda *a, **k: None
+builtins.__import__ = None
+print('ok')

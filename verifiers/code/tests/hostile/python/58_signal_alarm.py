@@ -1,0 +1,4 @@
+import signal
+signal.alarm(1)
+while True:
+    pass

@@ -1,0 +1,5 @@
+while True:
+    a = []
+    a.append(a)
+    b = {}
+    b['self'] = b

@@ -1,0 +1,135 @@
+//! HumanEval through the `code` verifier: every canonical solution passes its check program, and
+//! systematic mutants of the solutions fail.
+
+use referee_code::{CodeInput, CodeVerifier};
+use referee_core::{Budget, RewardModel as _, Status, Verdict};
+use serde_json::{Value, json};
+
+struct Problem {
+    task_id: String,
+    prompt: String,
+    solution: String,
+    test: String,
+    entry_point: String,
+}
+
+fn problems() -> anyhow::Result<Vec<Problem>> {
+    include_str!("data/HumanEval.jsonl")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let row: Value = serde_json::from_str(line)?;
+            let field = |name: &str| row[name].as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("no {name}"));
+            Ok(Problem {
+                task_id: field("task_id")?,
+                prompt: field("prompt")?,
+                solution: field("canonical_solution")?,
+                test: field("test")?,
+                entry_point: field("entry_point")?,
+            })
+        })
+        .collect()
+}
+
+/// Fuel per item: about 0.2 s of interpreter CPU, far above what any canonical solution needs.
+const FUEL: u64 = 2_000_000_000;
+
+fn item(problem: &Problem, program: String) -> anyhow::Result<CodeInput> {
+    Ok(serde_json::from_value(json!({
+        "language": "python",
+        "program": program,
+        "check": {"program": problem.test, "entry_point": problem.entry_point},
+        "options": {"fuel": FUEL},
+    }))?)
+}
+
+async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
+    CodeVerifier::new().score_batch(items, Budget::unlimited()).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn canonical_solutions_pass() -> anyhow::Result<()> {
+    let problems = problems()?;
+    assert_eq!(problems.len(), 164);
+    let items = problems.iter().map(|p| item(p, format!("{}{}", p.prompt, p.solution))).collect::<Result<_, _>>()?;
+    let verdicts = judge(items).await;
+    let failed: Vec<String> = problems
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| v.status != Status::Correct)
+        .map(|(p, v)| format!("{}: {:?} {}", p.task_id, v.status, Value::Object(v.details.clone())))
+        .collect();
+    assert!(failed.is_empty(), "{} canonical solutions failed:\n{}", failed.len(), failed.join("\n"));
+    Ok(())
+}
+
+/// The first function body line of a HumanEval prompt is indented by four spaces.
+fn body_prefix(problem: &Problem, statement: &str) -> String {
+    format!("{}    {statement}\n{}", problem.prompt, problem.solution)
+}
+
+/// Wraps the entry point so that callers see a changed result.
+fn wrapped(problem: &Problem, body: &str) -> String {
+    format!(
+        "{}{}\n\n_referee_original = {entry}\n\ndef {entry}(*args, **kwargs):\n    result = _referee_original(*args, **kwargs)\n{body}\n",
+        problem.prompt,
+        problem.solution,
+        entry = problem.entry_point,
+    )
+}
+
+/// Swaps the first comparison or arithmetic operator of the solution for its opposite.
+fn wrong_operator(problem: &Problem) -> Option<String> {
+    const SWAPS: [(&str, &str); 10] = [
+        (" == ", " != "),
+        (" != ", " == "),
+        (" <= ", " > "),
+        (" >= ", " < "),
+        (" < ", " >= "),
+        (" > ", " <= "),
+        (" + ", " - "),
+        (" - ", " + "),
+        (" * ", " + "),
+        (" and ", " or "),
+    ];
+    let first = SWAPS
+        .iter()
+        .filter_map(|(from, to)| problem.solution.find(from).map(|at| (at, *from, *to)))
+        .min_by_key(|(at, _, _)| *at)?;
+    let (at, from, to) = first;
+    let mut mutated = problem.solution.clone();
+    mutated.replace_range(at..at + from.len(), to);
+    Some(format!("{}{}", problem.prompt, mutated))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn systematic_mutants_fail() -> anyhow::Result<()> {
+    let problems = problems()?;
+    let off_by_one = "    if isinstance(result, bool):\n        return not result\n    if isinstance(result, (int, float)):\n        return result + 1\n    if isinstance(result, (list, tuple, str)):\n        return result[:-1] if len(result) else result + result[:0] + type(result)('x' if isinstance(result, str) else [0])\n    return None";
+    let kinds: [(&str, Box<dyn Fn(&Problem) -> Option<String>>); 6] = [
+        ("off_by_one", Box::new(|p| Some(wrapped(p, off_by_one)))),
+        ("wrong_operator", Box::new(wrong_operator)),
+        ("early_return", Box::new(|p| Some(body_prefix(p, "return None")))),
+        ("raising", Box::new(|p| Some(body_prefix(p, "raise ValueError('mutant')")))),
+        ("printing", Box::new(|p| Some(wrapped(p, "    print(result)")))),
+        ("infinite_loop", Box::new(|p| Some(body_prefix(p, "while True: pass")))),
+    ];
+    let mut total = 0;
+    let mut survivors = Vec::new();
+    for (kind, mutate) in &kinds {
+        let mutants: Vec<(&Problem, String)> = problems.iter().filter_map(|p| mutate(p).map(|m| (p, m))).collect();
+        let items = mutants.iter().map(|(p, m)| item(p, m.clone())).collect::<Result<_, _>>()?;
+        let verdicts = judge(items).await;
+        for ((problem, _), verdict) in mutants.iter().zip(&verdicts) {
+            assert!(verdict.status != Status::InternalError, "{kind} {}: {:?}", problem.task_id, verdict.details);
+            if verdict.score != 0.0 {
+                survivors.push(format!("{kind} {}", problem.task_id));
+            }
+        }
+        total += mutants.len();
+    }
+    let killed = total - survivors.len();
+    println!("mutants killed: {killed} of {total}; survivors: {survivors:?}");
+    assert!(killed * 100 >= total * 99, "only {killed} of {total} mutants failed; survivors: {survivors:?}");
+    Ok(())
+}
