@@ -112,6 +112,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/groups/advantages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewards grouped by prompt in, group-normalised advantages out: GRPO's (mean and std) or Dr.
+         *     GRPO's (mean only), from raw rewards or from their corrections under a verifier's noise
+         *     model, with each group's std and DAPO's keep/drop decision.
+         */
+        post: operations["advantages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs": {
         parameters: {
             query?: never;
@@ -165,6 +186,139 @@ export interface paths {
          *     streams every item exactly once.
          */
         get: operations["results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/noise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the noise models of every verifier. */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/noise/{verifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads one noise model: the rates in use, each source's model and the counts behind them. */
+        get: operations["get"];
+        /**
+         * Sets a noise model's configured rates, appeal checker and rates, and the source in use.
+         *     The body replaces what was set before; counts from audits and appeals are kept.
+         */
+        put: operations["put"];
+        post?: never;
+        /** Forgets a noise model: its settings, its audit and appeal counts, and its overturns. */
+        delete: operations["delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/noise/{verifier}/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the verdicts that appeals overturned, newest first, with both verdicts and the input. */
+        get: operations["appeals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/noise/{verifier}/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds gold-labelled verdicts to a noise model's audit, and returns the model they give. */
+        post: operations["audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists every stored rubric with its latest version. */
+        get: operations["list_rubrics"];
+        put?: never;
+        /**
+         * Stores a new rubric as version 1. The rubric is checked as it would be for scoring: unique
+         *     criterion names, valid patterns and schemas, known verifiers, a formula over the criteria.
+         */
+        post: operations["create_rubric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads a rubric: its latest version, or the one asked for. */
+        get: operations["get_rubric"];
+        /** Stores a new version of a rubric; earlier versions are kept and stay addressable. */
+        put: operations["update_rubric"];
+        post?: never;
+        /**
+         * Deletes a rubric with all its versions. Creating the id again continues the version
+         *     numbering, so a version number never names two definitions.
+         */
+        delete: operations["delete_rubric"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the kept versions of a rubric. */
+        get: operations["rubric_versions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -228,8 +382,242 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Rewards grouped by prompt, and how to turn them into advantages. */
+        AdvantageRequest: {
+            /**
+             * Format: double
+             * @description Added to the std before dividing; verl uses 1e-6, TRL 1e-4.
+             */
+            epsilon?: number;
+            /** @description The groups. */
+            groups: components["schemas"]["RewardGroup"][];
+            /** @description The task/source label of that noise model; the verifier-wide model when absent. */
+            label?: string | null;
+            /** @description Mean and std, or mean only. */
+            normalisation?: components["schemas"]["Normalisation"];
+            /** @description Raw rewards, or corrected ones. */
+            reward?: components["schemas"]["RewardBasis"];
+            /** @description Sample (N − 1) or population (N) std. */
+            std_estimator?: components["schemas"]["StdEstimator"];
+            /** @description The verifier whose noise model corrects the rewards; required unless `reward` is `raw`. */
+            verifier?: string | null;
+        };
+        /** @description The advantages of every group, in request order. */
+        AdvantageResponse: {
+            /** @description One entry per group. */
+            groups: components["schemas"]["GroupAdvantages"][];
+            noise?: components["schemas"]["NoiseModel"] | null;
+            /** @description The normalisation applied. */
+            normalisation: components["schemas"]["Normalisation"];
+            /** @description The values the advantages come from. */
+            reward: components["schemas"]["RewardBasis"];
+        };
+        /** @description How criterion scores combine into the item's score. */
+        Aggregation: {
+            /** @enum {string} */
+            type: "weighted_mean";
+        } | {
+            formula: string;
+            /** @enum {string} */
+            type: "formula";
+        };
+        /** @description Which share of each verdict class is sent to the stronger checker. */
+        AppealRates: {
+            /**
+             * Format: double
+             * @description The probability that a verdict 0 is re-checked.
+             */
+            negatives: number;
+            /**
+             * Format: double
+             * @description The probability that a verdict 1 is re-checked.
+             */
+            positives: number;
+        };
+        /** @description How verdicts are appealed. */
+        AppealSettings: {
+            /** @description The stronger checker: the id of a registered verifier. */
+            checker: string;
+            /**
+             * @description A JSON merge patch (RFC 7396) applied to an item's input before the checker sees it,
+             *     e.g. `{"options": {"accept_rounded": true}}` to re-check `math` leniently.
+             */
+            input_patch?: Record<string, unknown> | null;
+            /** @description The share of verdicts 0 and of verdicts 1 re-checked. */
+            rates: components["schemas"]["AppealRates"];
+        };
+        /** @description One side of an overturn. */
+        AppealedVerdict: {
+            /** @description The checker's details (absent for the verifier's side, which the response carried). */
+            details?: Record<string, unknown> | null;
+            /** Format: double */
+            score: number;
+            status: components["schemas"]["Status"];
+            /** @description The verifier that gave it. */
+            verifier: string;
+        };
+        /** @description Gold-labelled verdicts: the body of `POST /v1/noise/{verifier}/audits`. */
+        AuditUpload: {
+            /**
+             * @description One row per audited response: the verifier's verdict and the true label. Pick the
+             *     responses without regard to their verdicts, e.g. a random sample of rollouts.
+             */
+            labels: components["schemas"]["GoldLabel"][];
+            /** @description Start the audit tally over with these labels instead of adding them to it. */
+            replace?: boolean;
+        };
         /** @description The correct option letter(s): `"B"`, `"A, C"`, `"(B)"` or `["A", "C"]`. */
         ChoiceReference: string | string[];
+        /** @description Rates set by hand: the body of a `PUT` on a verifier's noise model. */
+        ConfiguredRates: {
+            /**
+             * Format: double
+             * @description ρ0, the false-positive rate P(verdict 1 | truly 0).
+             */
+            rho0: number;
+            /** @description A 95% interval for rho0; it must contain the rate. Without one the rate is taken as exact. */
+            rho0_interval?: {
+                lower: number;
+                upper: number;
+            } | null;
+            /**
+             * Format: double
+             * @description ρ1, the false-negative rate P(verdict 0 | truly 1).
+             */
+            rho1: number;
+            /** @description A 95% interval for rho1; it must contain the rate. Without one the rate is taken as exact. */
+            rho1_interval?: {
+                lower: number;
+                upper: number;
+            } | null;
+        };
+        /**
+         * @description Whether a scored item's `score` is replaced by its corrected reward.
+         * @enum {string}
+         */
+        Correction: "none" | "backward";
+        /** @description One thing a response is judged on. */
+        Criterion: {
+            /**
+             * @description What the criterion asks, in words. Judge criteria send it to the judge (for `principle`
+             *     it is the principle itself).
+             */
+            description?: string;
+            /** @description How the criterion is scored. */
+            kind: components["schemas"]["CriterionKind"];
+            /** @description Unique within the rubric; an identifier (`clarity`, `has_title`) so formulas can name it. */
+            name: string;
+            /**
+             * Format: double
+             * @description The score at or above which the criterion counts as passed (default 0.5).
+             */
+            pass_threshold?: number;
+            /**
+             * @description When true, a score below `pass_threshold` sets the item's score to the rubric's
+             *     `veto_floor`, whatever the other criteria say.
+             */
+            veto?: boolean;
+            /**
+             * Format: double
+             * @description Weight in the weighted mean (default 1).
+             */
+            weight?: number;
+        };
+        /**
+         * @description How a criterion is scored: a rule computed locally, a registered verifier, or a question to
+         *     the LLM judge. Every kind scores in [0, 1].
+         */
+        CriterionKind: {
+            /** @description Pass when the pattern does not match. */
+            absent?: boolean;
+            /** @description A Rust `regex` pattern (linear time; `(?i)` for case-insensitive). */
+            pattern: string;
+            /** @enum {string} */
+            type: "regex";
+        } | {
+            /** @description Match case exactly (default: case-insensitive). */
+            case_sensitive?: boolean;
+            /** @description 1 to 256 keywords or phrases. */
+            keywords: string[];
+            /**
+             * @description `all`: the fraction of keywords present; `any`: 1 if one is present; `none`: 1 if
+             *     none is present.
+             */
+            mode?: components["schemas"]["KeywordMode"];
+            /** @enum {string} */
+            type: "keywords";
+        } | {
+            /**
+             * Format: int64
+             * @description Greatest length, inclusive.
+             */
+            max?: number | null;
+            /**
+             * Format: int64
+             * @description Least length, inclusive.
+             */
+            min?: number | null;
+            /** @enum {string} */
+            type: "length";
+            /** @description What is counted. */
+            unit: components["schemas"]["LengthUnit"];
+        } | {
+            /** @enum {string} */
+            type: "valid_json";
+        } | {
+            /** @description A JSON Schema object. */
+            schema: Record<string, unknown>;
+            /** @enum {string} */
+            type: "json_schema";
+        } | {
+            /** @description One of `en de fr es it pt nl ru uk zh ja ko ar he el hi th`. */
+            language: string;
+            /** @enum {string} */
+            type: "language";
+        } | {
+            heading: string;
+            /** @enum {string} */
+            type: "section";
+        } | {
+            format: components["schemas"]["TextFormat"];
+            /** @enum {string} */
+            type: "format";
+        } | {
+            metric: components["schemas"]["SimilarityMetric"];
+            /** @description The reference; the item's `reference` when absent. */
+            reference?: string | null;
+            /** @enum {string} */
+            type: "similarity";
+        } | {
+            /** @description Fields of the verifier's input besides the response. */
+            input?: Record<string, unknown>;
+            /** @enum {string} */
+            type: "verifier";
+            /** @description A verifier id from `GET /v1/verifiers` (not `rubric`). */
+            verifier: string;
+        } | {
+            /** Format: double */
+            max: number;
+            /** Format: double */
+            min: number;
+            /** @enum {string} */
+            type: "score";
+        } | {
+            /** @description 2 to 32 distinct labels. */
+            labels: string[];
+            /** @description The labels that pass. */
+            passing: string[];
+            /** @enum {string} */
+            type: "label";
+        } | {
+            /** @description 2 to 32 distinct tiers, worst first. */
+            choices: string[];
+            /** @enum {string} */
+            type: "choices";
+        } | {
+            /** @enum {string} */
+            type: "principle";
+        };
         /**
          * @description Whether smaller or larger objective values are better.
          * @enum {string}
@@ -285,6 +673,8 @@ export interface components {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["ExactMatchInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -362,6 +752,42 @@ export interface components {
             /** @description The task id. */
             task: string;
         };
+        /**
+         * @description One verdict of the noisy verifier next to the true label a person (or a trusted checker)
+         *     assigned to the same response: an audit row.
+         */
+        GoldLabel: {
+            /** @description The true label R. */
+            gold: boolean;
+            /** @description The verifier's binary verdict R̃ (true = reward 1). */
+            verdict: boolean;
+        };
+        /** @description One group's advantages and statistics. */
+        GroupAdvantages: {
+            /** @description One advantage per rollout; all 0 in a group of one. */
+            advantages: number[];
+            /**
+             * @description Whether every rollout got the same raw reward: the group teaches nothing under any
+             *     group-constant correction.
+             */
+            all_agree: boolean;
+            /** @description The group key, as given. */
+            id: string;
+            /** @description DAPO's dynamic-sampling rule: keep a group unless all of its several rollouts agree. */
+            keep: boolean;
+            /**
+             * Format: double
+             * @description The mean of `values`.
+             */
+            mean: number;
+            /**
+             * Format: double
+             * @description The std of `values` by the requested estimator (0 in a group of one).
+             */
+            std: number;
+            /** @description The values the advantages come from: the rewards, or their corrections. */
+            values: number[];
+        };
         /** @description Reply of `POST /v1/environments/{task}/instances`. */
         InstancesResponse: {
             /** @description The instances, seeds `seed..seed + count` in order. */
@@ -369,6 +795,24 @@ export interface components {
             /** @description The task id. */
             task: string;
         };
+        /** @description A closed interval `[lower, upper]` within [0, 1] (or within [-1, 1] for Youden's J). */
+        Interval: {
+            /**
+             * Format: double
+             * @description The lower end.
+             */
+            lower: number;
+            /**
+             * Format: double
+             * @description The upper end.
+             */
+            upper: number;
+        };
+        /**
+         * @description How a rate's interval was obtained.
+         * @enum {string}
+         */
+        IntervalMethod: "wilson" | "jeffreys" | "monte_carlo" | "rate_bounds" | "configured";
         /** @description A JSONL file on the server to score, for servers that allow paths (`jobs.allowed_paths`). */
         JobFromPath: {
             /** @description Absolute path of a JSONL file inside one of the allowed directories. */
@@ -420,6 +864,16 @@ export interface components {
              */
             total_items: number;
         };
+        /**
+         * @description How keywords are counted.
+         * @enum {string}
+         */
+        KeywordMode: "all" | "any" | "none";
+        /**
+         * @description What a length bound counts.
+         * @enum {string}
+         */
+        LengthUnit: "chars" | "words" | "tokens";
         /** @description One difficulty level as listed by `GET /v1/environments`. */
         LevelInfo: {
             /** @description Instance sizes and the kind of reference at this level. */
@@ -495,6 +949,8 @@ export interface components {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["MathInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -527,12 +983,108 @@ export interface components {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["MultipleChoiceInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             verifier: "multiple-choice";
         };
+        /** @description A rubric to store under a new id. */
+        NewRubric: {
+            /** @description How criterion scores combine; the weighted mean when absent. */
+            aggregation?: components["schemas"]["Aggregation"];
+            /** @description The criteria, each with a unique name. 1 to 64 of them. */
+            criteria: components["schemas"]["Criterion"][];
+            /**
+             * @description The id items name it by: letters, digits, `.`, `_` and `-`, starting with a letter or
+             *     digit, at most 128 characters.
+             */
+            id: string;
+            /**
+             * Format: double
+             * @description The score of an item that fails a veto criterion (default 0).
+             */
+            veto_floor?: number;
+        };
+        /** @description Every noise model of the verifiers this server runs. */
+        NoiseList: {
+            /**
+             * Format: int64
+             * @description Verdicts this replica sampled for appeal whose outcome is not yet in the counts above:
+             *     queued, being re-checked, or re-checked and waiting for the next write.
+             */
+            appeals_outstanding: number;
+            models: components["schemas"]["NoiseStatus"][];
+        };
+        /**
+         * @description A verifier's noise channel: ρ0 = P(verdict 1 | truly 0) and ρ1 = P(verdict 0 | truly 1), each
+         *     with a 95% interval, Youden's J = 1 − ρ0 − ρ1 (how much signal the verdicts carry), the
+         *     counts behind them and their source.
+         *
+         *     Built by [`configured`](Self::configured), [`from_audit`](Self::from_audit) or
+         *     [`from_appeals`](Self::from_appeals); turned into per-item corrections by
+         *     [`correct`](Self::correct).
+         */
+        NoiseModel: {
+            /** @description The counts behind the rates (all zero when configured). */
+            counts: components["schemas"]["VerdictTally"];
+            /** @description ρ0, the false-positive rate P(verdict 1 | truly 0). */
+            rho0: components["schemas"]["RateEstimate"];
+            /** @description ρ1, the false-negative rate P(verdict 0 | truly 1). */
+            rho1: components["schemas"]["RateEstimate"];
+            /** @description Where the rates came from. */
+            source: components["schemas"]["NoiseSource"];
+            /** @description Youden's J = 1 − ρ0 − ρ1; corrections are refused when its lower bound is too low. */
+            youden_j: components["schemas"]["RateEstimate"];
+        };
+        /** @description What a person sets for one noise model: the body of `PUT /v1/noise/{verifier}`. */
+        NoiseSettings: {
+            appeal?: components["schemas"]["AppealSettings"] | null;
+            configured?: components["schemas"]["ConfiguredRates"] | null;
+            use?: components["schemas"]["NoiseSource"] | null;
+        };
+        /**
+         * @description Where a noise model's rates came from.
+         * @enum {string}
+         */
+        NoiseSource: "configured" | "audit" | "appeal";
+        /** @description A noise model and everything behind it. */
+        NoiseStatus: {
+            /** @description The model from appeals. */
+            appeal: components["schemas"]["SourceModel"];
+            /** @description The verdicts seen and re-checked by appeals. */
+            appeal_counts: components["schemas"]["VerdictTally"];
+            /** @description The model from uploaded audits. */
+            audit: components["schemas"]["SourceModel"];
+            /** @description The gold-labelled verdicts uploaded. */
+            audit_counts: components["schemas"]["VerdictTally"];
+            /** @description The model from configured rates. */
+            configured: components["schemas"]["SourceModel"];
+            /**
+             * Format: double
+             * @description The floor on J's lower bound in force.
+             */
+            j_floor: number;
+            /** @description The task/source label; absent for the verifier-wide model. */
+            label?: string | null;
+            model?: components["schemas"]["NoiseModel"] | null;
+            /** @description Why rewards are not corrected with `model`, when it is too uncertain to correct with. */
+            refused?: string | null;
+            /** @description What was set by hand. */
+            settings: components["schemas"]["NoiseSettings"];
+            source?: components["schemas"]["NoiseSource"] | null;
+            /** @description The verifier id. */
+            verifier: string;
+            /** @description The verifier version the model applies to (the one this server runs). */
+            version: string;
+        };
+        /**
+         * @description How rewards are turned into advantages within a group.
+         * @enum {string}
+         */
+        Normalisation: "mean_std" | "mean_only";
         /**
          * @description Scores a response to one NP environment instance.
          *
@@ -578,6 +1130,8 @@ export interface components {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["NpInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -589,6 +1143,26 @@ export interface components {
          * @enum {string}
          */
         Operation: "eq" | "ne" | "like" | "ilike";
+        /** @description A verdict the appeal checker overturned. */
+        Overturn: {
+            /** @description The checker's verdict, which disagrees. */
+            checker: components["schemas"]["AppealedVerdict"];
+            /**
+             * Format: int64
+             * @description When the overturn was recorded, in Unix milliseconds.
+             */
+            created_at_ms: number;
+            /** @description The input the verifier judged (the checker saw it with the appeal's input patch). */
+            input: Record<string, unknown>;
+            /** @description The item's `id`, when it had one. */
+            item_id?: string | null;
+            /** @description The verifier's verdict. */
+            verdict: components["schemas"]["AppealedVerdict"];
+        };
+        /** @description Recent overturns, newest first. */
+        OverturnList: {
+            overturns: components["schemas"]["Overturn"][];
+        };
         /**
          * @description How `x%` compares with a plain number.
          * @enum {string}
@@ -598,6 +1172,18 @@ export interface components {
         ProbeStatus: {
             /** @description `ok` or `ready`. */
             status: string;
+        };
+        /** @description A rate's point estimate with its 95% interval. */
+        RateEstimate: {
+            /**
+             * Format: double
+             * @description The point estimate.
+             */
+            estimate: number;
+            /** @description The 95% interval. */
+            interval: components["schemas"]["Interval"];
+            /** @description How the interval was obtained. */
+            method: components["schemas"]["IntervalMethod"];
         };
         /** @description The reference solution of an instance, computed once at generation. */
         Reference: {
@@ -651,11 +1237,25 @@ export interface components {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["RegexMatchInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             verifier: "regex-match";
+        };
+        /**
+         * @description Which per-rollout value the advantages are computed from.
+         * @enum {string}
+         */
+        RewardBasis: "raw" | "backward" | "forward_weight";
+        /** @description The rewards of the rollouts of one prompt. */
+        RewardGroup: {
+            /** @description The trainer's group key (verl's `uid`, a prompt id). */
+            id: string;
+            /** @description One reward per rollout. */
+            rewards: number[];
         };
         /**
          * @description How a verdict's score is computed from the judged answer.
@@ -689,14 +1289,113 @@ export interface components {
             /** @description The verdict's status of each query, to tell a wrong answer from an unjudged item. */
             statuses: components["schemas"]["Status"][];
         };
+        /**
+         * @description A rubric without its id and version: the criteria, the aggregation and the veto floor.
+         *
+         *     Sent inline with an item (`rubric`), or stored and managed through `/v1/rubrics` and named
+         *     by `rubric_id` (and optionally `rubric_version`).
+         */
+        RubricDefinition: {
+            /** @description How criterion scores combine; the weighted mean when absent. */
+            aggregation?: components["schemas"]["Aggregation"];
+            /** @description The criteria, each with a unique name. 1 to 64 of them. */
+            criteria: components["schemas"]["Criterion"][];
+            /**
+             * Format: double
+             * @description The score of an item that fails a veto criterion (default 0).
+             */
+            veto_floor?: number;
+        };
+        /** @description Every kept version of a rubric, oldest first. */
+        RubricHistory: {
+            id: string;
+            versions: components["schemas"]["VersionSummary"][];
+        };
+        /**
+         * @description One response to score against a rubric.
+         *
+         *     Give the rubric inline (`rubric`) or name a stored one (`rubric_id`, with `rubric_version`
+         *     to pin a version; the latest otherwise). Verdicts are `correct` at score 1, `incorrect` at 0
+         *     or when a veto criterion fails, `partial` between; `internal_error` or `timeout` when the
+         *     judge or a verifier criterion could not judge. Details list every criterion's score and
+         *     whether it passed, the vetoes, and each judge call's reply (truncated) and cache hit.
+         */
+        RubricInput: {
+            /** @description The task the response answers; the judge is shown it. */
+            prompt?: string | null;
+            /**
+             * @description A reference answer: similarity criteria compare with it, verifier criteria receive it,
+             *     the judge is shown it.
+             */
+            reference?: string | null;
+            /** @description The response to score. */
+            response: string;
+            rubric?: components["schemas"]["RubricDefinition"] | null;
+            /** @description The id of a stored rubric. */
+            rubric_id?: string | null;
+            /**
+             * Format: int32
+             * @description The version of the stored rubric; the latest when absent.
+             */
+            rubric_version?: number | null;
+        };
+        /** @description Every stored rubric, by id. */
+        RubricList: {
+            rubrics: components["schemas"]["RubricSummary"][];
+        };
+        /** @description An item for `rubric`. Scores a response against a rubric: weighted rule criteria (patterns, keywords, length, JSON and JSON Schema, language, sections, formats, BLEU/ROUGE-L/fuzzy similarity), registered verifiers as criteria, and LLM-judge criteria (score, label, ordered choices, RLBFF binary principles scored P(yes)); weighted mean or formula aggregation, with vetoes. */
+        RubricScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["RubricInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "rubric";
+        };
+        /** @description A rubric's id with its latest version. */
+        RubricSummary: {
+            /** Format: int64 */
+            created_at_ms: number;
+            id: string;
+            /** Format: int32 */
+            version: number;
+        };
+        /** @description One stored version of a rubric. */
+        RubricVersion: {
+            aggregation: components["schemas"]["Aggregation"];
+            /**
+             * Format: int64
+             * @description When this version was stored, in milliseconds since the Unix epoch.
+             */
+            created_at_ms: number;
+            criteria: components["schemas"]["Criterion"][];
+            id: string;
+            /**
+             * Format: int32
+             * @description 1 for the first version; each update adds one.
+             */
+            version: number;
+            /** Format: double */
+            veto_floor: number;
+        };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RubricScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`
          *     result: it never fails the batch.
          */
         ScoreRequest: {
+            /**
+             * @description `backward` replaces each binary verdict's score with its backward-corrected reward
+             *     where the verifier has a noise model that allows it. Either way, such verdicts carry
+             *     the corrections in `details.reward`.
+             */
+            correction?: components["schemas"]["Correction"];
             /** @description The items, answered in the same order. */
             items: (components["schemas"]["ScoreItem"] | components["schemas"]["MalformedItem"])[];
             /**
@@ -737,6 +1436,17 @@ export interface components {
          */
         ScorerKind: "verifier" | "reward_model";
         /**
+         * @description A text-similarity metric.
+         * @enum {string}
+         */
+        SimilarityMetric: "bleu" | "rouge_l" | "fuzzy_ratio";
+        /** @description One source's model, or why it has none. */
+        SourceModel: {
+            model?: components["schemas"]["NoiseModel"] | null;
+            /** @description Why there is no model, when there is none. */
+            unavailable?: string | null;
+        };
+        /**
          * @description The outcome class of one scored item.
          *
          *     Trainers use it to tell a wrong answer (`incorrect`) from an item the scorer could not judge
@@ -744,6 +1454,11 @@ export interface components {
          * @enum {string}
          */
         Status: "correct" | "partial" | "incorrect" | "unparseable" | "timeout" | "resource_limit" | "invalid_input" | "internal_error";
+        /**
+         * @description Which standard deviation a group reports and divides by.
+         * @enum {string}
+         */
+        StdEstimator: "sample" | "population";
         /** @description One task as listed by `GET /v1/environments`. */
         TaskInfo: {
             /** @description The answer format the prompt asks for. */
@@ -761,6 +1476,56 @@ export interface components {
             summary: string;
             /** @description Stable task id, used in URLs and in the `np` verifier's `task` field. */
             task: string;
+        };
+        /**
+         * @description A text format a response must contain.
+         * @enum {string}
+         */
+        TextFormat: "bullet_list" | "numbered_list" | "heading" | "code_block" | "table";
+        /**
+         * @description Counts of verdicts seen and of verdicts checked against a stronger label, split by the
+         *     verdict: the accumulator behind audits and appeals alike.
+         *
+         *     For appeals the server calls [`observe`](Self::observe) for every binary verdict the
+         *     verifier returns and [`record_check`](Self::record_check) as re-checks come back, possibly
+         *     much later; tallies from several workers or time windows combine with
+         *     [`merge`](Self::merge). For audits every gold-labelled row is both observed and checked
+         *     ([`record_gold`](Self::record_gold)).
+         *
+         *     Sampling negatives and positives for re-checking at different rates is fine: the appeal
+         *     estimator uses only the rates within each verdict class and the observed positive rate.
+         */
+        VerdictTally: {
+            /**
+             * Format: int64
+             * @description Verdicts 0 that were checked.
+             */
+            checked_negative: number;
+            /**
+             * Format: int64
+             * @description Verdicts 1 that were checked.
+             */
+            checked_positive: number;
+            /**
+             * Format: int64
+             * @description Verdicts 0 seen.
+             */
+            observed_negative: number;
+            /**
+             * Format: int64
+             * @description Verdicts 1 seen.
+             */
+            observed_positive: number;
+            /**
+             * Format: int64
+             * @description Checked verdicts 0 whose check said 1: false negatives found.
+             */
+            overturned_negative: number;
+            /**
+             * Format: int64
+             * @description Checked verdicts 1 whose check said 0: false positives found.
+             */
+            overturned_positive: number;
         };
         /** @description One registered verifier. */
         VerifierInfo: {
@@ -784,9 +1549,17 @@ export interface components {
             id?: string | null;
             /** @description The verifier's input, as its schema in `GET /v1/verifiers` describes. */
             input: Record<string, unknown>;
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
         };
         /** @description A batch of items for one verifier. */
         VerifierScoreRequest: {
+            /**
+             * @description `backward` replaces each binary verdict's score with its backward-corrected reward
+             *     where the verifier has a noise model that allows it. Either way, such verdicts carry
+             *     the corrections in `details.reward`.
+             */
+            correction?: components["schemas"]["Correction"];
             /** @description The items, answered in the same order. */
             items: (components["schemas"]["VerifierScoreItem"] | components["schemas"]["MalformedItem"])[];
             /**
@@ -794,6 +1567,13 @@ export interface components {
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
              */
             timeout_ms?: number | null;
+        };
+        /** @description One version of a rubric in its history. */
+        VersionSummary: {
+            /** Format: int64 */
+            created_at_ms: number;
+            /** Format: int32 */
+            version: number;
         };
     };
     responses: never;
@@ -1093,6 +1873,102 @@ export interface operations {
             };
         };
     };
+    advantages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvantageRequest"];
+            };
+        };
+        responses: {
+            /** @description One entry per group, in request order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvantageResponse"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has the id given in `verifier`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The verifier has no noise model, or it is too uncertain to correct with. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the number of rewards is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is invalid (an empty group, a reward not 0 or 1 for a correction). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     submit: {
         parameters: {
             query?: {
@@ -1316,6 +2192,782 @@ export interface operations {
                 };
             };
             /** @description No such job. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every noise model with settings or counts, by verifier and label. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoiseList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The noise model (empty when nothing was set or counted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoiseStatus"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoiseSettings"];
+            };
+        };
+        responses: {
+            /** @description The noise model with the new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoiseStatus"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The settings are invalid (a rate outside [0, 1], an unknown checker). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten (or there was nothing to forget). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    appeals: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+                /** @description Most overturns to list, newest first (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent overturns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverturnList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    audit: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditUpload"];
+            };
+        };
+        responses: {
+            /** @description The noise model with the audit counted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoiseStatus"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not an audit, or it is empty. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_rubrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every live rubric, by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_rubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewRubric"];
+            };
+        };
+        responses: {
+            /** @description Stored as version 1. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricVersion"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rubric with this id exists; PUT adds a version. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not a valid rubric; the message says why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_rubric: {
+        parameters: {
+            query?: {
+                /** @description The version; the latest when absent. */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The rubric's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rubric at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricVersion"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such rubric or version. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is malformed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_rubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rubric's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RubricDefinition"];
+            };
+        };
+        responses: {
+            /** @description Stored as the next version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricVersion"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such rubric; POST /v1/rubrics creates one. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not a valid rubric; the message says why. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_rubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rubric's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such rubric. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rubric_versions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rubric's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every version, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricHistory"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such rubric. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -30,11 +30,13 @@ class ExactMatchScoreItem:
                 normalisation. Scores 1 when the operation holds, else 0.
             verifier (ExactMatchScoreItemVerifier):
             id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
     """
 
     input_: ExactMatchInput
     verifier: ExactMatchScoreItemVerifier
     id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
@@ -47,6 +49,12 @@ class ExactMatchScoreItem:
         else:
             id = self.id
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -57,6 +65,8 @@ class ExactMatchScoreItem:
         )
         if id is not UNSET:
             field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
 
         return field_dict
 
@@ -78,10 +88,20 @@ class ExactMatchScoreItem:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
         exact_match_score_item = cls(
             input_=input_,
             verifier=verifier,
             id=id,
+            label=label,
         )
 
         return exact_match_score_item

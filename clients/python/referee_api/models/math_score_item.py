@@ -32,11 +32,13 @@ class MathScoreItem:
                 The reference may be LaTeX or plain text, with or without `$...$` or `\\boxed{}`.
             verifier (MathScoreItemVerifier):
             id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
     """
 
     input_: MathInput
     verifier: MathScoreItemVerifier
     id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
@@ -49,6 +51,12 @@ class MathScoreItem:
         else:
             id = self.id
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -59,6 +67,8 @@ class MathScoreItem:
         )
         if id is not UNSET:
             field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
 
         return field_dict
 
@@ -80,10 +90,20 @@ class MathScoreItem:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
         math_score_item = cls(
             input_=input_,
             verifier=verifier,
             id=id,
+            label=label,
         )
 
         return math_score_item

@@ -34,11 +34,13 @@ class NpScoreItem:
                 structure. It is tokenised, never evaluated.
             verifier (NpScoreItemVerifier):
             id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
     """
 
     input_: NpInput
     verifier: NpScoreItemVerifier
     id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
@@ -51,6 +53,12 @@ class NpScoreItem:
         else:
             id = self.id
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -61,6 +69,8 @@ class NpScoreItem:
         )
         if id is not UNSET:
             field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
 
         return field_dict
 
@@ -82,10 +92,20 @@ class NpScoreItem:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
         np_score_item = cls(
             input_=input_,
             verifier=verifier,
             id=id,
+            label=label,
         )
 
         return np_score_item

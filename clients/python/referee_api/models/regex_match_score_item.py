@@ -31,11 +31,13 @@ class RegexMatchScoreItem:
                 time linear in the input, so no pattern can backtrack catastrophically.
             verifier (RegexMatchScoreItemVerifier):
             id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
     """
 
     input_: RegexMatchInput
     verifier: RegexMatchScoreItemVerifier
     id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
@@ -48,6 +50,12 @@ class RegexMatchScoreItem:
         else:
             id = self.id
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -58,6 +66,8 @@ class RegexMatchScoreItem:
         )
         if id is not UNSET:
             field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
 
         return field_dict
 
@@ -79,10 +89,20 @@ class RegexMatchScoreItem:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
         regex_match_score_item = cls(
             input_=input_,
             verifier=verifier,
             id=id,
+            label=label,
         )
 
         return regex_match_score_item

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.correction import Correction, check_correction
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
     from ..models.np_score_item import NpScoreItem
     from ..models.regex_match_score_item import RegexMatchScoreItem
+    from ..models.rubric_score_item import RubricScoreItem
 
 
 T = TypeVar("T", bound="ScoreRequest")
@@ -26,7 +28,8 @@ class ScoreRequest:
 
         Attributes:
             items (list[Any | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
-                RegexMatchScoreItem]): The items, answered in the same order.
+                RegexMatchScoreItem | RubricScoreItem]): The items, answered in the same order.
+            correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
                 Items not judged in time get `timeout`.
@@ -39,7 +42,9 @@ class ScoreRequest:
         | MultipleChoiceScoreItem
         | NpScoreItem
         | RegexMatchScoreItem
+        | RubricScoreItem
     ]
+    correction: Correction | Unset = UNSET
     timeout_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -48,6 +53,7 @@ class ScoreRequest:
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
+        from ..models.rubric_score_item import RubricScoreItem
 
         items = []
         for items_item_data in self.items:
@@ -58,11 +64,16 @@ class ScoreRequest:
                 or isinstance(items_item_data, MultipleChoiceScoreItem)
                 or isinstance(items_item_data, MathScoreItem)
                 or isinstance(items_item_data, NpScoreItem)
+                or isinstance(items_item_data, RubricScoreItem)
             ):
                 items_item = items_item_data.to_dict()
             else:
                 items_item = items_item_data
             items.append(items_item)
+
+        correction: str | Unset = UNSET
+        if not isinstance(self.correction, Unset):
+            correction = self.correction
 
         timeout_ms: int | None | Unset
         if isinstance(self.timeout_ms, Unset):
@@ -77,6 +88,8 @@ class ScoreRequest:
                 "items": items,
             }
         )
+        if correction is not UNSET:
+            field_dict["correction"] = correction
         if timeout_ms is not UNSET:
             field_dict["timeout_ms"] = timeout_ms
 
@@ -89,6 +102,7 @@ class ScoreRequest:
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
+        from ..models.rubric_score_item import RubricScoreItem
 
         d = dict(src_dict)
         items = []
@@ -104,6 +118,7 @@ class ScoreRequest:
                 | MultipleChoiceScoreItem
                 | NpScoreItem
                 | RegexMatchScoreItem
+                | RubricScoreItem
             ):
                 try:
                     if not isinstance(data, dict):
@@ -151,19 +166,37 @@ class ScoreRequest:
                     return componentsschemas_score_item_type_4
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_5 = RubricScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_5
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 return cast(
                     Any
                     | ExactMatchScoreItem
                     | MathScoreItem
                     | MultipleChoiceScoreItem
                     | NpScoreItem
-                    | RegexMatchScoreItem,
+                    | RegexMatchScoreItem
+                    | RubricScoreItem,
                     data,
                 )
 
             items_item = _parse_items_item(items_item_data)
 
             items.append(items_item)
+
+        _correction = d.pop("correction", UNSET)
+        correction: Correction | Unset
+        if isinstance(_correction, Unset):
+            correction = UNSET
+        else:
+            correction = check_correction(_correction)
 
         def _parse_timeout_ms(data: object) -> int | None | Unset:
             if data is None:
@@ -176,6 +209,7 @@ class ScoreRequest:
 
         score_request = cls(
             items=items,
+            correction=correction,
             timeout_ms=timeout_ms,
         )
 

@@ -21,10 +21,12 @@ class VerifierScoreItem:
     Attributes:
         input_ (VerifierScoreItemInput): The verifier's input, as its schema in `GET /v1/verifiers` describes.
         id (None | str | Unset): Echoed in the result.
+        label (None | str | Unset): A task or data-source label that selects a noise model.
     """
 
     input_: VerifierScoreItemInput
     id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
@@ -35,6 +37,12 @@ class VerifierScoreItem:
         else:
             id = self.id
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -44,6 +52,8 @@ class VerifierScoreItem:
         )
         if id is not UNSET:
             field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
 
         return field_dict
 
@@ -63,9 +73,19 @@ class VerifierScoreItem:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
         verifier_score_item = cls(
             input_=input_,
             id=id,
+            label=label,
         )
 
         return verifier_score_item

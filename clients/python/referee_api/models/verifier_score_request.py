@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.correction import Correction, check_correction
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -20,11 +21,13 @@ class VerifierScoreRequest:
 
     Attributes:
         items (list[Any | VerifierScoreItem]): The items, answered in the same order.
+        correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
         timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
             server's own.
     """
 
     items: list[Any | VerifierScoreItem]
+    correction: Correction | Unset = UNSET
     timeout_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +42,10 @@ class VerifierScoreRequest:
                 items_item = items_item_data
             items.append(items_item)
 
+        correction: str | Unset = UNSET
+        if not isinstance(self.correction, Unset):
+            correction = self.correction
+
         timeout_ms: int | None | Unset
         if isinstance(self.timeout_ms, Unset):
             timeout_ms = UNSET
@@ -52,6 +59,8 @@ class VerifierScoreRequest:
                 "items": items,
             }
         )
+        if correction is not UNSET:
+            field_dict["correction"] = correction
         if timeout_ms is not UNSET:
             field_dict["timeout_ms"] = timeout_ms
 
@@ -81,6 +90,13 @@ class VerifierScoreRequest:
 
             items.append(items_item)
 
+        _correction = d.pop("correction", UNSET)
+        correction: Correction | Unset
+        if isinstance(_correction, Unset):
+            correction = UNSET
+        else:
+            correction = check_correction(_correction)
+
         def _parse_timeout_ms(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -92,6 +108,7 @@ class VerifierScoreRequest:
 
         verifier_score_request = cls(
             items=items,
+            correction=correction,
             timeout_ms=timeout_ms,
         )
 

@@ -1,0 +1,209 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.advantage_request import AdvantageRequest
+from ...models.advantage_response import AdvantageResponse
+from ...models.error_body import ErrorBody
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: AdvantageRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/groups/advantages",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AdvantageResponse | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = AdvantageResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[AdvantageResponse | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AdvantageRequest,
+) -> Response[AdvantageResponse | ErrorBody]:
+    """Rewards grouped by prompt in, group-normalised advantages out: GRPO's (mean and std) or Dr.
+    GRPO's (mean only), from raw rewards or from their corrections under a verifier's noise
+    model, with each group's std and DAPO's keep/drop decision.
+
+    Args:
+        body (AdvantageRequest): Rewards grouped by prompt, and how to turn them into advantages.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdvantageResponse | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: AdvantageRequest,
+) -> AdvantageResponse | ErrorBody | None:
+    """Rewards grouped by prompt in, group-normalised advantages out: GRPO's (mean and std) or Dr.
+    GRPO's (mean only), from raw rewards or from their corrections under a verifier's noise
+    model, with each group's std and DAPO's keep/drop decision.
+
+    Args:
+        body (AdvantageRequest): Rewards grouped by prompt, and how to turn them into advantages.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdvantageResponse | ErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AdvantageRequest,
+) -> Response[AdvantageResponse | ErrorBody]:
+    """Rewards grouped by prompt in, group-normalised advantages out: GRPO's (mean and std) or Dr.
+    GRPO's (mean only), from raw rewards or from their corrections under a verifier's noise
+    model, with each group's std and DAPO's keep/drop decision.
+
+    Args:
+        body (AdvantageRequest): Rewards grouped by prompt, and how to turn them into advantages.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AdvantageResponse | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: AdvantageRequest,
+) -> AdvantageResponse | ErrorBody | None:
+    """Rewards grouped by prompt in, group-normalised advantages out: GRPO's (mean and std) or Dr.
+    GRPO's (mean only), from raw rewards or from their corrections under a verifier's noise
+    model, with each group's std and DAPO's keep/drop decision.
+
+    Args:
+        body (AdvantageRequest): Rewards grouped by prompt, and how to turn them into advantages.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AdvantageResponse | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

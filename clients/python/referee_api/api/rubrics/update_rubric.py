@@ -1,0 +1,228 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.rubric_definition import RubricDefinition
+from ...models.rubric_version import RubricVersion
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: RubricDefinition,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/v1/rubrics/{id}".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | RubricVersion | None:
+    if response.status_code == 200:
+        response_200 = RubricVersion.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | RubricVersion]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RubricDefinition,
+) -> Response[ErrorBody | RubricVersion]:
+    """Stores a new version of a rubric; earlier versions are kept and stay addressable.
+
+    Args:
+        id (str):
+        body (RubricDefinition): A rubric without its id and version: the criteria, the
+            aggregation and the veto floor.
+
+            Sent inline with an item (`rubric`), or stored and managed through `/v1/rubrics` and named
+            by `rubric_id` (and optionally `rubric_version`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | RubricVersion]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RubricDefinition,
+) -> ErrorBody | RubricVersion | None:
+    """Stores a new version of a rubric; earlier versions are kept and stay addressable.
+
+    Args:
+        id (str):
+        body (RubricDefinition): A rubric without its id and version: the criteria, the
+            aggregation and the veto floor.
+
+            Sent inline with an item (`rubric`), or stored and managed through `/v1/rubrics` and named
+            by `rubric_id` (and optionally `rubric_version`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | RubricVersion
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RubricDefinition,
+) -> Response[ErrorBody | RubricVersion]:
+    """Stores a new version of a rubric; earlier versions are kept and stay addressable.
+
+    Args:
+        id (str):
+        body (RubricDefinition): A rubric without its id and version: the criteria, the
+            aggregation and the veto floor.
+
+            Sent inline with an item (`rubric`), or stored and managed through `/v1/rubrics` and named
+            by `rubric_id` (and optionally `rubric_version`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | RubricVersion]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RubricDefinition,
+) -> ErrorBody | RubricVersion | None:
+    """Stores a new version of a rubric; earlier versions are kept and stay addressable.
+
+    Args:
+        id (str):
+        body (RubricDefinition): A rubric without its id and version: the criteria, the
+            aggregation and the veto floor.
+
+            Sent inline with an item (`rubric`), or stored and managed through `/v1/rubrics` and named
+            by `rubric_id` (and optionally `rubric_version`).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | RubricVersion
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.criterion_kind_type_11_type import (
+    CriterionKindType11Type,
+    check_criterion_kind_type_11_type,
+)
+
+T = TypeVar("T", bound="CriterionKindType11")
+
+
+@_attrs_define
+class CriterionKindType11:
+    """The judge picks a label; 1 when it is one of `passing`.
+
+    Attributes:
+        labels (list[str]): 2 to 32 distinct labels.
+        passing (list[str]): The labels that pass.
+        type_ (CriterionKindType11Type):
+    """
+
+    labels: list[str]
+    passing: list[str]
+    type_: CriterionKindType11Type
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        labels = self.labels
+
+        passing = self.passing
+
+        type_: str = self.type_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "labels": labels,
+                "passing": passing,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        labels = cast(list[str], d.pop("labels"))
+
+        passing = cast(list[str], d.pop("passing"))
+
+        type_ = check_criterion_kind_type_11_type(d.pop("type"))
+
+        criterion_kind_type_11 = cls(
+            labels=labels,
+            passing=passing,
+            type_=type_,
+        )
+
+        criterion_kind_type_11.additional_properties = d
+        return criterion_kind_type_11
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
