@@ -500,7 +500,7 @@ export interface components {
         Criterion: {
             /**
              * @description What the criterion asks, in words. Judge criteria send it to the judge (for `principle`
-             *     it is the principle itself).
+             *     it is the principle itself); without one, the judge is asked the criterion's name.
              */
             description?: string;
             /** @description How the criterion is scored. */

@@ -77,24 +77,42 @@ pub fn compile(
         if criterion.description.chars().count() > 4000 {
             return Err(fail("`description` is longer than 4000 characters".to_owned()));
         }
-        if criterion.kind.is_judge() && criterion.description.trim().is_empty() {
-            return Err(fail("a judge criterion needs a `description` to ask the judge".to_owned()));
-        }
         let method = match &criterion.kind {
-            CriterionKind::Regex { pattern, absent } => Method::Rule(Rule::regex(pattern, *absent).map_err(fail)?),
+            CriterionKind::Regex { pattern, absent } => {
+                if pattern.is_empty() || pattern.chars().count() > 4096 {
+                    return Err(fail("`pattern` must have 1 to 4096 characters".to_owned()));
+                }
+                Method::Rule(Rule::regex(pattern, *absent).map_err(fail)?)
+            }
             CriterionKind::Keywords { keywords, mode, case_sensitive } => {
                 Method::Rule(Rule::keywords(keywords, *mode, *case_sensitive).map_err(fail)?)
             }
-            CriterionKind::Length { unit, min, max } => Method::Rule(Rule::length(*unit, *min, *max).map_err(fail)?),
+            CriterionKind::Length { unit, min, max } => {
+                if min.is_some_and(|m| m > 100_000_000) || max.is_some_and(|m| m > 100_000_000) {
+                    return Err(fail("`min` and `max` must be at most 100000000".to_owned()));
+                }
+                Method::Rule(Rule::length(*unit, *min, *max).map_err(fail)?)
+            }
             CriterionKind::ValidJson => Method::Rule(Rule::ValidJson),
-            CriterionKind::JsonSchema { schema } => Method::Rule(Rule::json_schema(schema).map_err(fail)?),
+            CriterionKind::JsonSchema { schema } => {
+                if !schema.is_object() {
+                    return Err(fail("`schema` must be a JSON Schema object".to_owned()));
+                }
+                Method::Rule(Rule::json_schema(schema).map_err(fail)?)
+            }
             CriterionKind::Language { language } => Method::Rule(Rule::language(language).map_err(fail)?),
             CriterionKind::Section { heading } => Method::Rule(Rule::section(heading).map_err(fail)?),
             CriterionKind::Format { format } => Method::Rule(Rule::Format(*format)),
             CriterionKind::Similarity { metric, reference } => {
+                if reference.as_ref().is_some_and(|r| r.chars().count() > 100_000) {
+                    return Err(fail("`reference` is longer than 100000 characters".to_owned()));
+                }
                 Method::Rule(Rule::Similarity { metric: *metric, reference: reference.clone() })
             }
             CriterionKind::Verifier { verifier, input } => {
+                if verifier.is_empty() || verifier.chars().count() > 64 {
+                    return Err(fail("`verifier` must have 1 to 64 characters".to_owned()));
+                }
                 if verifier == RUBRIC_ID {
                     return Err(fail("a rubric cannot use `rubric` as a verifier criterion".to_owned()));
                 }
@@ -108,6 +126,9 @@ pub fn compile(
             CriterionKind::Score { min, max } => {
                 if !(min.is_finite() && max.is_finite() && min < max) {
                     return Err(fail("`min` must be below `max`".to_owned()));
+                }
+                if min.abs() > 1_000_000.0 || max.abs() > 1_000_000.0 {
+                    return Err(fail("`min` and `max` must lie from -1000000 to 1000000".to_owned()));
                 }
                 Method::Judge
             }
@@ -180,7 +201,10 @@ mod tests {
                 json!({"criteria": [{"name": "a", "weight": 0, "kind": {"type": "valid_json"}}]}),
                 "positive total weight",
             ),
-            (json!({"criteria": [{"name": "a", "kind": {"type": "principle"}}]}), "needs a `description`"),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "similarity", "metric": "bleu", "reference": "x".repeat(100_001)}}]}),
+                "longer than 100000",
+            ),
             (
                 json!({"criteria": [{"name": "a", "kind": {"type": "verifier", "verifier": "rubric"}}]}),
                 "cannot use `rubric`",

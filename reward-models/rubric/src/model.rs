@@ -32,7 +32,7 @@ pub struct Criterion {
     #[schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z_][A-Za-z0-9_]*$")]
     pub name: String,
     /// What the criterion asks, in words. Judge criteria send it to the judge (for `principle`
-    /// it is the principle itself).
+    /// it is the principle itself); without one, the judge is asked the criterion's name.
     #[serde(default)]
     #[schema(max_length = 4000)]
     pub description: String,

@@ -76,6 +76,9 @@ impl Rule {
     }
 
     pub fn section(heading: &str) -> Result<Rule, String> {
+        if heading.chars().count() > 200 {
+            return Err("a section heading is longer than 200 characters".to_owned());
+        }
         let heading = normalise_heading(heading);
         if heading.is_empty() {
             return Err("a section heading must not be empty".to_owned());

@@ -40,7 +40,7 @@ class Criterion:
         name (str): Unique within the rubric; an identifier (`clarity`, `has_title`) so formulas can name it.
         description (str | Unset): What the criterion asks, in words. Judge criteria send it to the judge (for
             `principle`
-            it is the principle itself).
+            it is the principle itself); without one, the judge is asked the criterion's name.
         pass_threshold (float | Unset): The score at or above which the criterion counts as passed (default 0.5).
         veto (bool | Unset): When true, a score below `pass_threshold` sets the item's score to the rubric's
             `veto_floor`, whatever the other criteria say.

@@ -54,7 +54,8 @@ pub fn rubric_prompt(subject: &Subject<'_>, criteria: &[Asked<'_>]) -> String {
         out.push_str("- ");
         out.push_str(criterion.name);
         out.push_str(": ");
-        out.push_str(criterion.description);
+        // A criterion without a description is asked by its name.
+        out.push_str(if criterion.description.trim().is_empty() { criterion.name } else { criterion.description });
         match criterion.kind {
             CriterionKind::Choices { choices } => {
                 out.push_str(" (answer one of, worst to best: ");
