@@ -474,13 +474,9 @@ impl NoiseLayer {
             Some((source, m)) => (m.model.map(|_| source), m.model),
             None => (None, None),
         };
-        let rewards = model.map(|m| {
-            [false, true].map(|verdict| serde_json::to_value(m.correct(verdict, &self.policy)).unwrap_or(Value::Null))
-        });
-        let backward = match model {
-            Some(m) => [false, true].map(|verdict| m.correct(verdict, &self.policy).backward),
-            None => [None, None],
-        };
+        let corrections = model.map(|m| [false, true].map(|verdict| m.correct(verdict, &self.policy)));
+        let backward = corrections.as_ref().map_or([None, None], |c| [c[0].backward, c[1].backward]);
+        let rewards = corrections.map(|c| c.map(|c| serde_json::to_value(c).unwrap_or(Value::Null)));
         let appeal_runner = settings.appeal.as_ref().and_then(|a| {
             Some(CompiledAppeal {
                 checker: self.registry.index_of(&a.checker)?,
