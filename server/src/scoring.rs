@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use futures::future::join_all;
 use referee_core::{Budget, Scorer, Status, Verdict};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
@@ -18,7 +19,7 @@ use crate::registry::{Entry, Registry};
 use crate::storage::{CacheRow, LogRow, Storage, WriteQueue};
 
 /// The verdict of one item, as returned by the API.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, ToSchema)]
 pub struct ScoreResult {
     /// The item's `id`, echoed; null when the item had none.
     pub id: Option<String>,
@@ -31,8 +32,64 @@ pub struct ScoreResult {
     /// Verifier-specific details; error verdicts carry their reason under `error`.
     #[schema(value_type = Object)]
     pub details: Map<String, Value>,
+    /// `details.reward`, the noise layer's corrections: serialised once per noise model and
+    /// shared by every verdict it corrects, then written into `details` on output.
+    #[schema(ignore)]
+    pub reward: Option<SharedJson>,
     /// Microseconds the item's verifier batch took (0 for cached and malformed items).
     pub elapsed_us: u64,
+}
+
+/// A JSON value serialised once and shared.
+#[derive(Debug, Clone)]
+pub struct SharedJson(Arc<RawValue>);
+
+impl SharedJson {
+    /// Serialises `value` once.
+    pub fn new(value: &impl Serialize) -> serde_json::Result<SharedJson> {
+        Ok(SharedJson(Arc::from(serde_json::value::to_raw_value(value)?)))
+    }
+}
+
+impl PartialEq for SharedJson {
+    fn eq(&self, other: &SharedJson) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl Serialize for ScoreResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut result = serializer.serialize_struct("ScoreResult", 6)?;
+        result.serialize_field("id", &self.id)?;
+        result.serialize_field("verifier", &self.verifier)?;
+        result.serialize_field("score", &self.score)?;
+        result.serialize_field("status", &self.status)?;
+        result.serialize_field("details", &Details { fields: &self.details, reward: self.reward.as_ref() })?;
+        result.serialize_field("elapsed_us", &self.elapsed_us)?;
+        result.end()
+    }
+}
+
+/// `details` with the shared `reward` added.
+struct Details<'a> {
+    fields: &'a Map<String, Value>,
+    reward: Option<&'a SharedJson>,
+}
+
+impl Serialize for Details<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let Some(reward) = self.reward else {
+            return self.fields.serialize(serializer);
+        };
+        let mut map = serializer.serialize_map(Some(self.fields.len() + 1))?;
+        for (name, value) in self.fields.iter().filter(|(name, _)| *name != "reward") {
+            map.serialize_entry(name, value)?;
+        }
+        map.serialize_entry("reward", &*reward.0)?;
+        map.end()
+    }
 }
 
 /// Where verdicts go after scoring, when a database is configured.
@@ -161,6 +218,7 @@ impl Engine {
                     score: verdict.score,
                     status: verdict.status,
                     details: verdict.details,
+                    reward: None,
                     elapsed_us,
                 });
             }
@@ -356,6 +414,7 @@ fn unscored(status: Status, reason: &str) -> ScoreResult {
         score: 0.0,
         status,
         details: Verdict::failure(status, reason).details,
+        reward: None,
         elapsed_us: 0,
     }
 }

@@ -45,6 +45,8 @@ on_both_backends!(configured_rates_correct_binary_verdicts, |backend| async move
     assert!(close(&right["backward"], 0.95 / 0.75), "{right}");
     assert!(close(&right["forward_weight"], 0.2), "{right}");
     assert_eq!(right["source"], "configured");
+    assert_eq!((&right["rho0"], &right["rho1"]), (&json!(0.05), &json!(0.2)), "the point estimates used: {right}");
+    assert_eq!(right.get("refused"), None, "`refused` appears only when the correction is refused");
     let wrong = &results[1]["details"]["reward"];
     assert!(close(&wrong["backward"], -0.05 / 0.75), "{wrong}");
     assert!(close(&wrong["forward_weight"], -0.8), "{wrong}");

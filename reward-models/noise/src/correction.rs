@@ -3,7 +3,7 @@
 use referee_core::utoipa::{self, ToSchema};
 use serde::{Deserialize, Serialize};
 
-use crate::{NoiseModel, NoiseSource, RateEstimate};
+use crate::{NoiseModel, NoiseSource};
 
 /// When corrections are refused.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -42,23 +42,26 @@ pub fn forward_weight(raw: f64, rho1: f64) -> f64 {
 }
 
 /// One binary verdict with its corrections: the `details.reward` of a scored item.
+///
+/// It carries the point estimates the corrections used; their intervals, J and the counts
+/// behind them are in the noise model (`GET /v1/noise/{verifier}`), so every scored item
+/// stays small.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RewardCorrection {
     /// The verdict as a reward, 0 or 1.
     pub raw: f64,
-    /// The backward-corrected reward; absent when refused.
+    /// The backward-corrected reward; null when refused.
     pub backward: Option<f64>,
-    /// The forward weight; absent when refused.
+    /// The forward weight; null when refused.
     pub forward_weight: Option<f64>,
     /// The ρ0 estimate used.
-    pub rho0: RateEstimate,
+    pub rho0: f64,
     /// The ρ1 estimate used.
-    pub rho1: RateEstimate,
-    /// J = 1 − ρ0 − ρ1 with the interval the refusal rule reads.
-    pub youden_j: RateEstimate,
+    pub rho1: f64,
     /// Where the rates came from.
     pub source: NoiseSource,
-    /// Why no correction was made, when none was.
+    /// Why no correction was made; present only when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
 }
 
@@ -101,9 +104,8 @@ impl NoiseModel {
             raw,
             backward,
             forward_weight: forward,
-            rho0: self.rho0,
-            rho1: self.rho1,
-            youden_j: self.youden_j,
+            rho0: self.rho0.estimate,
+            rho1: self.rho1.estimate,
             source: self.source,
             refused,
         }
@@ -147,7 +149,7 @@ mod tests {
         assert_eq!(corrected.refused, None);
         assert_eq!(corrected.backward, Some(backward_reward(0.0, 0.05, 0.2)));
         assert_eq!(corrected.forward_weight, Some(forward_weight(0.0, 0.2)));
-        assert_eq!(corrected.rho1, model.rho1);
+        assert_eq!(corrected.rho1, model.rho1.estimate);
         assert_eq!(corrected.source, NoiseSource::Configured);
         Ok(())
     }
@@ -182,10 +184,9 @@ mod tests {
         let json = serde_json::to_value(&corrected)?;
         let mut keys: Vec<&str> = json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
         keys.sort_unstable();
-        assert_eq!(keys, ["backward", "forward_weight", "raw", "refused", "rho0", "rho1", "source", "youden_j"]);
+        assert_eq!(keys, ["backward", "forward_weight", "raw", "rho0", "rho1", "source"]);
         assert_eq!(json["source"], "configured");
-        assert_eq!(json["rho0"]["interval"]["upper"], 0.05);
-        assert!(json["refused"].is_null());
+        assert_eq!(json["rho0"], 0.05);
         let back: RewardCorrection = serde_json::from_value(json)?;
         assert_eq!(back, corrected);
         Ok(())

@@ -27,8 +27,8 @@ pub struct AppealTask {
     pub(super) input: Value,
 }
 
-/// A thread at the lowest CPU priority that runs blocking checkers, so that appeals use the
-/// CPU time the request path leaves idle instead of competing with it.
+/// A thread that runs blocking checkers only when a core would otherwise be idle, so that
+/// appeals use the CPU time the request path leaves over instead of competing with it.
 struct IdleThread {
     jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
 }
@@ -66,8 +66,20 @@ impl IdleThread {
     }
 }
 
+/// Moves the calling thread to `SCHED_IDLE` where the kernel has it: a thread of that class
+/// runs only on an otherwise idle core and is preempted as soon as a request-path thread
+/// wakes, whereas a merely niced thread keeps its core until its time slice ends, which
+/// delays the woken thread. Where that class is refused, the thread gets the lowest nice value.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
+    use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
+    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+    let Err(error) =
+        thread_priority::set_thread_priority_and_policy(thread_priority::thread_native_id(), ThreadPriority::Min, idle)
+    else {
+        return;
+    };
+    tracing::debug!(?error, "no SCHED_IDLE for the appeal thread; lowering its nice value instead");
     // On Linux a nice value set for a thread id applies to that thread alone.
     if let Err(error) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
         tracing::warn!(%error, "cannot lower the appeal thread's priority");
@@ -134,5 +146,23 @@ pub(super) async fn maintain(layer: Arc<NoiseLayer>, mut stop: oneshot::Receiver
             tracing::warn!(%error, "cannot reload noise models; keeping the current ones");
         }
         layer.settled(settled);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use thread_priority::{NormalThreadSchedulePolicy, ThreadSchedulePolicy};
+
+    #[tokio::test]
+    async fn appeal_thread_runs_only_when_a_core_is_idle() -> Result<(), Box<dyn std::error::Error>> {
+        let idle = IdleThread::spawn()?;
+        let (done, policy) = oneshot::channel();
+        idle.jobs.send(Box::new(move || {
+            let _ = done.send(thread_priority::thread_schedule_policy());
+        }))?;
+        let policy = policy.await?.map_err(|error| format!("{error:?}"))?;
+        assert_eq!(policy, ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle));
+        Ok(())
     }
 }

@@ -28,7 +28,7 @@ use utoipa::ToSchema;
 
 use crate::config::NoiseConfig;
 use crate::registry::Registry;
-use crate::scoring::ScoreResult;
+use crate::scoring::{ScoreResult, SharedJson};
 use crate::storage::Storage;
 pub use appeals::AppealTask;
 pub use store::{NoiseStore, Overturn, OverturnList, TallyKind};
@@ -158,8 +158,9 @@ pub enum Correction {
 pub struct Compiled {
     key: NoiseKey,
     status: NoiseStatus,
-    /// `details.reward` for a verdict 0 and a verdict 1, when a model is in use.
-    rewards: Option<[Value; 2]>,
+    /// `details.reward` for a verdict 0 and a verdict 1, when a model is in use, serialised
+    /// once here rather than for every item.
+    rewards: Option<[SharedJson; 2]>,
     /// The backward-corrected reward of a verdict 0 and 1, when the model allows correcting.
     backward: [Option<f64>; 2],
     appeal: Option<CompiledAppeal>,
@@ -476,7 +477,8 @@ impl NoiseLayer {
         };
         let corrections = model.map(|m| [false, true].map(|verdict| m.correct(verdict, &self.policy)));
         let backward = corrections.as_ref().map_or([None, None], |c| [c[0].backward, c[1].backward]);
-        let rewards = corrections.map(|c| c.map(|c| serde_json::to_value(c).unwrap_or(Value::Null)));
+        let rewards =
+            corrections.and_then(|[zero, one]| Some([SharedJson::new(&zero).ok()?, SharedJson::new(&one).ok()?]));
         let appeal_runner = settings.appeal.as_ref().and_then(|a| {
             Some(CompiledAppeal {
                 checker: self.registry.index_of(&a.checker)?,
@@ -553,7 +555,7 @@ impl NoiseLayer {
             let Some(compiled) = snapshot.lookup(verifier, label) else { continue };
             let class = usize::from(verdict);
             if let Some(rewards) = &compiled.rewards {
-                result.details.insert("reward".to_owned(), rewards[class].clone());
+                result.reward = Some(rewards[class].clone());
                 if let (Correction::Backward, Some(backward)) = (correction, compiled.backward[class]) {
                     result.score = backward;
                 }
