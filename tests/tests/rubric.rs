@@ -401,3 +401,58 @@ async fn a_thousand_items_with_five_judge_criteria_at_the_configured_concurrency
     assert_eq!(most, CONCURRENCY, "the client keeps exactly `judge.concurrency` calls in flight");
     server.finish().await
 }
+
+/// Waits until the result cache holds `rows` rows (it is written off the request path).
+async fn result_cache_rows(server: &TestServer, rows: i64) -> anyhow::Result<i64> {
+    let mut found = 0;
+    for _ in 0..200 {
+        found = server.query_i64("SELECT COUNT(*) FROM result_cache").await?;
+        if found >= rows {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    Ok(found)
+}
+
+on_both_backends!(an_unpinned_stored_rubric_is_never_answered_from_the_result_cache, |backend| async move {
+    let server = TestServer::start_with(backend, |c| {
+        c.cache.enabled = true;
+        c.scoring_log.flush_interval_ms = 10;
+    })
+    .await?;
+    let v1 = json!({"id": "fresh", "criteria": [{"name": "title", "kind": {"type": "format", "format": "heading"}}]});
+    assert_eq!(server.post("/v1/rubrics", &v1).await?.0, 201);
+    let response = "# A title\nand a body";
+    let latest = json!({"response": response, "rubric_id": "fresh"});
+    let pinned = json!({"response": response, "rubric_id": "fresh", "rubric_version": 1});
+    let first = score(&server, &[latest.clone(), pinned.clone()]).await?;
+    assert!(close(&first[0]["score"], 1.0) && close(&first[1]["score"], 1.0), "{first:?}");
+    assert!(first.iter().all(|r| r["details"].get("cached").is_none()), "{first:?}");
+    // Only the pinned item is written to the cache.
+    assert_eq!(result_cache_rows(&server, 1).await?, 1);
+
+    // Version 2 adds a criterion the response fails: the unpinned item sees it at once.
+    let v2 = json!({"criteria": [
+        {"name": "title", "kind": {"type": "format", "format": "heading"}},
+        {"name": "short", "kind": {"type": "length", "unit": "chars", "max": 5}}
+    ]});
+    assert_eq!(server.put("/v1/rubrics/fresh", &v2).await?.0, 200);
+    let second = score(&server, &[latest.clone(), pinned.clone()]).await?;
+    assert!(close(&second[0]["score"], 0.5), "the latest version scores it: {}", second[0]);
+    assert_eq!(second[0]["details"]["rubric"], json!({"id": "fresh", "version": 2}));
+    assert!(second[0]["details"].get("cached").is_none(), "{}", second[0]);
+    // The pinned version still names the same definition, so its verdict is served from the cache.
+    assert_eq!(second[1]["details"]["cached"], true, "{}", second[1]);
+    assert!(close(&second[1]["score"], 1.0), "{}", second[1]);
+
+    // A version that changes the verdict back is seen too, and nothing unpinned was ever stored.
+    let v3 = json!({"criteria": [{"name": "short", "kind": {"type": "length", "unit": "chars", "max": 5}}]});
+    assert_eq!(server.put("/v1/rubrics/fresh", &v3).await?.0, 200);
+    let third = score(&server, std::slice::from_ref(&latest)).await?;
+    assert!(close(&third[0]["score"], 0.0), "{}", third[0]);
+    assert_eq!(third[0]["details"]["rubric"]["version"], 3);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM result_cache").await?, 1);
+    server.finish().await
+});
