@@ -456,3 +456,118 @@ on_both_backends!(an_unpinned_stored_rubric_is_never_answered_from_the_result_ca
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM result_cache").await?, 1);
     server.finish().await
 });
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_judge_signed_by_a_private_ca() -> anyhow::Result<()> {
+    let (judge, ca_pem) = FakeJudge::start_https().await?;
+    assert!(judge.base_url.starts_with("https://"), "{}", judge.base_url);
+    let dir = tempfile::tempdir()?;
+    let ca_path = dir.path().join("judge-ca.pem");
+    std::fs::write(&ca_path, &ca_pem)?;
+    let principle = json!({"response": "An answer.", "rubric": {"criteria": [
+        {"name": "p", "description": "Fine [p=0.9]", "kind": {"type": "principle"}}]}});
+
+    // With the CA: the call goes through TLS to the judge.
+    let trusting = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.ca_cert = Some(ca_path.clone());
+        c.judge.cache = false;
+    })
+    .await?;
+    let results = score(&trusting, std::slice::from_ref(&principle)).await?;
+    assert_eq!(results[0]["status"], "partial", "{}", results[0]);
+    assert!(close(&results[0]["score"], 0.9), "{}", results[0]);
+    assert_eq!(judge.requests(), 1);
+
+    // Without it the certificate is refused: the item fails with the reason, at once (no retries),
+    // and no request reaches the judge.
+    let wary = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+        c.judge.max_retries = 3;
+        c.judge.backoff_ms = 1_000;
+    })
+    .await?;
+    let started = std::time::Instant::now();
+    let results = score(&wary, std::slice::from_ref(&principle)).await?;
+    assert_eq!((results[0]["status"].as_str(), results[0]["score"].as_f64()), (Some("internal_error"), Some(0.0)));
+    let error = results[0]["details"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("TLS") && error.contains("certificate") && error.contains("judge.ca_cert"), "{error}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "a refused certificate is not retried");
+    assert_eq!(judge.requests(), 1);
+
+    // A CA file that holds no certificate stops the server from starting.
+    let junk = dir.path().join("junk.pem");
+    std::fs::write(&junk, "not a certificate")?;
+    let refused = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.ca_cert = Some(junk.clone());
+    })
+    .await;
+    let reason = refused.err().map(|e| format!("{e:#}")).unwrap_or_default();
+    assert!(reason.contains("judge.ca_cert"), "{reason}");
+    wary.finish().await?;
+    trusting.finish().await
+}
+
+/// The sum of the samples of `series` (a name with its labels, as rendered) in a Prometheus page.
+fn metric(page: &str, series: &str) -> f64 {
+    page.lines()
+        .filter_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .filter_map(|value| value.trim().parse::<f64>().ok())
+        .sum()
+}
+
+async fn metrics_page(server: &TestServer) -> anyhow::Result<String> {
+    Ok(server.client.get(server.url("/metrics")).send().await?.text().await?)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_calls_are_counted_in_metrics() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.max_retries = 1;
+        c.judge.timeout_ms = 300;
+    })
+    .await?;
+    let principle = |text: &str| {
+        json!({"response": "An answer.", "rubric": {"criteria": [
+            {"name": "p", "description": text, "kind": {"type": "principle"}}]}})
+    };
+    // Other tests of this process count into the same recorder: compare before and after.
+    let before = metrics_page(&server).await?;
+    let calls =
+        |page: &str, outcome: &str| metric(page, &format!("referee_judge_calls_total{{outcome=\"{outcome}\"}}"));
+
+    let ok = score(&server, &[principle("First [p=0.9]")]).await?; // answered at once
+    assert_eq!(ok[0]["status"], "partial", "{}", ok[0]);
+    score(&server, &[principle("First [p=0.9]")]).await?; // from the judge cache
+    judge.state.failures.store(1, Ordering::SeqCst);
+    score(&server, &[principle("Second [p=0.9]")]).await?; // one 503, then answered
+    judge.state.failures.store(2, Ordering::SeqCst);
+    let failed = score(&server, &[principle("Third [p=0.9]")]).await?; // 503 twice: gives up
+    assert_eq!(failed[0]["status"], "internal_error");
+    judge.state.delay_ms.store(1_000, Ordering::SeqCst);
+    let slow = score(&server, &[principle("Fourth [p=0.9]")]).await?; // both attempts time out
+    assert_eq!(slow[0]["status"], "timeout", "{}", slow[0]);
+    judge.state.delay_ms.store(0, Ordering::SeqCst);
+    score(&server, &[principle("Unclear")]).await?; // answered, but neither Yes nor No
+
+    let after = metrics_page(&server).await?;
+    for (outcome, least) in [("ok", 2.0), ("retried", 1.0), ("failed", 1.0), ("timeout", 1.0)] {
+        let grown = calls(&after, outcome) - calls(&before, outcome);
+        assert!(grown >= least, "referee_judge_calls_total{{outcome=\"{outcome}\"}} grew by {grown}:\n{after}");
+    }
+    for (series, least) in [
+        ("referee_judge_cache_hits_total", 1.0),
+        ("referee_judge_retries_total", 3.0),
+        ("referee_judge_unreadable_replies_total", 1.0),
+        ("referee_judge_call_seconds_count", 5.0),
+    ] {
+        let grown = metric(&after, series) - metric(&before, series);
+        assert!(grown >= least, "{series} grew by {grown}:\n{after}");
+    }
+    assert!(after.contains("referee_judge_call_seconds_bucket{le=\"0.25\"}"), "{after}");
+    server.finish().await
+}
