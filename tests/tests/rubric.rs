@@ -399,6 +399,21 @@ async fn a_thousand_items_with_five_judge_criteria_at_the_configured_concurrency
     assert_eq!(judge.requests(), 3000);
     let most = judge.state.max_in_flight.load(Ordering::SeqCst);
     assert_eq!(most, CONCURRENCY, "the client keeps exactly `judge.concurrency` calls in flight");
+    assert!(results.iter().all(|r| {
+        r["details"]["judge_calls"].as_array().is_some_and(|calls| calls.iter().all(|c| c["cached"] == false))
+    }));
+
+    // The second pass asks the same 3,000 prompts: every one is answered from the judge cache.
+    let again = score(&server, &inputs).await?;
+    assert_eq!(judge.requests(), 3000, "no call reaches the judge the second time");
+    let lost: Vec<&Value> = again.iter().filter(|r| !close(&r["score"], expected)).collect();
+    assert!(lost.is_empty(), "{} items not scored the second time, e.g. {}", lost.len(), lost[0]);
+    let cached = again
+        .iter()
+        .flat_map(|r| r["details"]["judge_calls"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["cached"] == true)
+        .count();
+    assert_eq!(cached, 3000);
     server.finish().await
 }
 
@@ -570,4 +585,38 @@ async fn judge_calls_are_counted_in_metrics() -> anyhow::Result<()> {
     }
     assert!(after.contains("referee_judge_call_seconds_bucket{le=\"0.25\"}"), "{after}");
     server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_is_read_from_the_environment_and_sent_as_a_bearer_token() -> anyhow::Result<()> {
+    // Tests cannot set variables (that is unsafe); any variable with a header-safe value will do.
+    let Some((name, value)) = std::env::vars().find(|(name, value)| {
+        !value.is_empty() && value.len() < 200 && value.bytes().all(|b| b.is_ascii_graphic()) && !name.is_empty()
+    }) else {
+        anyhow::bail!("the test process has no environment variable to use as a key");
+    };
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.api_key_env = Some(name.clone());
+    })
+    .await?;
+    let item = json!({"response": "x", "rubric": {"criteria": [
+        {"name": "p", "description": "Fine [p=0.9]", "kind": {"type": "principle"}}]}});
+    let results = score(&server, &[item]).await?;
+    assert_eq!(results[0]["status"], "partial", "{}", results[0]);
+    let sent = judge.state.last_authorization.lock().map(|last| last.clone()).unwrap_or_default();
+    assert_eq!(sent, Some(format!("Bearer {value}")));
+    server.finish().await?;
+
+    let unset = "REFEREE_TEST_VARIABLE_THAT_IS_NEVER_SET";
+    anyhow::ensure!(std::env::var_os(unset).is_none(), "{unset} is set");
+    let refused = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.api_key_env = Some(unset.to_owned());
+    })
+    .await;
+    let reason = refused.err().map(|e| format!("{e:#}")).unwrap_or_default();
+    assert!(reason.contains(unset), "the server refuses to start without the key: {reason}");
+    Ok(())
 }
