@@ -332,39 +332,65 @@ impl Engine {
             Vec::new()
         };
 
+        // Items whose verdict depends on more than their input (a stored rubric named without a
+        // version) are neither answered from the result cache nor written to it.
+        let caching = persistence.is_some_and(|p| p.cache);
+        let cacheable_inputs: Vec<bool> = if caching {
+            group.iter().map(|(_, input)| entry.scorer.result_cacheable(input)).collect()
+        } else {
+            Vec::new()
+        };
+        let lookup: Vec<String> = hashes
+            .iter()
+            .zip(&cacheable_inputs)
+            .filter(|(_, cacheable)| **cacheable)
+            .map(|(hash, _)| hash.clone())
+            .collect();
+
         let mut done: Vec<(usize, Verdict, u64, Option<String>)> = Vec::with_capacity(group.len());
-        let mut pending: Vec<(usize, Value)> = Vec::with_capacity(group.len());
+        let mut pending: Vec<(usize, Value, bool)> = Vec::with_capacity(group.len());
         let mut pending_hashes: Vec<Option<String>> = Vec::with_capacity(group.len());
-        let cached = match persistence.filter(|p| p.cache) {
-            Some(p) => lookup_cache(p, entry, &hashes).await,
+        let cached = match persistence.filter(|p| p.cache && !lookup.is_empty()) {
+            Some(p) => lookup_cache(p, entry, &lookup).await,
             None => Default::default(),
         };
         for (i, (position, input)) in group.into_iter().enumerate() {
             let hash = hashes.get(i).cloned();
-            match hash.as_ref().and_then(|h| cached.get(h)) {
+            let cacheable_input = cacheable_inputs.get(i).copied().unwrap_or(false);
+            match hash.as_ref().filter(|_| cacheable_input).and_then(|h| cached.get(h)) {
                 Some(verdict) => {
                     done.push((position, verdict.clone().with("cached", true), 0, hash));
                     metrics::counter!("referee_cache_hits_total", "verifier" => entry.id()).increment(1);
                 }
                 None => {
-                    pending.push((position, input));
+                    pending.push((position, input, cacheable_input));
                     pending_hashes.push(hash);
                 }
             }
         }
 
         if !pending.is_empty() {
-            let (positions, inputs): (Vec<usize>, Vec<Value>) = pending.into_iter().unzip();
+            let mut positions = Vec::with_capacity(pending.len());
+            let mut inputs = Vec::with_capacity(pending.len());
+            let mut storable = Vec::with_capacity(pending.len());
+            for (position, input, cacheable_input) in pending {
+                positions.push(position);
+                inputs.push(input);
+                storable.push(cacheable_input);
+            }
             let started = Instant::now();
             let verdicts = run_scorer(&entry.scorer, inputs, budget).await;
             let elapsed = started.elapsed();
             let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
             metrics::histogram!("referee_verifier_batch_seconds", "verifier" => entry.id())
                 .record(elapsed.as_secs_f64());
-            for ((position, verdict), hash) in positions.into_iter().zip(verdicts).zip(pending_hashes) {
+            for (((position, verdict), hash), cacheable_input) in
+                positions.into_iter().zip(verdicts).zip(pending_hashes).zip(storable)
+            {
                 let verdict = sanitize(verdict);
                 if let (Some(p), Some(hash)) = (persistence, &hash)
                     && p.cache
+                    && cacheable_input
                     && cacheable(verdict.status)
                 {
                     p.queue.cache(CacheRow {

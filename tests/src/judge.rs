@@ -5,11 +5,18 @@
 //!   (p ≥ 0.5) or "No", with first-token log-probs ln p for "Yes" and ln(1 − p) for "No" when
 //!   log-probs are asked for and enabled; `[yes]` or `[no]` answer that word without log-probs;
 //! - a rubric prompt answers each criterion line `- name: ... [say X] ...` with the verdict `X`,
-//!   after a line of reasoning, as `{"verdicts": [...]}`.
+//!   after a line of reasoning, as `{"verdicts": [...]}`;
+//! - answers set in [`JudgeState::scripted`] take precedence: a criterion's verdict by its name,
+//!   a principle's P(yes) by its text (answered as `[p=...]` would be).
 //!
 //! It can be made slow, made to fail or rate-limit the next requests, or to answer malformed
 //! bodies; it counts requests and the most it had in flight at once.
+//!
+//! [`FakeJudge::start_https`] serves the same judge over TLS, with a certificate for
+//! `127.0.0.1` signed by a private CA generated on the spot.
 
+use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -18,8 +25,12 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::server::TlsStream;
 
 /// The judge's behaviour and counters, shared with the test.
 #[derive(Debug, Default)]
@@ -41,6 +52,9 @@ pub struct JudgeState {
     pub max_in_flight: AtomicUsize,
     /// The `Authorization` header of the last request.
     pub last_authorization: std::sync::Mutex<Option<String>>,
+    /// Scripted answers: a rubric criterion's verdict by the criterion's name, a principle's
+    /// P(yes) (a number) by the principle's text.
+    pub scripted: std::sync::Mutex<HashMap<String, Value>>,
 }
 
 /// A running fake judge.
@@ -61,12 +75,8 @@ impl Drop for FakeJudge {
 impl FakeJudge {
     /// Starts a judge that answers at once, with log-probs.
     pub async fn start() -> anyhow::Result<FakeJudge> {
-        let state = Arc::new(JudgeState { fail_status: AtomicU16::new(503), ..JudgeState::default() });
-        state.logprobs.store(true, Ordering::SeqCst);
-        let app = axum::Router::new()
-            .route("/v1/chat/completions", axum::routing::post(complete))
-            .with_state(Arc::clone(&state));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let (state, app) = judge_app();
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
@@ -74,9 +84,84 @@ impl FakeJudge {
         Ok(FakeJudge { base_url: format!("http://{addr}/v1"), state, task })
     }
 
+    /// Starts the same judge over HTTPS (`https://127.0.0.1:PORT/v1`); also returns the PEM of
+    /// the private CA that signed its certificate.
+    pub async fn start_https() -> anyhow::Result<(FakeJudge, String)> {
+        let (ca_pem, tls) = private_ca_certificate()?;
+        let (state, app) = judge_app();
+        let tcp = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = tcp.local_addr()?;
+        let listener = TlsListener { tcp, acceptor: TlsAcceptor::from(Arc::new(tls)) };
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok((FakeJudge { base_url: format!("https://{addr}/v1"), state, task }, ca_pem))
+    }
+
     /// Requests received so far.
     pub fn requests(&self) -> usize {
         self.state.requests.load(Ordering::SeqCst)
+    }
+}
+
+fn judge_app() -> (Arc<JudgeState>, axum::Router) {
+    let state = Arc::new(JudgeState { fail_status: AtomicU16::new(503), ..JudgeState::default() });
+    state.logprobs.store(true, Ordering::SeqCst);
+    let app =
+        axum::Router::new().route("/v1/chat/completions", axum::routing::post(complete)).with_state(Arc::clone(&state));
+    (state, app)
+}
+
+/// A CA made for one test, and a server configuration with a certificate for `127.0.0.1` and
+/// `localhost` that it signed: the CA's PEM and the configuration.
+fn private_ca_certificate() -> anyhow::Result<(String, rustls::ServerConfig)> {
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new())?;
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "Referee test CA");
+    ca_params.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::CrlSign];
+    let ca = rcgen::CertifiedIssuer::self_signed(ca_params, rcgen::KeyPair::generate()?)?;
+    let key = rcgen::KeyPair::generate()?;
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])?;
+    params.distinguished_name.push(rcgen::DnType::CommonName, "judge");
+    let certificate = params.signed_by(&key, &ca)?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![certificate.der().clone()],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
+        )?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok((ca.pem(), config))
+}
+
+/// TCP connections that have completed a TLS handshake; failed handshakes (a client that
+/// refuses the certificate) are dropped.
+struct TlsListener {
+    tcp: TcpListener,
+    acceptor: TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = TlsStream<TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            match self.tcp.accept().await {
+                Ok((stream, addr)) => {
+                    if let Ok(tls) = self.acceptor.accept(stream).await {
+                        return (tls, addr);
+                    }
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
     }
 }
 
@@ -114,7 +199,8 @@ async fn complete(State(state): State<Arc<JudgeState>>, headers: HeaderMap, Json
     }
     let prompt = body.pointer("/messages/0/content").and_then(Value::as_str).unwrap_or_default();
     let wants_logprobs = body.get("logprobs") == Some(&Value::Bool(true)) && state.logprobs.load(Ordering::SeqCst);
-    let (content, logprobs) = answer(prompt, wants_logprobs);
+    let scripted = state.scripted.lock().map(|s| s.clone()).unwrap_or_default();
+    let (content, logprobs) = answer(prompt, wants_logprobs, &scripted);
     let mut choice = json!({"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"});
     if let Some(logprobs) = logprobs {
         choice["logprobs"] = logprobs;
@@ -130,10 +216,12 @@ fn tag<'a>(text: &'a str, open: &str) -> Option<&'a str> {
     Some(&text[start..end])
 }
 
-fn answer(prompt: &str, wants_logprobs: bool) -> (String, Option<Value>) {
+fn answer(prompt: &str, wants_logprobs: bool, scripted: &HashMap<String, Value>) -> (String, Option<Value>) {
     if let Some(at) = prompt.find("Principle: ") {
         let principle = &prompt[at..];
-        if let Some(p) = tag(principle, "[p=").and_then(|p| p.parse::<f64>().ok()) {
+        let text = principle["Principle: ".len()..].lines().next().unwrap_or_default();
+        let p = scripted.get(text).and_then(Value::as_f64).or_else(|| tag(principle, "[p=")?.parse::<f64>().ok());
+        if let Some(p) = p {
             let word = if p >= 0.5 { "Yes" } else { "No" };
             let logprobs = wants_logprobs.then(|| {
                 json!({"content": [{"token": word, "logprob": if p >= 0.5 { p.ln() } else { (1.0 - p).ln() },
@@ -152,10 +240,13 @@ fn answer(prompt: &str, wants_logprobs: bool) -> (String, Option<Value>) {
     }
     let mut verdicts = Vec::new();
     for line in prompt.lines().filter_map(|l| l.strip_prefix("- ")) {
-        if let (Some((name, _)), Some(verdict)) = (line.split_once(':'), tag(line, "[say ")) {
-            let verdict = verdict.parse::<f64>().map_or_else(|_| json!(verdict), |n| json!(n));
-            verdicts.push(json!({"name": name, "reason": "scripted", "verdict": verdict}));
-        }
+        let Some((name, _)) = line.split_once(':') else { continue };
+        let verdict = match (scripted.get(name), tag(line, "[say ")) {
+            (Some(verdict), _) => verdict.clone(),
+            (None, Some(verdict)) => verdict.parse::<f64>().map_or_else(|_| json!(verdict), |n| json!(n)),
+            (None, None) => continue,
+        };
+        verdicts.push(json!({"name": name, "reason": "scripted", "verdict": verdict}));
     }
     (format!("Each criterion was read against the response.\n{}", json!({"verdicts": verdicts})), None)
 }

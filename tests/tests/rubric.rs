@@ -399,5 +399,224 @@ async fn a_thousand_items_with_five_judge_criteria_at_the_configured_concurrency
     assert_eq!(judge.requests(), 3000);
     let most = judge.state.max_in_flight.load(Ordering::SeqCst);
     assert_eq!(most, CONCURRENCY, "the client keeps exactly `judge.concurrency` calls in flight");
+    assert!(results.iter().all(|r| {
+        r["details"]["judge_calls"].as_array().is_some_and(|calls| calls.iter().all(|c| c["cached"] == false))
+    }));
+
+    // The second pass asks the same 3,000 prompts: every one is answered from the judge cache.
+    let again = score(&server, &inputs).await?;
+    assert_eq!(judge.requests(), 3000, "no call reaches the judge the second time");
+    let lost: Vec<&Value> = again.iter().filter(|r| !close(&r["score"], expected)).collect();
+    assert!(lost.is_empty(), "{} items not scored the second time, e.g. {}", lost.len(), lost[0]);
+    let cached = again
+        .iter()
+        .flat_map(|r| r["details"]["judge_calls"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["cached"] == true)
+        .count();
+    assert_eq!(cached, 3000);
     server.finish().await
+}
+
+/// Waits until the result cache holds `rows` rows (it is written off the request path).
+async fn result_cache_rows(server: &TestServer, rows: i64) -> anyhow::Result<i64> {
+    let mut found = 0;
+    for _ in 0..200 {
+        found = server.query_i64("SELECT COUNT(*) FROM result_cache").await?;
+        if found >= rows {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    Ok(found)
+}
+
+on_both_backends!(an_unpinned_stored_rubric_is_never_answered_from_the_result_cache, |backend| async move {
+    let server = TestServer::start_with(backend, |c| {
+        c.cache.enabled = true;
+        c.scoring_log.flush_interval_ms = 10;
+    })
+    .await?;
+    let v1 = json!({"id": "fresh", "criteria": [{"name": "title", "kind": {"type": "format", "format": "heading"}}]});
+    assert_eq!(server.post("/v1/rubrics", &v1).await?.0, 201);
+    let response = "# A title\nand a body";
+    let latest = json!({"response": response, "rubric_id": "fresh"});
+    let pinned = json!({"response": response, "rubric_id": "fresh", "rubric_version": 1});
+    let first = score(&server, &[latest.clone(), pinned.clone()]).await?;
+    assert!(close(&first[0]["score"], 1.0) && close(&first[1]["score"], 1.0), "{first:?}");
+    assert!(first.iter().all(|r| r["details"].get("cached").is_none()), "{first:?}");
+    // Only the pinned item is written to the cache.
+    assert_eq!(result_cache_rows(&server, 1).await?, 1);
+
+    // Version 2 adds a criterion the response fails: the unpinned item sees it at once.
+    let v2 = json!({"criteria": [
+        {"name": "title", "kind": {"type": "format", "format": "heading"}},
+        {"name": "short", "kind": {"type": "length", "unit": "chars", "max": 5}}
+    ]});
+    assert_eq!(server.put("/v1/rubrics/fresh", &v2).await?.0, 200);
+    let second = score(&server, &[latest.clone(), pinned.clone()]).await?;
+    assert!(close(&second[0]["score"], 0.5), "the latest version scores it: {}", second[0]);
+    assert_eq!(second[0]["details"]["rubric"], json!({"id": "fresh", "version": 2}));
+    assert!(second[0]["details"].get("cached").is_none(), "{}", second[0]);
+    // The pinned version still names the same definition, so its verdict is served from the cache.
+    assert_eq!(second[1]["details"]["cached"], true, "{}", second[1]);
+    assert!(close(&second[1]["score"], 1.0), "{}", second[1]);
+
+    // A version that changes the verdict back is seen too, and nothing unpinned was ever stored.
+    let v3 = json!({"criteria": [{"name": "short", "kind": {"type": "length", "unit": "chars", "max": 5}}]});
+    assert_eq!(server.put("/v1/rubrics/fresh", &v3).await?.0, 200);
+    let third = score(&server, std::slice::from_ref(&latest)).await?;
+    assert!(close(&third[0]["score"], 0.0), "{}", third[0]);
+    assert_eq!(third[0]["details"]["rubric"]["version"], 3);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM result_cache").await?, 1);
+    server.finish().await
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_judge_signed_by_a_private_ca() -> anyhow::Result<()> {
+    let (judge, ca_pem) = FakeJudge::start_https().await?;
+    assert!(judge.base_url.starts_with("https://"), "{}", judge.base_url);
+    let dir = tempfile::tempdir()?;
+    let ca_path = dir.path().join("judge-ca.pem");
+    std::fs::write(&ca_path, &ca_pem)?;
+    let principle = json!({"response": "An answer.", "rubric": {"criteria": [
+        {"name": "p", "description": "Fine [p=0.9]", "kind": {"type": "principle"}}]}});
+
+    // With the CA: the call goes through TLS to the judge.
+    let trusting = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.ca_cert = Some(ca_path.clone());
+        c.judge.cache = false;
+    })
+    .await?;
+    let results = score(&trusting, std::slice::from_ref(&principle)).await?;
+    assert_eq!(results[0]["status"], "partial", "{}", results[0]);
+    assert!(close(&results[0]["score"], 0.9), "{}", results[0]);
+    assert_eq!(judge.requests(), 1);
+
+    // Without it the certificate is refused: the item fails with the reason, at once (no retries),
+    // and no request reaches the judge.
+    let wary = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+        c.judge.max_retries = 3;
+        c.judge.backoff_ms = 1_000;
+    })
+    .await?;
+    let started = std::time::Instant::now();
+    let results = score(&wary, std::slice::from_ref(&principle)).await?;
+    assert_eq!((results[0]["status"].as_str(), results[0]["score"].as_f64()), (Some("internal_error"), Some(0.0)));
+    let error = results[0]["details"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("TLS") && error.contains("certificate") && error.contains("judge.ca_cert"), "{error}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "a refused certificate is not retried");
+    assert_eq!(judge.requests(), 1);
+
+    // A CA file that holds no certificate stops the server from starting.
+    let junk = dir.path().join("junk.pem");
+    std::fs::write(&junk, "not a certificate")?;
+    let refused = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.ca_cert = Some(junk.clone());
+    })
+    .await;
+    let reason = refused.err().map(|e| format!("{e:#}")).unwrap_or_default();
+    assert!(reason.contains("judge.ca_cert"), "{reason}");
+    wary.finish().await?;
+    trusting.finish().await
+}
+
+/// The sum of the samples of `series` (a name with its labels, as rendered) in a Prometheus page.
+fn metric(page: &str, series: &str) -> f64 {
+    page.lines()
+        .filter_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .filter_map(|value| value.trim().parse::<f64>().ok())
+        .sum()
+}
+
+async fn metrics_page(server: &TestServer) -> anyhow::Result<String> {
+    Ok(server.client.get(server.url("/metrics")).send().await?.text().await?)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_calls_are_counted_in_metrics() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.max_retries = 1;
+        c.judge.timeout_ms = 300;
+    })
+    .await?;
+    let principle = |text: &str| {
+        json!({"response": "An answer.", "rubric": {"criteria": [
+            {"name": "p", "description": text, "kind": {"type": "principle"}}]}})
+    };
+    // Other tests of this process count into the same recorder: compare before and after.
+    let before = metrics_page(&server).await?;
+    let calls =
+        |page: &str, outcome: &str| metric(page, &format!("referee_judge_calls_total{{outcome=\"{outcome}\"}}"));
+
+    let ok = score(&server, &[principle("First [p=0.9]")]).await?; // answered at once
+    assert_eq!(ok[0]["status"], "partial", "{}", ok[0]);
+    score(&server, &[principle("First [p=0.9]")]).await?; // from the judge cache
+    judge.state.failures.store(1, Ordering::SeqCst);
+    score(&server, &[principle("Second [p=0.9]")]).await?; // one 503, then answered
+    judge.state.failures.store(2, Ordering::SeqCst);
+    let failed = score(&server, &[principle("Third [p=0.9]")]).await?; // 503 twice: gives up
+    assert_eq!(failed[0]["status"], "internal_error");
+    judge.state.delay_ms.store(1_000, Ordering::SeqCst);
+    let slow = score(&server, &[principle("Fourth [p=0.9]")]).await?; // both attempts time out
+    assert_eq!(slow[0]["status"], "timeout", "{}", slow[0]);
+    judge.state.delay_ms.store(0, Ordering::SeqCst);
+    score(&server, &[principle("Unclear")]).await?; // answered, but neither Yes nor No
+
+    let after = metrics_page(&server).await?;
+    for (outcome, least) in [("ok", 2.0), ("retried", 1.0), ("failed", 1.0), ("timeout", 1.0)] {
+        let grown = calls(&after, outcome) - calls(&before, outcome);
+        assert!(grown >= least, "referee_judge_calls_total{{outcome=\"{outcome}\"}} grew by {grown}:\n{after}");
+    }
+    for (series, least) in [
+        ("referee_judge_cache_hits_total", 1.0),
+        ("referee_judge_retries_total", 3.0),
+        ("referee_judge_unreadable_replies_total", 1.0),
+        ("referee_judge_call_seconds_count", 5.0),
+    ] {
+        let grown = metric(&after, series) - metric(&before, series);
+        assert!(grown >= least, "{series} grew by {grown}:\n{after}");
+    }
+    assert!(after.contains("referee_judge_call_seconds_bucket{le=\"0.25\"}"), "{after}");
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_is_read_from_the_environment_and_sent_as_a_bearer_token() -> anyhow::Result<()> {
+    // Tests cannot set variables (that is unsafe); any variable with a header-safe value will do.
+    let Some((name, value)) = std::env::vars().find(|(name, value)| {
+        !value.is_empty() && value.len() < 200 && value.bytes().all(|b| b.is_ascii_graphic()) && !name.is_empty()
+    }) else {
+        anyhow::bail!("the test process has no environment variable to use as a key");
+    };
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.api_key_env = Some(name.clone());
+    })
+    .await?;
+    let item = json!({"response": "x", "rubric": {"criteria": [
+        {"name": "p", "description": "Fine [p=0.9]", "kind": {"type": "principle"}}]}});
+    let results = score(&server, &[item]).await?;
+    assert_eq!(results[0]["status"], "partial", "{}", results[0]);
+    let sent = judge.state.last_authorization.lock().map(|last| last.clone()).unwrap_or_default();
+    assert_eq!(sent, Some(format!("Bearer {value}")));
+    server.finish().await?;
+
+    let unset = "REFEREE_TEST_VARIABLE_THAT_IS_NEVER_SET";
+    anyhow::ensure!(std::env::var_os(unset).is_none(), "{unset} is set");
+    let refused = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.api_key_env = Some(unset.to_owned());
+    })
+    .await;
+    let reason = refused.err().map(|e| format!("{e:#}")).unwrap_or_default();
+    assert!(reason.contains(unset), "the server refuses to start without the key: {reason}");
+    Ok(())
 }

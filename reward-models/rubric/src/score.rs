@@ -387,6 +387,7 @@ impl RubricScorer {
                 Ok((scores, detail))
             }
             Err(reason) => {
+                metrics::counter!("referee_judge_unreadable_replies_total").increment(1);
                 detail["error"] = Value::String(reason.clone());
                 let message = format!("criteria {}: the judge's reply cannot be read: {reason}", names.join(", "));
                 Err((Verdict::internal_error(message), detail))

@@ -1,7 +1,9 @@
-//! The judge client: one OpenAI-compatible `/v1/chat/completions` endpoint, called under a
-//! concurrency limit, with per-call timeouts, retries with exponential backoff on 429 and 5xx,
-//! and a response cache keyed by (model, prompt hash).
+//! The judge client: one OpenAI-compatible `/v1/chat/completions` endpoint over HTTP or HTTPS,
+//! called under a concurrency limit, with per-call timeouts, retries with exponential backoff on
+//! 429 and 5xx, and a response cache keyed by (model, prompt hash). Every call is counted in the
+//! `referee_judge_*` metrics.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,9 +19,12 @@ use crate::Backing;
 #[serde(deny_unknown_fields, default)]
 pub struct JudgeConfig {
     /// Base URL of an OpenAI-compatible API, up to and including `/v1`
-    /// (`http://127.0.0.1:8000/v1`); `/chat/completions` is appended. Plain HTTP only. Unset:
-    /// judge criteria fail with `internal_error`.
+    /// (`http://127.0.0.1:8000/v1`, `https://api.example.com/v1`); `/chat/completions` is
+    /// appended. Unset: judge criteria fail with `internal_error`.
     pub base_url: Option<String>,
+    /// A PEM file of CA certificates trusted for an `https://` judge besides the bundled
+    /// Mozilla roots, for a judge whose certificate a private CA signed.
+    pub ca_cert: Option<PathBuf>,
     /// The model name sent with every call.
     pub model: String,
     /// The environment variable holding the API key, sent as `Authorization: Bearer`.
@@ -50,6 +55,7 @@ impl Default for JudgeConfig {
     fn default() -> Self {
         JudgeConfig {
             base_url: None,
+            ca_cert: None,
             model: "judge".to_owned(),
             api_key_env: None,
             temperature: 0.0,
@@ -70,13 +76,9 @@ impl JudgeConfig {
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
         if let Some(url) = &self.base_url
-            && !url.starts_with("http://")
+            && !(url.starts_with("http://") || url.starts_with("https://"))
         {
-            return Err(
-                "judge.base_url must start with http:// (the judge client has no TLS; put a TLS-terminating proxy \
-                 in front of an https endpoint)"
-                    .to_owned(),
-            );
+            return Err("judge.base_url must start with http:// or https://".to_owned());
         }
         if self.concurrency == 0 || self.timeout_ms == 0 || self.max_criteria_per_call == 0 {
             return Err(
@@ -156,10 +158,13 @@ impl JudgeClient {
             }
             None => None,
         };
-        let http = reqwest::Client::builder()
-            .pool_max_idle_per_host(config.concurrency)
-            .build()
-            .map_err(|e| format!("cannot build the judge's HTTP client: {e}"))?;
+        let mut builder = reqwest::Client::builder().pool_max_idle_per_host(config.concurrency);
+        if let Some(path) = &config.ca_cert {
+            for certificate in read_ca_certificates(path)? {
+                builder = builder.add_root_certificate(certificate);
+            }
+        }
+        let http = builder.build().map_err(|e| format!("cannot build the judge's HTTP client: {}", chain(&e)))?;
         let url = config.base_url.as_ref().map(|base| format!("{}/chat/completions", base.trim_end_matches('/')));
         let permits = Semaphore::new(config.concurrency);
         Ok(JudgeClient { inner: Arc::new(Inner { config, url, key, http, permits, backing }) })
@@ -215,6 +220,7 @@ impl JudgeClient {
             match cache.get(&inner.config.model, &key).await {
                 Ok(Some(stored)) => {
                     if let Ok(mut reply) = serde_json::from_str::<JudgeReply>(&stored) {
+                        metrics::counter!("referee_judge_cache_hits_total").increment(1);
                         reply.cached = true;
                         reply.key = key;
                         return Ok(reply);
@@ -225,15 +231,44 @@ impl JudgeClient {
             }
         }
         let expired = || JudgeError::Timeout("the item's deadline passed before the judge answered".to_owned());
-        let _permit = match deadline {
-            Some(deadline) => {
-                tokio::time::timeout_at(deadline.into(), inner.permits.acquire()).await.map_err(|_| expired())?
+        let permit = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline.into(), inner.permits.acquire()).await,
+            None => Ok(inner.permits.acquire().await),
+        };
+        let _permit = match permit {
+            Ok(Ok(permit)) => permit,
+            Ok(Err(_)) => {
+                count_call(Outcome::Failed, None);
+                return Err(JudgeError::Failed("the judge client is closed".to_owned()));
             }
-            None => inner.permits.acquire().await,
-        }
-        .map_err(|_| JudgeError::Failed("the judge client is closed".to_owned()))?;
+            Err(_) => {
+                count_call(Outcome::Timeout, None);
+                return Err(expired());
+            }
+        };
 
-        let config = &inner.config;
+        let started = Instant::now();
+        let result = self.call(url, &body, key, deadline).await;
+        let outcome = match &result {
+            Ok((_, 0)) => Outcome::Ok,
+            Ok(_) => Outcome::Retried,
+            Err(JudgeError::Timeout(_)) => Outcome::Timeout,
+            Err(JudgeError::Failed(_)) => Outcome::Failed,
+        };
+        count_call(outcome, Some(started));
+        result.map(|(reply, _)| reply)
+    }
+
+    /// The attempts of one call, holding a permit: the reply and how many retries it took.
+    async fn call(
+        &self,
+        url: &str,
+        body: &Value,
+        key: String,
+        deadline: Option<Instant>,
+    ) -> Result<(JudgeReply, u32), JudgeError> {
+        let expired = || JudgeError::Timeout("the item's deadline passed before the judge answered".to_owned());
+        let config = &self.inner.config;
         let mut last = String::new();
         for attempt in 0..=config.max_retries {
             let mut limit = Duration::from_millis(config.timeout_ms);
@@ -244,9 +279,9 @@ impl JudgeClient {
                 }
                 limit = limit.min(left);
             }
-            let wait = match self.attempt(url, &body, limit).await {
+            let wait = match self.attempt(url, body, limit).await {
                 Ok((content, first_token)) => {
-                    return Ok(JudgeReply { content, first_token, cached: false, key });
+                    return Ok((JudgeReply { content, first_token, cached: false, key }, attempt));
                 }
                 Err(Attempt::Fatal(reason)) => return Err(JudgeError::Failed(reason)),
                 Err(Attempt::TimedOut(reason)) => {
@@ -265,6 +300,7 @@ impl JudgeClient {
                 break;
             }
             tracing::debug!(attempt, reason = %last, "retrying a judge call");
+            metrics::counter!("referee_judge_retries_total").increment(1);
             let backoff = Duration::from_millis(config.backoff_ms.saturating_mul(1 << attempt.min(16)));
             let jitter = backoff.mul_f64(rand::random::<f64>() * 0.25);
             let sleep = wait.unwrap_or(backoff + jitter).min(Duration::from_millis(config.max_backoff_ms));
@@ -297,7 +333,13 @@ impl JudgeClient {
         let response = match request.send().await {
             Ok(response) => response,
             Err(error) if error.is_timeout() => return Err(Attempt::TimedOut(format!("no answer within {limit:?}"))),
-            Err(error) => return Err(Attempt::Retry(format!("cannot reach the judge: {error}"), None)),
+            Err(error) => {
+                // A refused certificate or a failed handshake does not get better by retrying.
+                if let Some(tls) = tls_failure(&error) {
+                    return Err(Attempt::Fatal(tls));
+                }
+                return Err(Attempt::Retry(format!("cannot reach the judge: {}", chain(&error)), None));
+            }
         };
         let status = response.status();
         if status.as_u16() == 429 || status.is_server_error() {
@@ -313,13 +355,105 @@ impl JudgeClient {
         let text = match response.text().await {
             Ok(text) => text,
             Err(error) if error.is_timeout() => return Err(Attempt::TimedOut(format!("no answer within {limit:?}"))),
-            Err(error) => return Err(Attempt::Retry(format!("the judge's answer broke off: {error}"), None)),
+            Err(error) => return Err(Attempt::Retry(format!("the judge's answer broke off: {}", chain(&error)), None)),
         };
         if !status.is_success() {
             return Err(Attempt::Fatal(format!("the judge answered HTTP {status}: {}", truncate(&text, 300))));
         }
         parse_completion(&text).map_err(Attempt::Fatal)
     }
+}
+
+/// How a judge call ended, as counted in `referee_judge_calls_total`.
+#[derive(Debug, Clone, Copy)]
+enum Outcome {
+    /// Answered at the first attempt.
+    Ok,
+    /// Answered after one or more retries.
+    Retried,
+    /// No answer: a refused or failed call, or retries exhausted.
+    Failed,
+    /// No answer in time.
+    Timeout,
+}
+
+impl Outcome {
+    fn label(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Retried => "retried",
+            Outcome::Failed => "failed",
+            Outcome::Timeout => "timeout",
+        }
+    }
+}
+
+/// Counts a call that reached for the endpoint (not one answered from the cache) by its
+/// outcome, and records its latency from the first attempt when it made one.
+fn count_call(outcome: Outcome, started: Option<Instant>) {
+    metrics::counter!("referee_judge_calls_total", "outcome" => outcome.label()).increment(1);
+    if let Some(started) = started {
+        metrics::histogram!("referee_judge_call_seconds").record(started.elapsed().as_secs_f64());
+    }
+}
+
+/// The certificates of a PEM file, for `judge.ca_cert`.
+fn read_ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
+    let shown = path.display();
+    let pem = std::fs::read(path).map_err(|e| format!("judge.ca_cert: cannot read {shown}: {e}"))?;
+    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+        .map_err(|e| format!("judge.ca_cert: {shown} is not a PEM certificate file: {}", chain(&e)))?;
+    if certificates.is_empty() {
+        return Err(format!("judge.ca_cert: {shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"));
+    }
+    Ok(certificates)
+}
+
+/// An error with its causes, `: `-separated, each said once.
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// The TLS error behind a failed request, described, when there is one.
+fn tls_failure(error: &reqwest::Error) -> Option<String> {
+    let tls = find_tls_error(error)?;
+    let hint = if matches!(tls, rustls::Error::InvalidCertificate(_)) {
+        " (a judge whose certificate a private CA signed needs that CA in judge.ca_cert)"
+    } else {
+        ""
+    };
+    Some(format!("the TLS connection to the judge failed: {tls}{hint}"))
+}
+
+/// A rustls error among the causes of `error`, also inside the I/O errors that wrap it (an
+/// I/O error's `source` skips the error it wraps).
+fn find_tls_error<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    let mut next = Some(error);
+    let mut depth = 0;
+    while let Some(current) = next
+        && depth < 32
+    {
+        if let Some(tls) = current.downcast_ref::<rustls::Error>() {
+            return Some(tls);
+        }
+        if let Some(wrapped) = current.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref) {
+            next = Some(wrapped as &(dyn std::error::Error + 'static));
+        } else {
+            next = current.source();
+        }
+        depth += 1;
+    }
+    None
 }
 
 /// The content and first-token log-probs of a chat completion response body.
@@ -393,8 +527,31 @@ mod tests {
         assert_eq!(JudgeConfig::default().validate(), Ok(()));
         let bad = JudgeConfig { base_url: Some("ftp://x".to_owned()), ..JudgeConfig::default() };
         assert!(bad.validate().is_err());
+        let https = JudgeConfig { base_url: Some("https://judge.example/v1".to_owned()), ..JudgeConfig::default() };
+        assert_eq!(https.validate(), Ok(()));
         assert!(JudgeConfig { concurrency: 0, ..JudgeConfig::default() }.validate().is_err());
         assert_eq!(truncate("abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn a_ca_file_must_hold_certificates() {
+        let dir = std::env::temp_dir().join(format!("referee-ca-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let missing = dir.join("missing.pem");
+        let with = |path: &std::path::Path| JudgeConfig {
+            base_url: Some("https://judge.example/v1".to_owned()),
+            ca_cert: Some(path.to_owned()),
+            ..JudgeConfig::default()
+        };
+        let refused = |config: JudgeConfig| match JudgeClient::new(config, Backing::default()) {
+            Ok(_) => String::new(),
+            Err(reason) => reason,
+        };
+        assert!(refused(with(&missing)).contains("cannot read"), "{}", refused(with(&missing)));
+        let text = dir.join("text.pem");
+        let _ = std::fs::write(&text, "not a certificate\n");
+        assert!(refused(with(&text)).contains("holds no PEM certificate"), "{}", refused(with(&text)));
+        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(truncate("abc", 3), "abc");
     }
 }
