@@ -14,6 +14,7 @@ pub mod local;
 pub mod noise;
 pub mod registry;
 pub mod remote;
+pub mod rlpr;
 pub mod rubrics;
 pub mod scoring;
 pub mod server;

@@ -267,6 +267,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reward-models/rlpr/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
+         *     β times the run's moving average. The run's first step fixes its settings; its state is
+         *     kept in the database, and a retried step (same `step`) gets the same answer.
+         */
+        post: operations["filter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reward-models/rlpr/runs/{run}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads a training run's filter settings and state. */
+        get: operations["run_status"];
+        put?: never;
+        post?: never;
+        /** Forgets a training run's filter state, so its next step starts over. */
+        delete: operations["delete_run"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics": {
         parameters: {
             query?: never;
@@ -701,6 +740,53 @@ export interface components {
          * @enum {string}
          */
         ExtractionMode: "auto" | "boxed" | "whole";
+        /** @description The answer of `POST /v1/reward-models/rlpr/filter`. */
+        FilterAnswer: {
+            /**
+             * Format: double
+             * @description The moving average after this step; null during warm-up.
+             */
+            ema?: number | null;
+            groups: components["schemas"]["GroupAnswer"][];
+            /**
+             * Format: double
+             * @description The step's mean std over rollouts, which entered the moving average; null when no
+             *     group had two rollouts.
+             */
+            mean_std?: number | null;
+            run: string;
+            /**
+             * Format: int64
+             * @description The step decided (1-based).
+             */
+            step: number;
+            /**
+             * Format: double
+             * @description β·EMA applied to this step; 0 before filtering starts.
+             */
+            threshold: number;
+        };
+        /** @description One group of a step: the rewards of one prompt's rollouts. */
+        FilterGroup: {
+            /** @description Echoed in the answer. */
+            id?: string | null;
+            /** @description The rollouts' final rewards. */
+            rewards: number[];
+        };
+        /** @description The body of `POST /v1/reward-models/rlpr/filter`. */
+        FilterRequest: {
+            /** @description The step's groups. */
+            groups: components["schemas"]["FilterGroup"][];
+            /** @description The training run (1 to 256 bytes): each run has its own moving average. */
+            run: string;
+            settings?: components["schemas"]["StdFilter"] | null;
+            /**
+             * Format: int64
+             * @description The step being decided (1-based). When given, it must be the run's next step, or its
+             *     last one to have that answer again (a retry); when absent, the next step.
+             */
+            step?: number | null;
+        };
         /**
          * @description Which instances to generate. The same (task, level, seed) gives the same instance on every
          *     version of the task's generator, so a trainer only needs to store the seed.
@@ -787,6 +873,17 @@ export interface components {
             std: number;
             /** @description The values the advantages come from: the rewards, or their corrections. */
             values: number[];
+        };
+        /** @description One group's decision. */
+        GroupAnswer: {
+            id?: string | null;
+            /** @description Whether the group is kept. */
+            keep: boolean;
+            /**
+             * Format: double
+             * @description The unbiased (N − 1) std of the group's rewards; null for fewer than two rollouts.
+             */
+            std?: number | null;
         };
         /** @description Reply of `POST /v1/environments/{task}/instances`. */
         InstancesResponse: {
@@ -1382,6 +1479,14 @@ export interface components {
             /** Format: double */
             veto_floor: number;
         };
+        /** @description A run's settings and state: `GET /v1/reward-models/rlpr/runs/{run}`. */
+        RunStatus: {
+            run: string;
+            settings: components["schemas"]["StdFilter"];
+            state: components["schemas"]["StdFilterState"];
+            /** Format: int64 */
+            updated_at_ms: number;
+        };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
         ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RubricScoreItem"];
         /**
@@ -1459,6 +1564,53 @@ export interface components {
          * @enum {string}
          */
         StdEstimator: "sample" | "population";
+        /** @description The filter's settings. The defaults are the reference scripts' for Qwen. */
+        StdFilter: {
+            /**
+             * Format: double
+             * @description β: a group is kept when its std is at least β·EMA (0.5 Qwen, 0.9 Llama, 1.0 Gemma).
+             * @default 0.5
+             */
+            beta: number;
+            /**
+             * Format: int64
+             * @description The first step (1-based) whose mean std enters the warm-up average.
+             * @default 6
+             */
+            ema_start_step: number;
+            /**
+             * Format: int64
+             * @description The first step that filters; the EMA starts from the warm-up average then.
+             * @default 11
+             */
+            filter_start_step: number;
+            /**
+             * Format: double
+             * @description The EMA's weight on its previous value.
+             * @default 0.99
+             */
+            ratio: number;
+        };
+        /** @description What a training run's filter remembers between steps. */
+        StdFilterState: {
+            /**
+             * Format: double
+             * @description The moving average, once filtering has started.
+             */
+            ema?: number | null;
+            /**
+             * Format: int64
+             * @description Steps decided so far.
+             */
+            step: number;
+            /** Format: int64 */
+            warmup_steps: number;
+            /**
+             * Format: double
+             * @description The sum and number of warm-up steps' mean stds.
+             */
+            warmup_sum: number;
+        };
         /** @description One task as listed by `GET /v1/environments`. */
         TaskInfo: {
             /** @description The answer format the prompt asks for. */
@@ -2593,6 +2745,209 @@ export interface operations {
                 };
             };
             /** @description The body is not an audit, or it is empty. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    filter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FilterRequest"];
+            };
+        };
+        responses: {
+            /** @description The step's decisions and the run's moving average. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The step is not the run's next or last, or the settings differ from the run's. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is invalid (run name, settings, a reward that is not finite). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The training run. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's settings and state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStatus"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The run name is longer than 256 bytes. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The training run. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No run has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The run name is longer than 256 bytes. */
             422: {
                 headers: {
                     [name: string]: unknown;

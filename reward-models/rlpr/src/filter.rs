@@ -3,6 +3,7 @@
 //! exponential moving average of the step's mean standard deviation.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// The unbiased (N − 1) standard deviation of a group's rewards; NaN for fewer than two.
 pub fn group_std(rewards: &[f64]) -> f64 {
@@ -15,7 +16,7 @@ pub fn group_std(rewards: &[f64]) -> f64 {
 }
 
 /// The filter's settings. The defaults are the reference scripts' for Qwen.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct StdFilter {
     /// β: a group is kept when its std is at least β·EMA (0.5 Qwen, 0.9 Llama, 1.0 Gemma).
@@ -35,7 +36,7 @@ impl Default for StdFilter {
 }
 
 /// What a training run's filter remembers between steps.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct StdFilterState {
     /// Steps decided so far.
     pub step: u64,

@@ -56,6 +56,10 @@ pub enum ApiError {
     NoNoiseModel(String),
     #[error("{0}")]
     CorrectionRefused(String),
+    #[error("no training run `{0}` has filter state")]
+    UnknownRun(String),
+    #[error("{0}")]
+    RunConflict(String),
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
     Overloaded { retry_after_secs: u32 },
     #[error("the server is starting; retry after {retry_after_secs} s")]
@@ -87,6 +91,8 @@ impl ApiError {
             ApiError::InvalidNoise(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_noise"),
             ApiError::NoNoiseModel(_) => (StatusCode::CONFLICT, "no_noise_model"),
             ApiError::CorrectionRefused(_) => (StatusCode::CONFLICT, "correction_refused"),
+            ApiError::UnknownRun(_) => (StatusCode::NOT_FOUND, "unknown_run"),
+            ApiError::RunConflict(_) => (StatusCode::CONFLICT, "run_conflict"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
@@ -134,6 +140,8 @@ impl IntoResponse for ApiError {
             | ApiError::InvalidNoise(_)
             | ApiError::NoNoiseModel(_)
             | ApiError::CorrectionRefused(_)
+            | ApiError::UnknownRun(_)
+            | ApiError::RunConflict(_)
             | ApiError::Internal(_) => {}
         }
         response

@@ -9,6 +9,7 @@ mod jobs;
 mod middleware;
 mod noise;
 mod openrlhf;
+mod rlpr;
 mod rubrics;
 mod score;
 mod verifiers;
@@ -132,6 +133,8 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rubrics::create_rubric, rubrics::list_rubrics))
         .routes(routes!(rubrics::get_rubric, rubrics::update_rubric, rubrics::delete_rubric))
         .routes(routes!(rubrics::rubric_versions))
+        .routes(routes!(rlpr::filter))
+        .routes(routes!(rlpr::run_status, rlpr::delete_run))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.

@@ -54,11 +54,15 @@ from .exact_match_score_item_verifier import ExactMatchScoreItemVerifier
 from .extra_logs import ExtraLogs
 from .extraction import Extraction
 from .extraction_mode import ExtractionMode
+from .filter_answer import FilterAnswer
+from .filter_group import FilterGroup
+from .filter_request import FilterRequest
 from .generate_instances import GenerateInstances
 from .generated_instance import GeneratedInstance
 from .generated_instance_instance import GeneratedInstanceInstance
 from .gold_label import GoldLabel
 from .group_advantages import GroupAdvantages
+from .group_answer import GroupAnswer
 from .instances_response import InstancesResponse
 from .interval import Interval
 from .interval_method import IntervalMethod
@@ -112,6 +116,7 @@ from .rubric_score_item import RubricScoreItem
 from .rubric_score_item_verifier import RubricScoreItemVerifier
 from .rubric_summary import RubricSummary
 from .rubric_version import RubricVersion
+from .run_status import RunStatus
 from .score_request import ScoreRequest
 from .score_response import ScoreResponse
 from .score_result import ScoreResult
@@ -121,6 +126,8 @@ from .similarity_metric import SimilarityMetric
 from .source_model import SourceModel
 from .status import Status
 from .std_estimator import StdEstimator
+from .std_filter import StdFilter
+from .std_filter_state import StdFilterState
 from .task_info import TaskInfo
 from .text_format import TextFormat
 from .verdict_tally import VerdictTally
@@ -187,11 +194,15 @@ __all__ = (
     "ExtraLogs",
     "Extraction",
     "ExtractionMode",
+    "FilterAnswer",
+    "FilterGroup",
+    "FilterRequest",
     "GenerateInstances",
     "GeneratedInstance",
     "GeneratedInstanceInstance",
     "GoldLabel",
     "GroupAdvantages",
+    "GroupAnswer",
     "InstancesResponse",
     "Interval",
     "IntervalMethod",
@@ -245,6 +256,7 @@ __all__ = (
     "RubricScoreItemVerifier",
     "RubricSummary",
     "RubricVersion",
+    "RunStatus",
     "ScoreRequest",
     "ScoreResponse",
     "ScoreResult",
@@ -254,6 +266,8 @@ __all__ = (
     "SourceModel",
     "Status",
     "StdEstimator",
+    "StdFilter",
+    "StdFilterState",
     "TaskInfo",
     "TextFormat",
     "VerdictTally",
