@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use referee_core::{Scorer, ScorerInfo};
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
+use referee_rlpr::RlprVerifier;
 use referee_rubric::{Backing, JudgeClient, RubricScorer, VerifierSet};
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
 
@@ -49,6 +50,7 @@ impl Registry {
             Scorer::verifier(MultipleChoice),
             Scorer::verifier(MathVerifier::new()),
             Scorer::verifier(NpVerifier::new()),
+            Scorer::verifier(RlprVerifier),
         ];
         let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
         Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect())

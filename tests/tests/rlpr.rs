@@ -113,3 +113,27 @@ async fn bad_filter_requests_are_refused_with_reasons() -> anyhow::Result<()> {
     assert_eq!((status, &error["code"]), (404, &json!("unknown_run")));
     Ok(())
 }
+
+#[tokio::test]
+async fn rlpr_items_score_from_supplied_log_probs() -> anyhow::Result<()> {
+    let server = TestServer::start(Backend::Sqlite).await?;
+    let items = json!([
+        {"id": "scored", "verifier": "rlpr", "input": {
+            "response": "<think>2 + 2</think> so <answer>5</answer>",
+            "logprobs": [-0.05], "baseline_logprobs": [-1.5], "options": {"round_bf16": false}}},
+        {"id": "no-structure", "verifier": "rlpr", "input": {"response": "5", "logprobs": [], "score_a": 0.3}},
+        {"id": "not-logprobs", "verifier": "rlpr", "input": {
+            "response": "<think>x</think><answer>5</answer>", "logprobs": [0.7], "score_a": 0.3}},
+    ]);
+    let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
+    assert_eq!(status, 200, "{body}");
+    let results = &body["results"];
+    let delta = (-0.05f64).exp() - (-1.5f64).exp();
+    assert_eq!(results[0]["status"], "partial", "{body}");
+    assert!(close(&results[0]["score"], 0.9 * delta + 0.1), "{body}");
+    assert!(close(&results[0]["details"]["rlpr"]["delta"], delta), "{body}");
+    assert_eq!((&results[1]["status"], &results[1]["score"]), (&json!("unparseable"), &json!(0.0)));
+    assert_eq!(results[2]["status"], "invalid_input");
+    assert!(results[2]["details"]["error"].as_str().is_some_and(|e| e.contains("logprobs[0]")), "{body}");
+    Ok(())
+}

@@ -1386,6 +1386,46 @@ export interface components {
             /** @description The verdict's status of each query, to tell a wrong answer from an unjudged item. */
             statuses: components["schemas"]["Status"][];
         };
+        /** @description An RLPR item scored from log-probs the trainer computed. */
+        RlprInput: {
+            /**
+             * @description The log-probs of the reference-answer tokens of the no-reasoning baseline (prompt, then
+             *     the reference alone), when debiasing from them.
+             */
+            baseline_logprobs?: number[] | null;
+            /**
+             * @description The policy's log-probs (natural log, temperature 1) of the reference-answer tokens of
+             *     the substituted sequence, in order: the tokens its scoring mask selects. Empty when the
+             *     response has no answer structure.
+             */
+            logprobs: number[];
+            /**
+             * @description The score reduction, format mode, debiasing, format weight, rounding and repetition
+             *     penalty.
+             */
+            options?: Record<string, unknown>;
+            /** @description The generated response, without padding. */
+            response: string;
+            /**
+             * Format: double
+             * @description The baseline score itself, when the trainer keeps it (RLPR computes it once, with the
+             *     initial policy); instead of `baseline_logprobs`.
+             */
+            score_a?: number | null;
+        };
+        /** @description An item for `rlpr`. RLPR probability reward from trainer-supplied log-probs of the reference-answer tokens: mean token probability (or mean log-prob, geometric mean, product), debiased against the no-reasoning baseline, mixed with the format term, with the repetition penalty. */
+        RlprScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["RlprInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "rlpr";
+        };
         /**
          * @description A rubric without its id and version: the criteria, the aggregation and the veto floor.
          *
@@ -1488,7 +1528,7 @@ export interface components {
             updated_at_ms: number;
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RubricScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["RubricScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`

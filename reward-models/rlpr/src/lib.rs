@@ -16,8 +16,10 @@
 mod filter;
 mod format;
 mod reward;
+mod verifier;
 
 pub use filter::{GroupDecision, StdFilter, StdFilterState, StepDecision, group_std};
 pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
 pub use referee_kernels::ScoreKind;
 pub use reward::{RewardOptions, RewardParts, bf16_round, repetition_detected};
+pub use verifier::{RlprInput, RlprVerifier};

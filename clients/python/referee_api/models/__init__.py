@@ -108,6 +108,10 @@ from .reward_group import RewardGroup
 from .reward_mode import RewardMode
 from .reward_request import RewardRequest
 from .reward_response import RewardResponse
+from .rlpr_input import RlprInput
+from .rlpr_input_options import RlprInputOptions
+from .rlpr_score_item import RlprScoreItem
+from .rlpr_score_item_verifier import RlprScoreItemVerifier
 from .rubric_definition import RubricDefinition
 from .rubric_history import RubricHistory
 from .rubric_input import RubricInput
@@ -248,6 +252,10 @@ __all__ = (
     "RewardMode",
     "RewardRequest",
     "RewardResponse",
+    "RlprInput",
+    "RlprInputOptions",
+    "RlprScoreItem",
+    "RlprScoreItemVerifier",
     "RubricDefinition",
     "RubricHistory",
     "RubricInput",

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
     from ..models.np_score_item import NpScoreItem
     from ..models.regex_match_score_item import RegexMatchScoreItem
+    from ..models.rlpr_score_item import RlprScoreItem
     from ..models.rubric_score_item import RubricScoreItem
 
 
@@ -28,7 +29,7 @@ class ScoreRequest:
 
         Attributes:
             items (list[Any | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
-                RegexMatchScoreItem | RubricScoreItem]): The items, answered in the same order.
+                RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
@@ -42,6 +43,7 @@ class ScoreRequest:
         | MultipleChoiceScoreItem
         | NpScoreItem
         | RegexMatchScoreItem
+        | RlprScoreItem
         | RubricScoreItem
     ]
     correction: Correction | Unset = UNSET
@@ -53,6 +55,7 @@ class ScoreRequest:
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
+        from ..models.rlpr_score_item import RlprScoreItem
         from ..models.rubric_score_item import RubricScoreItem
 
         items = []
@@ -64,6 +67,7 @@ class ScoreRequest:
                 or isinstance(items_item_data, MultipleChoiceScoreItem)
                 or isinstance(items_item_data, MathScoreItem)
                 or isinstance(items_item_data, NpScoreItem)
+                or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, RubricScoreItem)
             ):
                 items_item = items_item_data.to_dict()
@@ -102,6 +106,7 @@ class ScoreRequest:
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
+        from ..models.rlpr_score_item import RlprScoreItem
         from ..models.rubric_score_item import RubricScoreItem
 
         d = dict(src_dict)
@@ -118,6 +123,7 @@ class ScoreRequest:
                 | MultipleChoiceScoreItem
                 | NpScoreItem
                 | RegexMatchScoreItem
+                | RlprScoreItem
                 | RubricScoreItem
             ):
                 try:
@@ -169,11 +175,19 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_5 = RubricScoreItem.from_dict(
+                    componentsschemas_score_item_type_5 = RlprScoreItem.from_dict(data)
+
+                    return componentsschemas_score_item_type_5
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_6 = RubricScoreItem.from_dict(
                         data
                     )
 
-                    return componentsschemas_score_item_type_5
+                    return componentsschemas_score_item_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 return cast(
@@ -183,6 +197,7 @@ class ScoreRequest:
                     | MultipleChoiceScoreItem
                     | NpScoreItem
                     | RegexMatchScoreItem
+                    | RlprScoreItem
                     | RubricScoreItem,
                     data,
                 )

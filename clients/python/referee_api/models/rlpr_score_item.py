@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.rlpr_score_item_verifier import (
+    RlprScoreItemVerifier,
+    check_rlpr_score_item_verifier,
+)
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.rlpr_input import RlprInput
+
+
+T = TypeVar("T", bound="RlprScoreItem")
+
+
+@_attrs_define
+class RlprScoreItem:
+    """An item for `rlpr`. RLPR probability reward from trainer-supplied log-probs of the reference-answer tokens: mean
+    token probability (or mean log-prob, geometric mean, product), debiased against the no-reasoning baseline, mixed
+    with the format term, with the repetition penalty.
+
+        Attributes:
+            input_ (RlprInput): An RLPR item scored from log-probs the trainer computed.
+            verifier (RlprScoreItemVerifier):
+            id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
+    """
+
+    input_: RlprInput
+    verifier: RlprScoreItemVerifier
+    id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        input_ = self.input_.to_dict()
+
+        verifier: str = self.verifier
+
+        id: None | str | Unset
+        if isinstance(self.id, Unset):
+            id = UNSET
+        else:
+            id = self.id
+
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "input": input_,
+                "verifier": verifier,
+            }
+        )
+        if id is not UNSET:
+            field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.rlpr_input import RlprInput
+
+        d = dict(src_dict)
+        input_ = RlprInput.from_dict(d.pop("input"))
+
+        verifier = check_rlpr_score_item_verifier(d.pop("verifier"))
+
+        def _parse_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        id = _parse_id(d.pop("id", UNSET))
+
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
+        rlpr_score_item = cls(
+            input_=input_,
+            verifier=verifier,
+            id=id,
+            label=label,
+        )
+
+        return rlpr_score_item
