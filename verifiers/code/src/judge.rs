@@ -319,7 +319,7 @@ async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], option
     let tolerance = Tolerance { abs: options.float_abs_tol, rel: options.float_rel_tol };
     let mut reports = Vec::with_capacity(tests.len());
     for test in tests {
-        if options.stop_on_first_failure && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
+        if options.stops_on_first_failure() && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
             reports.push(TestReport::bare(TestVerdict::Skipped));
             continue;
         }
@@ -398,7 +398,7 @@ async fn function_calls(runner: &Runner, program: &str, tests: &FunctionTests, o
     let mut reports = Vec::with_capacity(results.len());
     for (case, result) in tests.cases.iter().zip(&results) {
         let failed_before = reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed);
-        if options.stop_on_first_failure && failed_before {
+        if options.stops_on_first_failure() && failed_before {
             reports.push(TestReport::bare(TestVerdict::Skipped));
             continue;
         }

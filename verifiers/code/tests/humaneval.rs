@@ -102,11 +102,14 @@ fn wrong_operator(problem: &Problem) -> Option<String> {
     Some(format!("{}{}", problem.prompt, mutated))
 }
 
+/// Makes a mutant of a problem's canonical solution, or `None` where the mutation does not apply.
+type Mutation = dyn Fn(&Problem) -> Option<String>;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn systematic_mutants_fail() -> anyhow::Result<()> {
     let problems = problems()?;
     let off_by_one = "    if isinstance(result, bool):\n        return not result\n    if isinstance(result, (int, float)):\n        return result + 1\n    if isinstance(result, (list, tuple, str)):\n        return result[:-1] if len(result) else result + result[:0] + type(result)('x' if isinstance(result, str) else [0])\n    return None";
-    let kinds: [(&str, Box<dyn Fn(&Problem) -> Option<String>>); 6] = [
+    let kinds: [(&str, Box<Mutation>); 6] = [
         ("off_by_one", Box::new(|p| Some(wrapped(p, off_by_one)))),
         ("wrong_operator", Box::new(wrong_operator)),
         ("early_return", Box::new(|p| Some(body_prefix(p, "return None")))),
