@@ -300,16 +300,12 @@ async fn compile(
     language: NativeLanguage,
     program: String,
 ) -> Result<Result<(Arc<NativeRuntime>, Module), String>, SandboxError> {
-    let compiled = tokio::task::spawn_blocking(move || {
-        let native = sandbox.native()?;
-        let compiled = native.compile(language, &program)?;
-        Ok::<_, SandboxError>((native, compiled))
-    })
-    .await
-    .map_err(|e| SandboxError::Setup(format!("the compiler thread failed: {e}")))??;
-    Ok(match compiled {
-        (native, Compiled::Program(module)) => Ok((native, module)),
-        (_, Compiled::Rejected(diagnostics)) => Err(diagnostics),
+    let native = tokio::task::spawn_blocking(|| sandbox.native())
+        .await
+        .map_err(|e| SandboxError::Setup(format!("the sandbox failed to load: {e}")))??;
+    Ok(match Arc::clone(&native).compile_queued(language, program).await? {
+        Compiled::Program(module) => Ok((native, module)),
+        Compiled::Rejected(diagnostics) => Err(diagnostics),
     })
 }
 
