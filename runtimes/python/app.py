@@ -45,12 +45,18 @@ def _exit_code(code) -> int:
     return 1
 
 
-def _flush() -> None:
+def _flush():
+    """Flushes what the program left buffered; the type name of the error when its standard
+    output cannot be flushed (a `MemoryError` while encoding a huge write, a closed stream), so
+    that output lost at exit is reported rather than silently dropped."""
+    failure = None
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BaseException:  # noqa: BLE001 - a full pipe must not turn into a crash
-            pass
+        except BaseException as error:  # noqa: BLE001 - every failure is reported, none escapes
+            if failure is None and stream is sys.stdout:
+                failure = type(error).__name__
+    return failure
 
 
 class WitWorld(wit_world.WitWorld):
@@ -77,7 +83,10 @@ class WitWorld(wit_world.WitWorld):
                 traceback.print_exc()
             except BaseException:  # noqa: BLE001
                 pass
-        _flush()
+        flush_failure = _flush()
+        if flush_failure is not None and exception is None:
+            exception = flush_failure
+            exit_code = exit_code or 1
         report = namespace.get("__referee_report__", "")
         if not isinstance(report, str):
             report = ""

@@ -44,6 +44,9 @@ pub struct Sandbox {
     pub(crate) engine: Engine,
     config: SandboxConfig,
     executor: tokio::runtime::Runtime,
+    /// One permit per worker: a run starts (and its wall clock with it) only when it has a core,
+    /// so a burst of runs queues instead of sharing the cores and timing out together.
+    slots: Arc<tokio::sync::Semaphore>,
     python: OnceLock<Result<Arc<PythonRuntime>, String>>,
     native: OnceLock<Result<Arc<NativeRuntime>, String>>,
 }
@@ -78,7 +81,8 @@ impl Sandbox {
                 }
             })
             .map_err(|e| SandboxError::Setup(format!("cannot start the epoch ticker: {e}")))?;
-        Ok(Sandbox { engine, config, executor, python: OnceLock::new(), native: OnceLock::new() })
+        let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
+        Ok(Sandbox { engine, config, executor, slots, python: OnceLock::new(), native: OnceLock::new() })
     }
 
     /// The Python runtime, loaded (and precompiled if needed) on first use.
@@ -102,13 +106,22 @@ impl Sandbox {
         &self.config
     }
 
-    /// Runs a future on the sandbox's worker threads and awaits it.
+    /// Runs a future on the sandbox's worker threads once a worker is free, and awaits it.
     pub(crate) async fn spawn<F>(&self, future: F) -> Result<F::Output, SandboxError>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        self.executor.spawn(future).await.map_err(|e| SandboxError::Setup(format!("sandbox worker failed: {e}")))
+        let slot = Arc::clone(&self.slots)
+            .acquire_owned()
+            .await
+            .map_err(|e| SandboxError::Setup(format!("the sandbox's run queue is closed: {e}")))?;
+        let running = self.executor.spawn(async move {
+            let output = future.await;
+            drop(slot);
+            output
+        });
+        running.await.map_err(|e| SandboxError::Setup(format!("sandbox worker failed: {e}")))
     }
 
     /// Loads a component from `wasm`, through a precompiled artefact cached next to it.

@@ -71,6 +71,8 @@ pub struct NativeRuntime {
     engine: wasmtime::Engine,
     linker: Linker<NativeState>,
     cache: Mutex<HashMap<[u8; 32], Compiled>>,
+    /// One compiler per worker at a time; the rest wait.
+    compilers: Arc<tokio::sync::Semaphore>,
 }
 
 impl std::fmt::Debug for NativeRuntime {
@@ -95,7 +97,8 @@ impl NativeRuntime {
         let mut linker = Linker::<NativeState>::new(&sandbox.engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
             .map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
-        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache: Mutex::new(HashMap::new()) })
+        let compilers = Arc::new(tokio::sync::Semaphore::new(sandbox.config().workers.max(1)));
+        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache: Mutex::new(HashMap::new()), compilers })
     }
 
     /// Compiles `source` (blocking; call it off the async workers). The same source compiles once.
@@ -121,6 +124,25 @@ impl NativeRuntime {
             cache.insert(key, compiled.clone());
         }
         Ok(compiled)
+    }
+
+    /// Like [`NativeRuntime::compile`], off the async workers, with at most one compiler per
+    /// worker running at a time.
+    pub async fn compile_queued(
+        self: Arc<Self>,
+        language: NativeLanguage,
+        source: String,
+    ) -> Result<Compiled, SandboxError> {
+        let slot = Arc::clone(&self.compilers)
+            .acquire_owned()
+            .await
+            .map_err(|e| SandboxError::Setup(format!("the compiler queue is closed: {e}")))?;
+        let compiled = tokio::task::spawn_blocking(move || {
+            let compiled = self.compile(language, &source);
+            drop(slot);
+            compiled
+        });
+        compiled.await.map_err(|e| SandboxError::Setup(format!("the compiler thread failed: {e}")))?
     }
 
     /// Runs a compiled program with `stdin` under `limits`.

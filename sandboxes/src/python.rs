@@ -110,10 +110,10 @@ impl PythonRuntime {
             }
             Ok(Err(error)) => {
                 let (termination, code) = classify(&error, limiter);
-                let termination = match termination {
-                    Termination::Crashed(_) | Termination::Exited if output_exceeded => Termination::OutputExceeded,
-                    other => other,
-                };
+                // A guest that dies writing past the cap ran out of output, not into a bug.
+                let crashed_writing = matches!(termination, Termination::Crashed(_) | Termination::Exited);
+                let termination =
+                    if output_exceeded && crashed_writing { Termination::OutputExceeded } else { termination };
                 (termination, code, PythonOutcome::default())
             }
         };

@@ -1,9 +1,17 @@
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
+use bytes::Bytes;
+use tokio::io::AsyncWrite;
 use wasmtime::Trap;
 use wasmtime::component::ResourceTable;
-use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
-use wasmtime_wasi::{I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError, StreamResult};
+use wasmtime_wasi::{I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView, async_trait};
 
 use crate::Limits;
 use crate::limits::MemoryLimiter;
@@ -62,23 +70,110 @@ impl WasiView for RunState {
     }
 }
 
+/// The trap a guest gets when it writes past an output cap: the run ends there and then, so a
+/// program that ignores write errors cannot spin on a full pipe until its budget runs out.
+#[derive(Debug, thiserror::Error)]
+#[error("the program wrote past its output cap")]
+pub(crate) struct OutputCapExceeded;
+
+/// An in-memory standard output or error that keeps at most `cap` bytes and traps the guest on
+/// the first write past it (the bytes up to the cap are kept).
+#[derive(Debug, Clone)]
+pub(crate) struct CappedOutput {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    exceeded: Arc<AtomicBool>,
+    cap: usize,
+}
+
+/// How much a guest may write in one call: more than its whole memory, so that a write is never
+/// cut short. CPython's standard streams drop the rest of a short write without an error, which
+/// would turn an output flood into a silently truncated output; past the cap, `write` traps.
+const WRITE_PERMIT: usize = u32::MAX as usize;
+
+impl CappedOutput {
+    fn new(cap: usize) -> Self {
+        CappedOutput { buffer: Arc::default(), exceeded: Arc::default(), cap }
+    }
+
+    /// Appends what fits under the cap; false when some of `bytes` did not fit.
+    fn append(&self, bytes: &[u8]) -> bool {
+        let Ok(mut buffer) = self.buffer.lock() else { return false };
+        let room = self.cap.saturating_sub(buffer.len());
+        buffer.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        if bytes.len() > room {
+            self.exceeded.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    fn contents(&self) -> Vec<u8> {
+        self.buffer.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+}
+
+impl OutputStream for CappedOutput {
+    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        if self.append(&bytes) { Ok(()) } else { Err(StreamError::Trap(wasmtime::Error::new(OutputCapExceeded))) }
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(WRITE_PERMIT)
+    }
+}
+
+#[async_trait]
+impl Pollable for CappedOutput {
+    async fn ready(&mut self) {}
+}
+
+impl AsyncWrite for CappedOutput {
+    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, bytes: &[u8]) -> Poll<std::io::Result<usize>> {
+        if self.append(bytes) {
+            Poll::Ready(Ok(bytes.len()))
+        } else {
+            Poll::Ready(Err(std::io::Error::other(OutputCapExceeded)))
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl IsTerminal for CappedOutput {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for CappedOutput {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
+    fn async_stream(&self) -> Box<dyn AsyncWrite + Send + Sync> {
+        Box::new(self.clone())
+    }
+}
+
 /// The captured output streams of a run.
 pub(crate) struct Pipes {
-    pub(crate) stdout: MemoryOutputPipe,
-    pub(crate) stderr: MemoryOutputPipe,
-    stdout_cap: usize,
-    stderr_cap: usize,
+    stdout: CappedOutput,
+    stderr: CappedOutput,
 }
 
 impl Pipes {
-    /// One byte over each cap, so that reaching the cap exactly is not mistaken for exceeding it.
     pub(crate) fn new(limits: &Limits) -> Self {
-        Pipes {
-            stdout: MemoryOutputPipe::new(limits.stdout_bytes.saturating_add(1)),
-            stderr: MemoryOutputPipe::new(limits.stderr_bytes.saturating_add(1)),
-            stdout_cap: limits.stdout_bytes,
-            stderr_cap: limits.stderr_bytes,
-        }
+        Pipes { stdout: CappedOutput::new(limits.stdout_bytes), stderr: CappedOutput::new(limits.stderr_bytes) }
     }
 
     /// A WASI context with these pipes, `stdin` and nothing else: no preopened directories, no
@@ -96,14 +191,10 @@ impl Pipes {
         builder
     }
 
-    /// The captured outputs, trimmed to their caps, and whether either went past its cap.
+    /// The captured outputs (each at most its cap), and whether either went past its cap.
     pub(crate) fn take(&self) -> (Vec<u8>, Vec<u8>, bool) {
-        let mut stdout = self.stdout.contents().to_vec();
-        let mut stderr = self.stderr.contents().to_vec();
-        let exceeded = stdout.len() > self.stdout_cap || stderr.len() > self.stderr_cap;
-        stdout.truncate(self.stdout_cap);
-        stderr.truncate(self.stderr_cap);
-        (stdout, stderr, exceeded)
+        let exceeded = self.stdout.exceeded.load(Ordering::Relaxed) || self.stderr.exceeded.load(Ordering::Relaxed);
+        (self.stdout.contents(), self.stderr.contents(), exceeded)
     }
 }
 
@@ -111,6 +202,9 @@ impl Pipes {
 pub(crate) fn classify(error: &wasmtime::Error, limiter: &MemoryLimiter) -> (Termination, i32) {
     if let Some(exit) = error.downcast_ref::<I32Exit>() {
         return (Termination::Exited, exit.0);
+    }
+    if error.downcast_ref::<OutputCapExceeded>().is_some() {
+        return (Termination::OutputExceeded, -1);
     }
     match error.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => (Termination::OutOfFuel, -1),

@@ -71,6 +71,35 @@ async fn memory_and_output_caps_hold() -> anyhow::Result<()> {
     let (flood, _) = run("while True:\n    print('y' * 100)", "", limits).await?;
     assert_eq!(flood.termination, Termination::OutputExceeded);
     assert_eq!(flood.stdout.len(), 1 << 16);
+
+    let (one_write, _) = run("import sys\nsys.stdout.write('x' * (1 << 20))", "", limits).await?;
+    assert_eq!(one_write.termination, Termination::OutputExceeded, "{} bytes", one_write.stdout.len());
+    assert_eq!(one_write.stdout.len(), 1 << 16);
+
+    let limits = Limits { stdout_bytes: 1 << 20, memory_bytes: 64 << 20, ..Limits::default() };
+    let (huge, outcome) = run("import sys\nsys.stdout.write('x' * (1 << 24))", "", limits).await?;
+    assert_eq!(
+        huge.termination,
+        Termination::OutputExceeded,
+        "{} bytes, exit {}, {outcome:?}, {}",
+        huge.stdout.len(),
+        huge.exit_code,
+        text(&huge.stderr)
+    );
+
+    let limits = Limits { stderr_bytes: 1 << 12, ..Limits::default() };
+    let (errors, _) = run("import sys\nwhile True:\n    sys.stderr.write('e' * 100)", "", limits).await?;
+    assert_eq!(errors.termination, Termination::OutputExceeded);
+    Ok(())
+}
+
+#[tokio::test]
+async fn ten_megabytes_of_output_pass_under_the_cap() -> anyhow::Result<()> {
+    let program = "import sys\nline = 'z' * 99 + '\\n'\nfor _ in range(100_000):\n    sys.stdout.write(line)";
+    let (run, _) = run(program, "", Limits::default()).await?;
+    assert_eq!((run.termination, run.exit_code), (Termination::Exited, 0), "{}", text(&run.stderr));
+    assert_eq!(run.stdout.len(), 10_000_000);
+    assert!(run.stdout.chunks(100).all(|line| line.len() == 100 && line[99] == b'\n'));
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use referee_code::CodeVerifier;
 use referee_core::{Scorer, ScorerInfo};
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
@@ -51,6 +52,7 @@ impl Registry {
             Scorer::verifier(MathVerifier::new()),
             Scorer::verifier(NpVerifier::new()),
             Scorer::verifier(RlprVerifier),
+            Scorer::reward_model(CodeVerifier::new()),
         ];
         let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
         Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect())

@@ -505,8 +505,129 @@ export interface components {
             /** @description Start the audit tally over with these labels instead of adding them to it. */
             replace?: boolean;
         };
+        /** @description A HumanEval-style test program. */
+        CheckProgram: {
+            /** @description The name of the function passed to `check`. */
+            entry_point: string;
+            /** @description Source defining `check(candidate)`, which raises (usually `AssertionError`) on failure. */
+            program: string;
+        };
+        /**
+         * @description How outputs are compared.
+         * @enum {string}
+         */
+        CheckerKind: "exact" | "lines" | "tokens" | "float" | "program";
         /** @description The correct option letter(s): `"B"`, `"A, C"`, `"(B)"` or `["A", "C"]`. */
         ChoiceReference: string | string[];
+        /**
+         * @description Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
+         *     WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
+         *     tests passed or all-or-nothing.
+         *
+         *     Give the program as `program`, or the whole `response`, whose last fenced code block is the
+         *     program. Give exactly one kind of test:
+         *
+         *     - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
+         *       standard output with `expected_stdout` using the `checker`;
+         *     - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
+         *       the returned value with `expected`;
+         *     - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
+         *       returns without raising.
+         *
+         *     Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
+         *     `time_limit` verdicts, so the same program earns the same reward however loaded the server
+         *     is. `time_limit_ms` is only a wall-clock backstop.
+         */
+        CodeInput: {
+            check?: components["schemas"]["CheckProgram"] | null;
+            function_tests?: components["schemas"]["FunctionTests"] | null;
+            /** @description The language of the program. */
+            language: components["schemas"]["Language"];
+            /** @description Checker, limits and scoring. */
+            options?: components["schemas"]["CodeOptions"];
+            /** @description The program's source. Exactly one of `program` and `response`. */
+            program?: string | null;
+            /**
+             * @description A full model response; the last fenced code block (```` ``` ````) is the program, text
+             *     before a closing `</think>` is ignored.
+             */
+            response?: string | null;
+            /** @description Standard-input tests. */
+            tests?: components["schemas"]["StdioTest"][] | null;
+        };
+        /** @description Checker, limits and scoring of one item. */
+        CodeOptions: {
+            /**
+             * @description How standard output is compared (default `exact`; `lines` forgives trailing whitespace).
+             * @default exact
+             */
+            checker: components["schemas"]["CheckerKind"];
+            /**
+             * @description The special judge for `checker: program`, in the item's sandbox language (Python).
+             * @default null
+             */
+            checker_program: string | null;
+            /**
+             * Format: double
+             * @description Absolute tolerance of the `float` checker (default 1e-6).
+             * @default 0.000001
+             */
+            float_abs_tol: number;
+            /**
+             * Format: double
+             * @description Relative tolerance of the `float` checker (default 1e-6).
+             * @default 0.000001
+             */
+            float_rel_tol: number;
+            /**
+             * Format: int64
+             * @description Fuel per test (default 2·10^10, about two seconds of interpreter CPU).
+             * @default 20000000000
+             */
+            fuel: number;
+            /**
+             * Format: int64
+             * @description Memory cap per run, in MiB (default 256).
+             * @default 256
+             */
+            memory_mb: number;
+            /**
+             * Format: int64
+             * @description Cap on standard output per run, in bytes (default 32 MiB).
+             * @default 33554432
+             */
+            output_limit_bytes: number;
+            /**
+             * @description All-or-nothing (default) or the fraction of tests passed.
+             * @default all_or_nothing
+             */
+            scoring: components["schemas"]["Scoring"];
+            /**
+             * @description Stop at the first failing test; the rest are reported as `skipped`. Defaults to true
+             *     with `all_or_nothing` scoring (one failure decides the score) and false with `fraction`.
+             * @default null
+             */
+            stop_on_first_failure: boolean | null;
+            /**
+             * Format: int64
+             * @description Wall-clock backstop per test, in milliseconds (default 10000).
+             * @default 10000
+             */
+            time_limit_ms: number;
+        };
+        /** @description An item for `code`. Runs a Python program (given, or the last fenced block of a response) against standard-input tests, function-call tests or a HumanEval-style check program in a WebAssembly sandbox with deterministic fuel budgets; scores all-or-nothing or the fraction of tests passed, with a verdict per test. */
+        CodeScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["CodeInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "code";
+        };
         /** @description Rates set by hand: the body of a `PUT` on a verifier's noise model. */
         ConfiguredRates: {
             /**
@@ -787,6 +908,23 @@ export interface components {
              */
             step?: number | null;
         };
+        /** @description One call of the entry point. */
+        FunctionCase: {
+            /** @description Positional arguments, as JSON values. */
+            args: unknown[];
+            /**
+             * @description The value a correct function returns. Tuples compare as arrays; floats with the
+             *     `float` checker's tolerances when the checker is `float`, exactly otherwise.
+             */
+            expected: unknown;
+        };
+        /** @description Function-call tests: `entry_point(*args) == expected` for each case. */
+        FunctionTests: {
+            /** @description The calls to make. */
+            cases: components["schemas"]["FunctionCase"][];
+            /** @description The name of the function the program defines. */
+            entry_point: string;
+        };
         /**
          * @description Which instances to generate. The same (task, level, seed) gives the same instance on every
          *     version of the task's generator, so a trainer only needs to store the seed.
@@ -966,6 +1104,11 @@ export interface components {
          * @enum {string}
          */
         KeywordMode: "all" | "any" | "none";
+        /**
+         * @description The language of a program.
+         * @enum {string}
+         */
+        Language: "python" | "c" | "cpp";
         /**
          * @description What a length bound counts.
          * @enum {string}
@@ -1528,7 +1671,7 @@ export interface components {
             updated_at_ms: number;
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["RubricScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`
@@ -1580,6 +1723,11 @@ export interface components {
          * @enum {string}
          */
         ScorerKind: "verifier" | "reward_model";
+        /**
+         * @description How the item's score follows from its tests.
+         * @enum {string}
+         */
+        Scoring: "all_or_nothing" | "fraction";
         /**
          * @description A text-similarity metric.
          * @enum {string}
@@ -1650,6 +1798,13 @@ export interface components {
              * @description The sum and number of warm-up steps' mean stds.
              */
             warmup_sum: number;
+        };
+        /** @description One standard-input test. */
+        StdioTest: {
+            /** @description The standard output a correct program prints. */
+            expected_stdout: string;
+            /** @description The program's standard input. */
+            stdin: string;
         };
         /** @description One task as listed by `GET /v1/environments`. */
         TaskInfo: {

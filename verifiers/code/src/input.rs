@@ -1,7 +1,7 @@
 //! The `code` verifier's input, as requests send it.
 
 use referee_core::utoipa::{self, ToSchema};
-use serde::{Deserialize, Deserializer, de::Error as _};
+use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
 /// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
@@ -119,13 +119,14 @@ pub struct CheckProgram {
 }
 
 /// How outputs are compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckerKind {
-    /// Byte-for-byte equal.
-    Exact,
-    /// Equal line by line, ignoring trailing whitespace on each line and trailing blank lines.
+    /// Byte-for-byte equal (the default): a missing final newline or a trailing space fails.
     #[default]
+    Exact,
+    /// The whitespace-tolerant mode: equal line by line, ignoring trailing whitespace on each line
+    /// and trailing blank lines. Case and inner spacing still count.
     Lines,
     /// Equal as whitespace-separated tokens.
     Tokens,
@@ -137,7 +138,7 @@ pub enum CheckerKind {
 }
 
 /// How the item's score follows from its tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Scoring {
     /// 1 when every test passes, else 0.
@@ -151,7 +152,7 @@ pub enum Scoring {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CodeOptions {
-    /// How standard output is compared (default `lines`).
+    /// How standard output is compared (default `exact`; `lines` forgives trailing whitespace).
     pub checker: CheckerKind,
     /// The special judge for `checker: program`, in the item's sandbox language (Python).
     #[schema(max_length = 1000000)]
@@ -178,8 +179,9 @@ pub struct CodeOptions {
     #[serde(deserialize_with = "integer")]
     #[schema(minimum = 1, maximum = 268435456)]
     pub output_limit_bytes: u64,
-    /// Stop at the first failing test; the rest are reported as `skipped`.
-    pub stop_on_first_failure: bool,
+    /// Stop at the first failing test; the rest are reported as `skipped`. Defaults to true
+    /// with `all_or_nothing` scoring (one failure decides the score) and false with `fraction`.
+    pub stop_on_first_failure: Option<bool>,
     /// All-or-nothing (default) or the fraction of tests passed.
     pub scoring: Scoring,
 }
@@ -195,9 +197,16 @@ impl Default for CodeOptions {
             time_limit_ms: 10_000,
             memory_mb: 256,
             output_limit_bytes: 32 << 20,
-            stop_on_first_failure: false,
+            stop_on_first_failure: None,
             scoring: Scoring::default(),
         }
+    }
+}
+
+impl CodeOptions {
+    /// Whether judging stops at the first failing test, after the scoring-dependent default.
+    pub fn stops_on_first_failure(&self) -> bool {
+        self.stop_on_first_failure.unwrap_or(self.scoring == Scoring::AllOrNothing)
     }
 }
 

@@ -300,16 +300,12 @@ async fn compile(
     language: NativeLanguage,
     program: String,
 ) -> Result<Result<(Arc<NativeRuntime>, Module), String>, SandboxError> {
-    let compiled = tokio::task::spawn_blocking(move || {
-        let native = sandbox.native()?;
-        let compiled = native.compile(language, &program)?;
-        Ok::<_, SandboxError>((native, compiled))
-    })
-    .await
-    .map_err(|e| SandboxError::Setup(format!("the compiler thread failed: {e}")))??;
-    Ok(match compiled {
-        (native, Compiled::Program(module)) => Ok((native, module)),
-        (_, Compiled::Rejected(diagnostics)) => Err(diagnostics),
+    let native = tokio::task::spawn_blocking(|| sandbox.native())
+        .await
+        .map_err(|e| SandboxError::Setup(format!("the sandbox failed to load: {e}")))??;
+    Ok(match Arc::clone(&native).compile_queued(language, program).await? {
+        Compiled::Program(module) => Ok((native, module)),
+        Compiled::Rejected(diagnostics) => Err(diagnostics),
     })
 }
 
@@ -319,7 +315,7 @@ async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], option
     let tolerance = Tolerance { abs: options.float_abs_tol, rel: options.float_rel_tol };
     let mut reports = Vec::with_capacity(tests.len());
     for test in tests {
-        if options.stop_on_first_failure && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
+        if options.stops_on_first_failure() && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
             reports.push(TestReport::bare(TestVerdict::Skipped));
             continue;
         }
@@ -398,7 +394,7 @@ async fn function_calls(runner: &Runner, program: &str, tests: &FunctionTests, o
     let mut reports = Vec::with_capacity(results.len());
     for (case, result) in tests.cases.iter().zip(&results) {
         let failed_before = reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed);
-        if options.stop_on_first_failure && failed_before {
+        if options.stops_on_first_failure() && failed_before {
             reports.push(TestReport::bare(TestVerdict::Skipped));
             continue;
         }

@@ -31,16 +31,24 @@ fn problems() -> anyhow::Result<Vec<Problem>> {
         .collect()
 }
 
-/// Fuel per item: about 0.2 s of interpreter CPU, far above what any canonical solution needs.
-const FUEL: u64 = 2_000_000_000;
+/// Fuel per item: the verifier's default, about two seconds of interpreter CPU. The slowest
+/// canonical solution (HumanEval/75, a triple loop over primes) needs more than 2·10^9.
+const FUEL: u64 = 20_000_000_000;
 
-fn item(problem: &Problem, program: String) -> anyhow::Result<CodeInput> {
+/// Fuel for the infinite-loop mutants, which always spend all of it.
+const LOOP_FUEL: u64 = 1_000_000_000;
+
+fn item_with_fuel(problem: &Problem, program: String, fuel: u64) -> anyhow::Result<CodeInput> {
     Ok(serde_json::from_value(json!({
         "language": "python",
         "program": program,
         "check": {"program": problem.test, "entry_point": problem.entry_point},
-        "options": {"fuel": FUEL},
+        "options": {"fuel": fuel},
     }))?)
+}
+
+fn item(problem: &Problem, program: String) -> anyhow::Result<CodeInput> {
+    item_with_fuel(problem, program, FUEL)
 }
 
 async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
@@ -102,11 +110,14 @@ fn wrong_operator(problem: &Problem) -> Option<String> {
     Some(format!("{}{}", problem.prompt, mutated))
 }
 
+/// Makes a mutant of a problem's canonical solution, or `None` where the mutation does not apply.
+type Mutation = dyn Fn(&Problem) -> Option<String>;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn systematic_mutants_fail() -> anyhow::Result<()> {
     let problems = problems()?;
     let off_by_one = "    if isinstance(result, bool):\n        return not result\n    if isinstance(result, (int, float)):\n        return result + 1\n    if isinstance(result, (list, tuple, str)):\n        return result[:-1] if len(result) else result + result[:0] + type(result)('x' if isinstance(result, str) else [0])\n    return None";
-    let kinds: [(&str, Box<dyn Fn(&Problem) -> Option<String>>); 6] = [
+    let kinds: [(&str, Box<Mutation>); 6] = [
         ("off_by_one", Box::new(|p| Some(wrapped(p, off_by_one)))),
         ("wrong_operator", Box::new(wrong_operator)),
         ("early_return", Box::new(|p| Some(body_prefix(p, "return None")))),
@@ -118,7 +129,8 @@ async fn systematic_mutants_fail() -> anyhow::Result<()> {
     let mut survivors = Vec::new();
     for (kind, mutate) in &kinds {
         let mutants: Vec<(&Problem, String)> = problems.iter().filter_map(|p| mutate(p).map(|m| (p, m))).collect();
-        let items = mutants.iter().map(|(p, m)| item(p, m.clone())).collect::<Result<_, _>>()?;
+        let fuel = if *kind == "infinite_loop" { LOOP_FUEL } else { FUEL };
+        let items = mutants.iter().map(|(p, m)| item_with_fuel(p, m.clone(), fuel)).collect::<Result<_, _>>()?;
         let verdicts = judge(items).await;
         for ((problem, _), verdict) in mutants.iter().zip(&verdicts) {
             assert!(verdict.status != Status::InternalError, "{kind} {}: {:?}", problem.task_id, verdict.details);

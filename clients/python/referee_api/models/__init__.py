@@ -12,6 +12,12 @@ from .appeal_settings_input_patch_type_0 import AppealSettingsInputPatchType0
 from .appealed_verdict import AppealedVerdict
 from .appealed_verdict_details_type_0 import AppealedVerdictDetailsType0
 from .audit_upload import AuditUpload
+from .check_program import CheckProgram
+from .checker_kind import CheckerKind
+from .code_input import CodeInput
+from .code_options import CodeOptions
+from .code_score_item import CodeScoreItem
+from .code_score_item_verifier import CodeScoreItemVerifier
 from .configured_rates import ConfiguredRates
 from .configured_rates_rho_0_interval_type_0 import ConfiguredRatesRho0IntervalType0
 from .configured_rates_rho_1_interval_type_0 import ConfiguredRatesRho1IntervalType0
@@ -57,6 +63,8 @@ from .extraction_mode import ExtractionMode
 from .filter_answer import FilterAnswer
 from .filter_group import FilterGroup
 from .filter_request import FilterRequest
+from .function_case import FunctionCase
+from .function_tests import FunctionTests
 from .generate_instances import GenerateInstances
 from .generated_instance import GeneratedInstance
 from .generated_instance_instance import GeneratedInstanceInstance
@@ -70,6 +78,7 @@ from .job_from_path import JobFromPath
 from .job_state import JobState
 from .job_status import JobStatus
 from .keyword_mode import KeywordMode
+from .language import Language
 from .length_unit import LengthUnit
 from .level_info import LevelInfo
 from .match_mode import MatchMode
@@ -126,12 +135,14 @@ from .score_response import ScoreResponse
 from .score_result import ScoreResult
 from .score_result_details import ScoreResultDetails
 from .scorer_kind import ScorerKind
+from .scoring import Scoring
 from .similarity_metric import SimilarityMetric
 from .source_model import SourceModel
 from .status import Status
 from .std_estimator import StdEstimator
 from .std_filter import StdFilter
 from .std_filter_state import StdFilterState
+from .stdio_test import StdioTest
 from .task_info import TaskInfo
 from .text_format import TextFormat
 from .verdict_tally import VerdictTally
@@ -156,6 +167,12 @@ __all__ = (
     "AppealedVerdict",
     "AppealedVerdictDetailsType0",
     "AuditUpload",
+    "CheckProgram",
+    "CheckerKind",
+    "CodeInput",
+    "CodeOptions",
+    "CodeScoreItem",
+    "CodeScoreItemVerifier",
     "ConfiguredRates",
     "ConfiguredRatesRho0IntervalType0",
     "ConfiguredRatesRho1IntervalType0",
@@ -201,6 +218,8 @@ __all__ = (
     "FilterAnswer",
     "FilterGroup",
     "FilterRequest",
+    "FunctionCase",
+    "FunctionTests",
     "GenerateInstances",
     "GeneratedInstance",
     "GeneratedInstanceInstance",
@@ -214,6 +233,7 @@ __all__ = (
     "JobState",
     "JobStatus",
     "KeywordMode",
+    "Language",
     "LengthUnit",
     "LevelInfo",
     "MatchMode",
@@ -270,12 +290,14 @@ __all__ = (
     "ScoreResult",
     "ScoreResultDetails",
     "ScorerKind",
+    "Scoring",
     "SimilarityMetric",
     "SourceModel",
     "Status",
     "StdEstimator",
     "StdFilter",
     "StdFilterState",
+    "StdioTest",
     "TaskInfo",
     "TextFormat",
     "VerdictTally",

@@ -9,6 +9,7 @@ from ..models.correction import Correction, check_correction
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.code_score_item import CodeScoreItem
     from ..models.exact_match_score_item import ExactMatchScoreItem
     from ..models.math_score_item import MathScoreItem
     from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
@@ -28,7 +29,7 @@ class ScoreRequest:
     result: it never fails the batch.
 
         Attributes:
-            items (list[Any | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
+            items (list[Any | CodeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
                 RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
@@ -38,6 +39,7 @@ class ScoreRequest:
 
     items: list[
         Any
+        | CodeScoreItem
         | ExactMatchScoreItem
         | MathScoreItem
         | MultipleChoiceScoreItem
@@ -50,6 +52,7 @@ class ScoreRequest:
     timeout_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.code_score_item import CodeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
         from ..models.math_score_item import MathScoreItem
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
@@ -68,6 +71,7 @@ class ScoreRequest:
                 or isinstance(items_item_data, MathScoreItem)
                 or isinstance(items_item_data, NpScoreItem)
                 or isinstance(items_item_data, RlprScoreItem)
+                or isinstance(items_item_data, CodeScoreItem)
                 or isinstance(items_item_data, RubricScoreItem)
             ):
                 items_item = items_item_data.to_dict()
@@ -101,6 +105,7 @@ class ScoreRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.code_score_item import CodeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
         from ..models.math_score_item import MathScoreItem
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
@@ -118,6 +123,7 @@ class ScoreRequest:
                 data: object,
             ) -> (
                 Any
+                | CodeScoreItem
                 | ExactMatchScoreItem
                 | MathScoreItem
                 | MultipleChoiceScoreItem
@@ -183,15 +189,24 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_6 = RubricScoreItem.from_dict(
-                        data
-                    )
+                    componentsschemas_score_item_type_6 = CodeScoreItem.from_dict(data)
 
                     return componentsschemas_score_item_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_7
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 return cast(
                     Any
+                    | CodeScoreItem
                     | ExactMatchScoreItem
                     | MathScoreItem
                     | MultipleChoiceScoreItem

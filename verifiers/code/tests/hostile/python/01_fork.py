@@ -1,3 +1,4 @@
+# expect: runtime_error
 import os
 os.fork()
 print('ok')

@@ -1,3 +1,4 @@
+# expect: runtime_error
 import subprocess
 subprocess.run(['cat', '/etc/passwd'])
 print('ok')

@@ -1,3 +1,4 @@
+# expect: runtime_error
 import os
 os.system('touch /tmp/referee-pwned')
 print('ok')

@@ -1,1 +1,2 @@
+# expect: runtime_error
 print(open('/root/.ssh/id_rsa').read())

@@ -1,1 +1,2 @@
+# expect: runtime_error
 print(open('../../../../etc/hostname').read())

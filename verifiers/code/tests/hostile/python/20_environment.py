@@ -1,2 +1,3 @@
+# expect: runtime_error
 import os
 print(os.environ['HOME'])

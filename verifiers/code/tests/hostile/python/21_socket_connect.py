@@ -1,3 +1,4 @@
+# expect: runtime_error
 import socket
 s = socket.socket()
 s.connect(('127.0.0.1', 22))

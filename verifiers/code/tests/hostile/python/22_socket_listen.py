@@ -1,3 +1,4 @@
+# expect: runtime_error
 import socket
 s = socket.socket()
 s.bind(('0.0.0.0', 8081))

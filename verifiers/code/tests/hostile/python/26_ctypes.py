@@ -1,2 +1,3 @@
+# expect: runtime_error
 import ctypes
 ctypes.CDLL(None).system(b'id')

@@ -1,2 +1,3 @@
+# expect: runtime_error
 x = [0] * 10**10
 print(len(x))

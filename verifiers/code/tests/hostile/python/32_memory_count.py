@@ -1,2 +1,3 @@
+# expect: memory_limit
 import itertools
 print(len(list(itertools.count())))

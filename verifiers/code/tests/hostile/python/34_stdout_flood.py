@@ -1,2 +1,3 @@
+# expect: output_limit
 while True:
     print('y' * 100)

@@ -1,2 +1,3 @@
+# expect: output_limit
 import sys
 sys.stdout.write('x' * (1 << 24))

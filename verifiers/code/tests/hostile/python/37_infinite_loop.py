@@ -1,2 +1,3 @@
+# expect: time_limit
 while True:
     pass

@@ -1,3 +1,4 @@
+# expect: time_limit
 import time
 time.sleep(1000)
 print('ok')

@@ -1,3 +1,4 @@
+# expect: time_limit
 import time
 while True:
     time.sleep(0.01)

@@ -1,2 +1,3 @@
+# expect: time_limit
 import re
 print(re.match('(a+)+$', 'a' * 64 + 'b'))

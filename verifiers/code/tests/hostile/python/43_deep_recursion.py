@@ -1,3 +1,4 @@
+# expect: runtime_error
 def f(n):
     return f(n + 1)
 f(0)

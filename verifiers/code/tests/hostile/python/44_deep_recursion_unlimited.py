@@ -1,3 +1,4 @@
+# expect: runtime_error
 import sys
 sys.setrecursionlimit(10**9)
 def f(n):

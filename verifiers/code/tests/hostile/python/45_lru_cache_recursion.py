@@ -1,3 +1,4 @@
+# expect: runtime_error
 import sys, functools
 sys.setrecursionlimit(10**6)
 @functools.lru_cache(None)

@@ -1,3 +1,4 @@
+# expect: time_limit
 x = []
 for _ in range(10**6):
     x = [x]

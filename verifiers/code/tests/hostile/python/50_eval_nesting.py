@@ -1,1 +1,2 @@
+# expect: runtime_error
 print(eval('(' * 100000 + ')' * 100000))

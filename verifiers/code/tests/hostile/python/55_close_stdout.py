@@ -1,3 +1,4 @@
+# expect: runtime_error
 import sys, os
 os.close(1)
 print('ok')

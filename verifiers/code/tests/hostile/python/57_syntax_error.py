@@ -1,1 +1,2 @@
+# expect: compile_error
 print('ok'

@@ -1,3 +1,4 @@
+# expect: runtime_error
 import signal
 signal.alarm(1)
 while True:

@@ -1,3 +1,4 @@
+# expect: time_limit
 while True:
     a = []
     a.append(a)

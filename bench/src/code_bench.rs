@@ -1,0 +1,325 @@
+//! Executions per second of the `code` verifier against a runner that spawns one `python3`
+//! process per test (what SandboxFusion and most peers do), on the same programs, tests and
+//! limits, in the same job.
+//!
+//! Workloads:
+//! - `small`: a two-number sum read from standard input, many small tests;
+//! - `imports`: a program that imports a dozen standard-library modules before a small task;
+//! - `humaneval`: one HumanEval problem, its canonical solution and its whole check program as
+//!   one execution;
+//! - `cpu`: a CPU-bound pure-Python loop, one execution at a time, to compare per-execution time
+//!   with native `python3`.
+//!
+//! Every execution's result is checked on both sides: a run where a correct program does not
+//! pass fails the benchmark. The report goes to stderr as a table and to stdout as one JSON line.
+
+use std::io::{Read as _, Write as _};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail, ensure};
+use clap::Parser;
+use referee_code::{CodeInput, CodeVerifier};
+use referee_core::{Budget, RewardModel as _, Status};
+use serde_json::{Value, json};
+
+/// Command-line options of the code benchmark.
+#[derive(Debug, Parser)]
+#[command(name = "code-bench", about = "The code verifier against a python3-subprocess runner")]
+struct Options {
+    /// Parallel workers of the subprocess runner (the sandbox uses one per core).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    workers: usize,
+    /// Tests per item in the `small` and `imports` workloads.
+    #[arg(long, default_value_t = 10)]
+    tests: usize,
+    /// Items per workload (the `cpu` workload runs `--cpu-runs` instead).
+    #[arg(long, default_value_t = 40)]
+    items: usize,
+    /// Sequential runs of the CPU-bound program on each side.
+    #[arg(long, default_value_t = 3)]
+    cpu_runs: usize,
+    /// Interpreter the subprocess runner spawns.
+    #[arg(long, default_value = "python3")]
+    python: String,
+    /// Only these workloads (comma-separated); all by default.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+}
+
+/// The wall-clock limit both runners apply to one execution.
+const WALL: Duration = Duration::from_secs(20);
+/// The output cap both runners apply to one execution.
+const OUTPUT_BYTES: usize = 1 << 20;
+/// Fuel per execution: generous, so only the wall clock differs between the runners.
+const FUEL: u64 = 400_000_000_000;
+
+const SMALL: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
+
+const IMPORTS: &str = "import json, re, collections, fractions, decimal, itertools, heapq, functools, math, \
+bisect, statistics, datetime, string, random, typing, dataclasses
+n = int(input())
+counts = collections.Counter(re.findall(r'\\d', str(math.factorial(n))))
+print(json.dumps(sorted(counts.items())))
+";
+
+const CPU: &str = "def primes(limit):
+    found = 0
+    for n in range(2, limit):
+        d = 2
+        while d * d <= n:
+            if n % d == 0:
+                break
+            d += 1
+        else:
+            found += 1
+    return found
+print(primes(int(input())))
+";
+
+/// One test: its standard input and expected output.
+#[derive(Debug, Clone)]
+struct Case {
+    stdin: String,
+    expected: String,
+}
+
+/// One workload: a program and its tests, as both runners see it.
+#[derive(Debug, Clone)]
+struct Workload {
+    name: &'static str,
+    program: String,
+    cases: Vec<Case>,
+    /// For `humaneval`: the check program and entry point; the program then runs once per item.
+    check: Option<(String, String)>,
+}
+
+fn small(tests: usize) -> Workload {
+    let cases = (0..tests)
+        .map(|i| {
+            let (a, b) = (i as i64 * 7919 - 5000, i as i64 * 104_729);
+            Case { stdin: format!("{a} {b}\n"), expected: format!("{}\n", a + b) }
+        })
+        .collect();
+    Workload { name: "small", program: SMALL.into(), cases, check: None }
+}
+
+fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
+    let mut cases = Vec::new();
+    for i in 0..tests {
+        let stdin = format!("{}\n", 20 + i);
+        // The expected output comes from the host interpreter; the sandbox must agree with it.
+        let expected = run_python(python, IMPORTS, &stdin)?.0;
+        cases.push(Case { stdin, expected });
+    }
+    Ok(Workload { name: "imports", program: IMPORTS.into(), cases, check: None })
+}
+
+fn humaneval() -> anyhow::Result<Workload> {
+    // HumanEval/129 (minPath) has one of the longer check programs; any problem would do.
+    let line = include_str!("../../verifiers/code/tests/data/HumanEval.jsonl")
+        .lines()
+        .find(|l| l.contains("\"HumanEval/129\""))
+        .context("HumanEval/129 is missing")?;
+    let row: Value = serde_json::from_str(line)?;
+    let field = |name: &str| row[name].as_str().map(str::to_owned).context(name.to_owned());
+    let program = format!("{}{}", field("prompt")?, field("canonical_solution")?);
+    Ok(Workload {
+        name: "humaneval",
+        program,
+        cases: vec![Case { stdin: String::new(), expected: String::new() }],
+        check: Some((field("test")?, field("entry_point")?)),
+    })
+}
+
+fn cpu(python: &str) -> anyhow::Result<Workload> {
+    let stdin = "60000\n".to_owned();
+    let expected = run_python(python, CPU, &stdin)?.0;
+    Ok(Workload { name: "cpu", program: CPU.into(), cases: vec![Case { stdin, expected }], check: None })
+}
+
+/// The verifier input of one item of `workload`.
+fn item(workload: &Workload) -> anyhow::Result<CodeInput> {
+    let options = json!({"fuel": FUEL, "time_limit_ms": WALL.as_millis() as u64, "output_limit_bytes": OUTPUT_BYTES});
+    let input = match &workload.check {
+        Some((check, entry_point)) => json!({
+            "language": "python", "program": workload.program,
+            "check": {"program": check, "entry_point": entry_point}, "options": options,
+        }),
+        None => {
+            let tests: Vec<Value> =
+                workload.cases.iter().map(|c| json!({"stdin": c.stdin, "expected_stdout": c.expected})).collect();
+            json!({"language": "python", "program": workload.program, "tests": tests, "options": options})
+        }
+    };
+    Ok(serde_json::from_value(input)?)
+}
+
+/// Judges `items` items of `workload` in one batch; returns executions and seconds.
+async fn run_sandbox(workload: &Workload, items: usize) -> anyhow::Result<(usize, f64)> {
+    let inputs = (0..items).map(|_| item(workload)).collect::<anyhow::Result<Vec<_>>>()?;
+    let started = Instant::now();
+    let verdicts = CodeVerifier::new().score_batch(inputs, Budget::unlimited()).await;
+    let seconds = started.elapsed().as_secs_f64();
+    for verdict in &verdicts {
+        ensure!(
+            verdict.status == Status::Correct,
+            "{}: the sandbox failed a correct program: {:?}",
+            workload.name,
+            verdict
+        );
+    }
+    Ok((items * workload.cases.len(), seconds))
+}
+
+/// One `python3` process: the program as a file, `stdin` piped in, output capped, wall-limited.
+fn run_python(python: &str, program: &str, stdin: &str) -> anyhow::Result<(String, bool)> {
+    let mut file = tempfile::Builder::new().suffix(".py").tempfile()?;
+    file.write_all(program.as_bytes())?;
+    let mut child = Command::new(python)
+        .arg(file.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot start {python}"))?;
+    let input = stdin.as_bytes().to_vec();
+    let mut pipe_in = child.stdin.take();
+    let feeder = std::thread::spawn(move || {
+        if let Some(pipe) = pipe_in.as_mut() {
+            let _ = pipe.write_all(&input);
+        }
+    });
+    // Drain both pipes while the process runs, so a large output cannot stall it.
+    let mut pipe_err = child.stderr.take();
+    let drain = std::thread::spawn(move || {
+        if let Some(pipe) = pipe_err.as_mut() {
+            let _ = std::io::copy(pipe, &mut std::io::sink());
+        }
+    });
+    let pipe_out = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        if let Some(mut pipe) = pipe_out {
+            let _ = pipe.by_ref().take(OUTPUT_BYTES as u64 + 1).read_to_end(&mut out);
+            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
+        }
+        out
+    });
+    let deadline = Instant::now() + WALL;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let _ = feeder.join();
+    let _ = drain.join();
+    let out = reader.join().unwrap_or_default();
+    let ok = status.is_some_and(|s| s.success()) && out.len() <= OUTPUT_BYTES;
+    Ok((String::from_utf8_lossy(&out).into_owned(), ok))
+}
+
+/// Runs `items` items of `workload` through `python3` subprocesses, one per test, on `workers`
+/// threads; returns executions and seconds.
+fn run_subprocess(python: &str, workload: &Workload, items: usize, workers: usize) -> anyhow::Result<(usize, f64)> {
+    let program = match &workload.check {
+        Some((check, entry_point)) => format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program),
+        None => workload.program.clone(),
+    };
+    let jobs: Vec<&Case> = (0..items).flat_map(|_| workload.cases.iter()).collect();
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let failures = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers.max(1))
+            .map(|_| {
+                let (next, jobs, program) = (Arc::clone(&next), &jobs, &program);
+                scope.spawn(move || -> anyhow::Result<usize> {
+                    let mut failures = 0;
+                    while let Some(case) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let (out, ok) = run_python(python, program, &case.stdin)?;
+                        failures += usize::from(!ok || out != case.expected);
+                    }
+                    Ok(failures)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().map_err(|_| anyhow::anyhow!("a worker panicked"))?)
+            .sum::<anyhow::Result<usize>>()
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    if failures > 0 {
+        bail!("{}: the subprocess runner failed {failures} executions of a correct program", workload.name);
+    }
+    Ok((jobs.len(), seconds))
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let options = Options::parse();
+    let wanted = |name: &str| options.only.is_empty() || options.only.iter().any(|o| o == name);
+    let mut workloads = Vec::new();
+    if wanted("small") {
+        workloads.push(small(options.tests));
+    }
+    if wanted("imports") {
+        workloads.push(imports(&options.python, options.tests)?);
+    }
+    if wanted("humaneval") {
+        workloads.push(humaneval()?);
+    }
+    if wanted("cpu") {
+        workloads.push(cpu(&options.python)?);
+    }
+
+    // Load and precompile the runtime outside the measurement.
+    run_sandbox(&small(1), 1).await.context("warming up the sandbox")?;
+
+    let mut rows = Vec::new();
+    eprintln!("| workload | executions | sandbox exec/s | python3 subprocess exec/s | ratio |");
+    eprintln!("|---|---|---|---|---|");
+    for workload in &workloads {
+        let (sandbox, subprocess) = if workload.name == "cpu" {
+            // One execution at a time on each side: the per-execution time of the interpreter.
+            let (mut sandbox, mut subprocess) = ((0, 0.0), (0, 0.0));
+            for _ in 0..options.cpu_runs {
+                let (n, s) = run_sandbox(workload, 1).await?;
+                sandbox = (sandbox.0 + n, sandbox.1 + s);
+                let (n, s) = run_subprocess(&options.python, workload, 1, 1)?;
+                subprocess = (subprocess.0 + n, subprocess.1 + s);
+            }
+            (sandbox, subprocess)
+        } else {
+            let sandbox = run_sandbox(workload, options.items).await?;
+            let subprocess = run_subprocess(&options.python, workload, options.items, options.workers)?;
+            (sandbox, subprocess)
+        };
+        let rate = |(n, s): (usize, f64)| n as f64 / s;
+        let ratio = rate(sandbox) / rate(subprocess);
+        eprintln!(
+            "| {} | {} | {:.1} | {:.1} | {:.2}× |",
+            workload.name,
+            sandbox.0,
+            rate(sandbox),
+            rate(subprocess),
+            ratio
+        );
+        rows.push(json!({
+            "workload": workload.name, "executions": sandbox.0,
+            "sandbox_per_s": rate(sandbox), "subprocess_per_s": rate(subprocess), "ratio": ratio,
+            "sandbox_ms_per_execution": 1e3 * sandbox.1 / sandbox.0 as f64,
+            "subprocess_ms_per_execution": 1e3 * subprocess.1 / subprocess.0 as f64,
+        }));
+    }
+    println!("{}", json!({"workers": options.workers, "results": rows}));
+    Ok(())
+}

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.code_score_item_verifier import (
+    CodeScoreItemVerifier,
+    check_code_score_item_verifier,
+)
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.code_input import CodeInput
+
+
+T = TypeVar("T", bound="CodeScoreItem")
+
+
+@_attrs_define
+class CodeScoreItem:
+    """An item for `code`. Runs a Python program (given, or the last fenced block of a response) against standard-input
+    tests, function-call tests or a HumanEval-style check program in a WebAssembly sandbox with deterministic fuel
+    budgets; scores all-or-nothing or the fraction of tests passed, with a verdict per test.
+
+        Attributes:
+            input_ (CodeInput): Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled
+                to
+                WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
+                tests passed or all-or-nothing.
+
+                Give the program as `program`, or the whole `response`, whose last fenced code block is the
+                program. Give exactly one kind of test:
+
+                - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
+                  standard output with `expected_stdout` using the `checker`;
+                - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
+                  the returned value with `expected`;
+                - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
+                  returns without raising.
+
+                Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
+                `time_limit` verdicts, so the same program earns the same reward however loaded the server
+                is. `time_limit_ms` is only a wall-clock backstop.
+            verifier (CodeScoreItemVerifier):
+            id (None | str | Unset): Echoed in the result, to match results with items.
+            label (None | str | Unset): A task or data-source label that selects a noise model.
+    """
+
+    input_: CodeInput
+    verifier: CodeScoreItemVerifier
+    id: None | str | Unset = UNSET
+    label: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        input_ = self.input_.to_dict()
+
+        verifier: str = self.verifier
+
+        id: None | str | Unset
+        if isinstance(self.id, Unset):
+            id = UNSET
+        else:
+            id = self.id
+
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "input": input_,
+                "verifier": verifier,
+            }
+        )
+        if id is not UNSET:
+            field_dict["id"] = id
+        if label is not UNSET:
+            field_dict["label"] = label
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.code_input import CodeInput
+
+        d = dict(src_dict)
+        input_ = CodeInput.from_dict(d.pop("input"))
+
+        verifier = check_code_score_item_verifier(d.pop("verifier"))
+
+        def _parse_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        id = _parse_id(d.pop("id", UNSET))
+
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
+        code_score_item = cls(
+            input_=input_,
+            verifier=verifier,
+            id=id,
+            label=label,
+        )
+
+        return code_score_item

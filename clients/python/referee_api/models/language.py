@@ -1,0 +1,15 @@
+from typing import Literal
+
+Language = Literal["c", "cpp", "python"]
+
+LANGUAGE_VALUES: set[Language] = {
+    "c",
+    "cpp",
+    "python",
+}
+
+
+def check_language(value: str) -> Language:
+    if value in LANGUAGE_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {LANGUAGE_VALUES!r}")
