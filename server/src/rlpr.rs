@@ -25,6 +25,7 @@ pub struct FilterGroup {
 #[serde(deny_unknown_fields)]
 pub struct FilterRequest {
     /// The training run (1 to 256 bytes): each run has its own moving average.
+    #[schema(min_length = 1, max_length = 256)]
     pub run: String,
     /// The step being decided (1-based). When given, it must be the run's next step, or its
     /// last one to have that answer again (a retry); when absent, the next step.

@@ -1768,13 +1768,14 @@ export interface components {
             ema_start_step: number;
             /**
              * Format: int64
-             * @description The first step that filters; the EMA starts from the warm-up average then.
+             * @description The first step that filters, not before `ema_start_step`; the EMA starts from the
+             *     warm-up average then.
              * @default 11
              */
             filter_start_step: number;
             /**
              * Format: double
-             * @description The EMA's weight on its previous value.
+             * @description The EMA's weight on its previous value, in [0, 1).
              * @default 0.99
              */
             ratio: number;

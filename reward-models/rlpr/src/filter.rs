@@ -20,12 +20,17 @@ pub fn group_std(rewards: &[f64]) -> f64 {
 #[serde(default, deny_unknown_fields)]
 pub struct StdFilter {
     /// β: a group is kept when its std is at least β·EMA (0.5 Qwen, 0.9 Llama, 1.0 Gemma).
+    #[schema(minimum = 0.0)]
     pub beta: f64,
-    /// The EMA's weight on its previous value.
+    /// The EMA's weight on its previous value, in [0, 1).
+    #[schema(minimum = 0.0, exclusive_maximum = 1.0)]
     pub ratio: f64,
     /// The first step (1-based) whose mean std enters the warm-up average.
+    #[schema(minimum = 1)]
     pub ema_start_step: u64,
-    /// The first step that filters; the EMA starts from the warm-up average then.
+    /// The first step that filters, not before `ema_start_step`; the EMA starts from the
+    /// warm-up average then.
+    #[schema(minimum = 1)]
     pub filter_start_step: u64,
 }
 

@@ -18,9 +18,10 @@ class StdFilter:
         beta (float | Unset): β: a group is kept when its std is at least β·EMA (0.5 Qwen, 0.9 Llama, 1.0 Gemma).
             Default: 0.5.
         ema_start_step (int | Unset): The first step (1-based) whose mean std enters the warm-up average. Default: 6.
-        filter_start_step (int | Unset): The first step that filters; the EMA starts from the warm-up average then.
-            Default: 11.
-        ratio (float | Unset): The EMA's weight on its previous value. Default: 0.99.
+        filter_start_step (int | Unset): The first step that filters, not before `ema_start_step`; the EMA starts from
+            the
+            warm-up average then. Default: 11.
+        ratio (float | Unset): The EMA's weight on its previous value, in [0, 1). Default: 0.99.
     """
 
     beta: float | Unset = 0.5
