@@ -140,11 +140,6 @@ pub fn sequence_scores(logprobs: &[f32], offsets: &[u32], kind: ScoreKind) -> Re
     check_offsets(offsets, logprobs.len())?;
     Ok(offsets
         .par_windows(2)
-        .map(|bounds| {
-            let segment = &logprobs[bounds[0] as usize..bounds[1] as usize];
-            let (sum_logprob, sum_prob) =
-                segment.iter().fold((0.0f64, 0.0f64), |(l, p), &x| (l + f64::from(x), p + f64::from(x).exp()));
-            kind.finish(segment.len(), sum_logprob, sum_prob)
-        })
+        .map(|bounds| kind.of(logprobs[bounds[0] as usize..bounds[1] as usize].iter().map(|&x| f64::from(x))))
         .collect())
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg as _};
-use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
 use crate::cpu::{TOKEN_GROUP, VOCAB_SPLIT};
 use crate::score::ScoreKind;
@@ -38,11 +38,15 @@ pub fn driver_available() -> bool {
 
 /// Compiles one module of [`crate::sources`] to PTX text with NVRTC.
 pub fn compile_ptx(name: &str, source: &str) -> Result<String, KernelError> {
+    compile(name, source).map(|ptx| ptx.to_src())
+}
+
+fn compile(name: &str, source: &str) -> Result<Ptx, KernelError> {
     if !nvrtc_available() {
         return Err(KernelError::Cuda("the NVRTC library (libnvrtc) cannot be loaded".to_owned()));
     }
     let options = CompileOptions { name: Some(format!("{name}.cu")), ..CompileOptions::default() };
-    compile_ptx_with_opts(source, options).map(|ptx| ptx.to_src()).map_err(cuda_error)
+    compile_ptx_with_opts(source, options).map_err(cuda_error)
 }
 
 /// The kernels loaded on one device.
@@ -68,11 +72,7 @@ impl Gpu {
         }
         let context = CudaContext::new(ordinal).map_err(cuda_error)?;
         let name = context.name().map_err(cuda_error)?;
-        let load = |module: &str, source: &str| -> Result<_, KernelError> {
-            let options = CompileOptions { name: Some(format!("{module}.cu")), ..CompileOptions::default() };
-            let ptx = compile_ptx_with_opts(source, options).map_err(cuda_error)?;
-            context.load_module(ptx).map_err(cuda_error)
-        };
+        let load = |module: &str, source: &str| context.load_module(compile(module, source)?).map_err(cuda_error);
         let tokens = load("token_logprobs", sources::TOKEN_LOGPROBS)?;
         let sequences = load("sequence_scores", sources::SEQUENCE_SCORES)?;
         Ok(Some(Gpu {

@@ -29,6 +29,13 @@ impl ScoreKind {
         }
     }
 
+    /// The score of a sequence from its tokens' log-probs: the CPU reduction.
+    pub fn of(self, logprobs: impl IntoIterator<Item = f64>) -> f64 {
+        let (n, sum_logprob, sum_prob) =
+            logprobs.into_iter().fold((0, 0.0f64, 0.0f64), |(n, l, p), x| (n + 1, l + x, p + x.exp()));
+        self.finish(n, sum_logprob, sum_prob)
+    }
+
     /// The score of a sequence from its count `n`, `Σ logp_i` and `Σ exp(logp_i)`. The CPU and
     /// CUDA reductions both end here (the CUDA source repeats it line for line).
     pub fn finish(self, n: usize, sum_logprob: f64, sum_prob: f64) -> f64 {

@@ -49,9 +49,7 @@ fn check_logprobs(name: &str, values: &[f64]) -> Result<(), String> {
 }
 
 fn score(options: &RewardOptions, logprobs: &[f64]) -> f64 {
-    let sum_logprob: f64 = logprobs.iter().sum();
-    let sum_prob: f64 = logprobs.iter().map(|x| x.exp()).sum();
-    options.score.finish(logprobs.len(), sum_logprob, sum_prob)
+    options.score.of(logprobs.iter().copied())
 }
 
 fn judge(input: &RlprInput) -> Verdict {
