@@ -11,7 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa::openapi::{RefOr, Schema};
 
-use crate::{Budget, Verdict};
+use crate::{Admission, Budget, Busy, Verdict};
 
 /// Who a scorer is: what the registry lists and the scoring log records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +92,17 @@ pub trait RewardModel: Send + Sync + 'static {
         let _ = input;
         true
     }
+
+    /// Reserves capacity for a batch of `items` before it is scored, or refuses it when the
+    /// scorer's queue is full. The reservation lasts until the returned [`Admission`] is dropped,
+    /// after the batch's verdicts are in. The default admits everything.
+    ///
+    /// Callers that answer a client synchronously turn a refusal into HTTP 429 or 503 with
+    /// `Retry-After`; background work waits and asks again.
+    fn admit(&self, items: usize) -> Result<Admission, Busy> {
+        let _ = items;
+        Ok(Admission::granted())
+    }
 }
 
 /// A [`Verifier`] with its input type erased to JSON, as the registry stores it.
@@ -109,6 +120,8 @@ pub trait ErasedRewardModel: Send + Sync {
     fn score_json(self: Arc<Self>, items: Vec<Value>, budget: Budget) -> BoxFuture<'static, Vec<Verdict>>;
     /// [`RewardModel::result_cacheable`].
     fn result_cacheable(&self, item: &Value) -> bool;
+    /// [`RewardModel::admit`].
+    fn admit(&self, items: usize) -> Result<Admission, Busy>;
 }
 
 /// Either kind of scorer, type-erased: what the server's registry holds.
@@ -144,6 +157,15 @@ impl Scorer {
         match self {
             Scorer::Blocking(_) => true,
             Scorer::Async(m) => m.result_cacheable(input),
+        }
+    }
+
+    /// Reserves capacity for `items` items ([`RewardModel::admit`]); synchronous verifiers
+    /// run on the shared thread pools and always admit.
+    pub fn admit(&self, items: usize) -> Result<Admission, Busy> {
+        match self {
+            Scorer::Blocking(_) => Ok(Admission::granted()),
+            Scorer::Async(m) => m.admit(items),
         }
     }
 
@@ -230,6 +252,10 @@ impl<M: RewardModel> ErasedRewardModel for M {
 
     fn result_cacheable(&self, item: &Value) -> bool {
         RewardModel::result_cacheable(self, item)
+    }
+
+    fn admit(&self, items: usize) -> Result<Admission, Busy> {
+        RewardModel::admit(self, items)
     }
 }
 

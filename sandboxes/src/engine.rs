@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
-use wasmtime::{Config, Engine};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 use crate::{NativeRuntime, PythonRuntime, SandboxError};
 
@@ -17,25 +17,69 @@ const EPOCH_TICK: Duration = Duration::from_millis(5);
 /// nested lists) needs several MiB; the default 512 KiB traps early.
 const MAX_WASM_STACK: usize = 8 << 20;
 
-/// Where the sandbox finds its guest runtimes and keeps precompiled artefacts.
+/// The largest linear memory a guest may have, whatever its run's cap: the code verifier's
+/// `memory_mb` goes up to 2048. A pooled memory slot reserves this much address space (plus guard
+/// pages), never this much RAM.
+pub const MAX_GUEST_MEMORY: usize = 4 << 30;
+
+/// Elements a guest table may grow to. Tables are small; this only stops a guest from growing one
+/// without bound. It also sizes a pooled table slot (address space, 8 bytes an element).
+pub(crate) const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+
+/// Where the sandbox finds its guest runtimes and keeps precompiled artefacts, and how it
+/// allocates guest instances.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SandboxConfig {
     /// The folder `scripts/build-runtimes` writes (`python.wasm`).
     pub runtimes_dir: PathBuf,
     /// Worker threads that run guests; one per core by default.
     pub workers: usize,
+    /// Runs whose instances wasmtime's pooling allocator keeps ready: their linear memories,
+    /// tables and fiber stacks are reserved once and reused, so a run does not map and unmap them
+    /// (see [`SandboxConfig::pool_runs_for`]). 0 allocates every instance on demand.
+    pub pool_runs: usize,
+}
+
+/// `REFEREE_SANDBOX_POOL_RUNS`: overrides [`SandboxConfig::pool_runs`] (0 turns the pool off).
+pub const POOL_RUNS_ENV: &str = "REFEREE_SANDBOX_POOL_RUNS";
+
+impl SandboxConfig {
+    /// The default pool size for `workers` workers: at most one run per worker is in flight
+    /// (the rest wait for a worker before they instantiate anything), and twice that leaves room
+    /// for a run that is still being torn down while the next one starts.
+    pub fn pool_runs_for(workers: usize) -> usize {
+        2 * workers.max(1) + 2
+    }
 }
 
 impl Default for SandboxConfig {
     /// `REFEREE_RUNTIMES_DIR` when set, else `runtimes/build` of the source tree this was built
-    /// from; one worker per available core.
+    /// from; one worker per available core; a pool of [`SandboxConfig::pool_runs_for`] runs, or
+    /// `REFEREE_SANDBOX_POOL_RUNS` when it is set to a number.
     fn default() -> Self {
         let runtimes_dir = std::env::var_os("REFEREE_RUNTIMES_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtimes/build"));
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        SandboxConfig { runtimes_dir, workers }
+        let pool_runs = match std::env::var(POOL_RUNS_ENV) {
+            Ok(value) => value.trim().parse().unwrap_or_else(|_| {
+                tracing::warn!(value, "{POOL_RUNS_ENV} is not a number; using the default pool size");
+                SandboxConfig::pool_runs_for(workers)
+            }),
+            Err(_) => SandboxConfig::pool_runs_for(workers),
+        };
+        SandboxConfig { runtimes_dir, workers, pool_runs }
     }
+}
+
+/// How the engine allocates guest instances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Allocation {
+    /// wasmtime's pooling allocator, with room for this many concurrent runs.
+    Pooling { runs: usize },
+    /// Each instance's memories, tables and stacks are mapped when it starts and unmapped when it
+    /// ends: the pool was turned off, or could not be reserved.
+    OnDemand,
 }
 
 /// The process's wasmtime engine, the executor guests run on and the loaded runtimes.
@@ -43,6 +87,7 @@ impl Default for SandboxConfig {
 pub struct Sandbox {
     pub(crate) engine: Engine,
     config: SandboxConfig,
+    allocation: Allocation,
     executor: tokio::runtime::Runtime,
     /// One permit per worker: a run starts (and its wall clock with it) only when it has a core,
     /// so a burst of runs queues instead of sharing the cores and timing out together.
@@ -62,8 +107,12 @@ impl Sandbox {
     }
 
     /// A sandbox with its own engine, epoch ticker and worker threads.
+    ///
+    /// With `config.pool_runs > 0` the engine reserves a pool for that many concurrent runs; when
+    /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
+    /// allocates on demand instead.
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
-        let engine = Engine::new(&engine_config()).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        let (engine, allocation) = make_engine(config.pool_runs)?;
         let executor = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(config.workers.max(1))
             .thread_name("referee-sandbox")
@@ -82,7 +131,7 @@ impl Sandbox {
             })
             .map_err(|e| SandboxError::Setup(format!("cannot start the epoch ticker: {e}")))?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
-        Ok(Sandbox { engine, config, executor, slots, python: OnceLock::new(), native: OnceLock::new() })
+        Ok(Sandbox { engine, config, allocation, executor, slots, python: OnceLock::new(), native: OnceLock::new() })
     }
 
     /// The Python runtime, loaded (and precompiled if needed) on first use.
@@ -104,6 +153,12 @@ impl Sandbox {
     /// The configuration the sandbox was created with.
     pub fn config(&self) -> &SandboxConfig {
         &self.config
+    }
+
+    /// How the engine allocates guest instances: the pool, or on demand when the pool is off or
+    /// could not be reserved.
+    pub fn allocation(&self) -> Allocation {
+        self.allocation
     }
 
     /// Runs a future on the sandbox's worker threads once a worker is free, and awaits it.
@@ -137,9 +192,13 @@ impl Sandbox {
         key.update(&bytes);
         key.update(wasmtime_version().as_bytes());
         key.update(engine_hash.finish().to_le_bytes());
-        let key = hex::encode(&key.finalize()[..12]);
+        let key = hex::encode(&key.finalize()[..KEY_HEX_DIGITS / 2]);
         let dir = self.config.runtimes_dir.join("precompiled");
-        let artefact = dir.join(format!("{name}-{key}.cwasm"));
+        let artefact = dir.join(artefact_name(name, &key));
+        let pruned = prune_stale_artefacts(&dir, name, &key);
+        if pruned > 0 {
+            tracing::info!(runtime = name, pruned, dir = %dir.display(), "deleted stale precompiled artefacts");
+        }
         if !artefact.exists() {
             tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
             let compiled = self
@@ -156,6 +215,39 @@ impl Sandbox {
     }
 }
 
+/// Hex digits of an artefact's key.
+const KEY_HEX_DIGITS: usize = 24;
+
+/// `<runtime>-<key>.cwasm`: the file name of a precompiled artefact.
+fn artefact_name(runtime: &str, key: &str) -> String {
+    format!("{runtime}-{key}.cwasm")
+}
+
+/// Deletes the artefacts of `runtime` in `dir` whose key is not `current` (those of another
+/// component, wasmtime version or engine configuration, which this build will never load), and
+/// returns how many it deleted. Only files named exactly like an artefact of this runtime
+/// (`<runtime>-<24 hex digits>.cwasm`) are touched; anything else in the folder stays, and a
+/// folder that does not exist or cannot be read is left alone.
+pub(crate) fn prune_stale_artefacts(dir: &Path, runtime: &str, current: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let mut pruned = 0;
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(file_name) = file_name.to_str() else { continue };
+        let Some(key) = file_name.strip_prefix(runtime).and_then(|rest| rest.strip_prefix('-')) else { continue };
+        let Some(key) = key.strip_suffix(".cwasm") else { continue };
+        let is_key = key.len() == KEY_HEX_DIGITS && key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !is_key || key == current || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        match std::fs::remove_file(entry.path()) {
+            Ok(()) => pruned += 1,
+            Err(error) => tracing::warn!(path = %entry.path().display(), %error, "cannot delete a stale artefact"),
+        }
+    }
+    pruned
+}
+
 #[allow(unsafe_code, reason = "the artefact is one this engine wrote, under a name keyed by its configuration")]
 fn deserialize(engine: &Engine, artefact: &Path) -> Result<Component, SandboxError> {
     // SAFETY: `deserialize_file` trusts the file to be wasmtime's own output. Only
@@ -170,6 +262,78 @@ fn wasmtime_version() -> &'static str {
     "48.0.8"
 }
 
+/// Fiber stack of a run: the wasm stack plus room for the host calls it makes.
+const ASYNC_STACK: usize = MAX_WASM_STACK + (2 << 20);
+
+/// Core instances one component instance may hold. The Python runtime is a dynamically linked
+/// component (CPython, libc, the WASI adapter and glue modules); C and C++ programs are one.
+const CORE_INSTANCES_PER_COMPONENT: u32 = 64;
+/// Memories and tables one component instance may define.
+const MEMORIES_PER_COMPONENT: u32 = 8;
+const TABLES_PER_COMPONENT: u32 = 16;
+/// Tables one core module may define.
+const TABLES_PER_MODULE: u32 = 4;
+/// Bytes of a pooled linear memory that stay mapped between runs and are reset in place instead
+/// of being handed back to the kernel (and faulted in again by the next run). A small Python run
+/// ends with about 15.3 MiB of linear memory.
+const MEMORY_KEEP_RESIDENT: usize = 16 << 20;
+/// The same for a pooled table (8 bytes an element).
+const TABLE_KEEP_RESIDENT: usize = 1 << 20;
+
+/// The engine, with the pooling allocator for `pool_runs` concurrent runs when that is not 0 and
+/// the pool can be reserved, else allocating on demand.
+fn make_engine(pool_runs: usize) -> Result<(Engine, Allocation), SandboxError> {
+    if pool_runs > 0 {
+        let mut config = engine_config();
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(pool_runs)));
+        match Engine::new(&config) {
+            Ok(engine) => {
+                tracing::debug!(runs = pool_runs, "sandbox instances come from a pool");
+                return Ok((engine, Allocation::Pooling { runs: pool_runs }));
+            }
+            Err(error) => tracing::warn!(
+                runs = pool_runs,
+                error = format!("{error:#}"),
+                "cannot reserve the sandbox's instance pool; allocating instances on demand"
+            ),
+        }
+    }
+    let engine = Engine::new(&engine_config()).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+    Ok((engine, Allocation::OnDemand))
+}
+
+/// The pool for `runs` concurrent runs, each one component (or core module) instance.
+///
+/// Memory protection keys stay off: they only shrink the guard regions between slots when
+/// `max_memory_size` is far below 4 GiB, which the 2 GiB memory option rules out, they need
+/// wasmtime's `call-hook` feature (a hook on every host call) and wasmtime marks them experimental.
+/// Without them each memory slot reserves 4 GiB plus guard pages of address space, nothing more.
+fn pooling_config(runs: usize) -> PoolingAllocationConfig {
+    let runs = u32::try_from(runs).unwrap_or(u32::MAX);
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(runs)
+        .total_core_instances(runs.saturating_mul(CORE_INSTANCES_PER_COMPONENT))
+        .total_memories(runs.saturating_mul(MEMORIES_PER_COMPONENT))
+        .total_tables(runs.saturating_mul(TABLES_PER_COMPONENT))
+        .total_stacks(runs)
+        .max_core_instances_per_component(CORE_INSTANCES_PER_COMPONENT)
+        .max_memories_per_component(MEMORIES_PER_COMPONENT)
+        .max_tables_per_component(TABLES_PER_COMPONENT)
+        .max_memories_per_module(1)
+        .max_tables_per_module(TABLES_PER_MODULE)
+        .max_core_instance_size(16 << 20)
+        .max_component_instance_size(16 << 20)
+        .max_memory_size(MAX_GUEST_MEMORY)
+        .table_elements(MAX_TABLE_ELEMENTS)
+        .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
+        .table_keep_resident(TABLE_KEEP_RESIDENT)
+        // With `PAGEMAP_SCAN` (Linux 6.7+) only the pages a run wrote are reset (wasmtime looks
+        // at most 32 runs of them ahead, then hands the rest back to the kernel); without it the
+        // whole resident prefix is copied back from the image on every run.
+        .pagemap_scan(Enabled::Auto);
+    pool
+}
+
 fn engine_config() -> Config {
     let mut config = Config::new();
     config
@@ -177,6 +341,43 @@ fn engine_config() -> Config {
         .epoch_interruption(true)
         .memory_init_cow(true)
         .max_wasm_stack(MAX_WASM_STACK)
-        .async_stack_size(MAX_WASM_STACK + (2 << 20));
+        .async_stack_size(ASYNC_STACK);
     config
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_artefacts_are_deleted_and_nothing_else() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let current = "0123456789abcdef01234567";
+        let stale = ["python-aaaaaaaaaaaaaaaaaaaaaaaa.cwasm", "python-0123456789abcdef01234568.cwasm"];
+        let kept = [
+            artefact_name("python", current),
+            // Not our naming scheme, or another runtime's: left alone.
+            "python-short.cwasm".to_owned(),
+            "python-AAAAAAAAAAAAAAAAAAAAAAAA.cwasm".to_owned(),
+            "python-aaaaaaaaaaaaaaaaaaaaaaaa.cwasm.bak".to_owned(),
+            "python-aaaaaaaaaaaaaaaaaaaaaaaa.1234.partial".to_owned(),
+            "other-aaaaaaaaaaaaaaaaaaaaaaaa.cwasm".to_owned(),
+            "notes.txt".to_owned(),
+        ];
+        for name in stale.iter().copied().chain(kept.iter().map(String::as_str)) {
+            std::fs::write(dir.path().join(name), b"x")?;
+        }
+        // A folder with an artefact's name is not a file to delete.
+        std::fs::create_dir(dir.path().join("python-bbbbbbbbbbbbbbbbbbbbbbbb.cwasm"))?;
+        assert_eq!(prune_stale_artefacts(dir.path(), "python", current), 2);
+        for name in stale {
+            assert!(!dir.path().join(name).exists(), "{name} is stale");
+        }
+        for name in &kept {
+            assert!(dir.path().join(name).exists(), "{name} must stay");
+        }
+        assert!(dir.path().join("python-bbbbbbbbbbbbbbbbbbbbbbbb.cwasm").is_dir());
+        assert_eq!(prune_stale_artefacts(&dir.path().join("missing"), "python", current), 0);
+        Ok(())
+    }
 }

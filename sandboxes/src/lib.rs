@@ -21,7 +21,7 @@ mod native;
 mod python;
 mod run;
 
-pub use engine::{Sandbox, SandboxConfig};
+pub use engine::{Allocation, MAX_GUEST_MEMORY, POOL_RUNS_ENV, Sandbox, SandboxConfig};
 pub use limits::Limits;
 pub use native::{Compiled, NativeLanguage, NativeRuntime};
 pub use python::{PythonOutcome, PythonRuntime};

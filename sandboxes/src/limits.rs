@@ -2,6 +2,8 @@ use std::time::Duration;
 
 use wasmtime::ResourceLimiter;
 
+use crate::engine::MAX_TABLE_ELEMENTS;
+
 /// What one run may spend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -42,9 +44,6 @@ impl MemoryLimiter {
         MemoryLimiter { cap, peak: 0, refused: false }
     }
 }
-
-/// Tables are small; this cap only stops a guest from growing one without bound.
-const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
 impl ResourceLimiter for MemoryLimiter {
     fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {

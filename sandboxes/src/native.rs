@@ -35,8 +35,11 @@ const COMPILE_CPU_SECONDS: u32 = 20;
 const COMPILE_ADDRESS_SPACE: u64 = 2 << 30;
 const COMPILE_OUTPUT: u64 = 64 << 20;
 const DIAGNOSTICS_BYTES: usize = 16 << 10;
-/// Compiled programs kept in memory, by source hash.
+/// Compiled programs kept in memory, by source hash: at most this many...
 const CACHE_ENTRIES: usize = 256;
+/// ...and at most this many bytes of compiled code and diagnostics; the least recently used go
+/// first.
+const CACHE_BYTES: usize = 256 << 20;
 
 /// The shell script that confines the compiler inside its namespaces: it empties the folders
 /// that hold host data, gives the compiler a private `/tmp`, and reads the source from stdin.
@@ -52,6 +55,9 @@ for h in algorithm array bitset cassert cctype cfloat chrono climits cmath compl
     valarray variant vector; do
     echo "#include <$h>"
 done > /tmp/include/bits/stdc++.h
+# A missing toolchain is the host's fault, not the source's: say so with its own status.
+command -v "$1" > /dev/null || { echo "$1 is not installed" >&2; exit 124; }
+[ -d /usr/lib/wasm32-wasi ] || { echo "the wasm32-wasi sysroot (wasi-libc) is not installed" >&2; exit 124; }
 head -c 1000000 > /tmp/source
 "$@" /tmp/source -o /tmp/program.wasm >&2 || exit 3
 cat /tmp/program.wasm
@@ -70,7 +76,7 @@ pub enum Compiled {
 pub struct NativeRuntime {
     engine: wasmtime::Engine,
     linker: Linker<NativeState>,
-    cache: Mutex<HashMap<[u8; 32], Compiled>>,
+    cache: Mutex<Lru<[u8; 32], Compiled>>,
     /// One compiler per worker at a time; the rest wait.
     compilers: Arc<tokio::sync::Semaphore>,
 }
@@ -98,7 +104,8 @@ impl NativeRuntime {
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
             .map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
         let compilers = Arc::new(tokio::sync::Semaphore::new(sandbox.config().workers.max(1)));
-        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache: Mutex::new(HashMap::new()), compilers })
+        let cache = Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES));
+        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache, compilers })
     }
 
     /// Compiles `source` (blocking; call it off the async workers). The same source compiles once.
@@ -107,7 +114,7 @@ impl NativeRuntime {
         hasher.update(format!("{language:?}\0").as_bytes());
         hasher.update(source.as_bytes());
         let key: [u8; 32] = hasher.finalize().into();
-        if let Some(hit) = self.cache.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
+        if let Some(hit) = self.cache.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(hit);
         }
         let compiled = match compile_with_clang(language, source)? {
@@ -118,10 +125,14 @@ impl NativeRuntime {
             Err(diagnostics) => Compiled::Rejected(diagnostics),
         };
         if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() >= CACHE_ENTRIES {
-                cache.clear();
-            }
-            cache.insert(key, compiled.clone());
+            let bytes = match &compiled {
+                Compiled::Program(module) => {
+                    let code = module.image_range();
+                    code.end.addr().saturating_sub(code.start.addr()).max(source.len())
+                }
+                Compiled::Rejected(diagnostics) => diagnostics.len(),
+            };
+            cache.insert(key, compiled.clone(), bytes);
         }
         Ok(compiled)
     }
@@ -278,10 +289,109 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         None => Ok(Err(format!("the compiler ran past {} s", COMPILE_WALL.as_secs()))),
         Some(status) if status.success() && wasm.starts_with(b"\0asm") => Ok(Ok(wasm)),
         Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
+        Some(status) if status.code() == Some(124) => {
+            Err(SandboxError::Setup(format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim())))
+        }
         // Killed by a limit (CPU time, address space, file size): the source is at fault.
         Some(status) if status.code().is_none() => {
             Ok(Err(format!("the compiler stopped at a limit ({status}): {diagnostics}")))
         }
         Some(status) => Err(SandboxError::Setup(format!("the confined compiler failed ({status}): {diagnostics}"))),
+    }
+}
+
+/// A least-recently-used map bounded by entry count and by the bytes its entries declare.
+#[derive(Debug)]
+pub(crate) struct Lru<K, V> {
+    entries: HashMap<K, (V, usize, u64)>,
+    max_entries: usize,
+    max_bytes: usize,
+    bytes: usize,
+    /// Bumped on every use; an entry's stamp is its last use.
+    clock: u64,
+}
+
+impl<K: std::hash::Hash + Eq + Clone, V> Lru<K, V> {
+    pub(crate) fn new(max_entries: usize, max_bytes: usize) -> Self {
+        Lru { entries: HashMap::new(), max_entries: max_entries.max(1), max_bytes, bytes: 0, clock: 0 }
+    }
+
+    /// The value under `key`, now the most recently used.
+    pub(crate) fn get(&mut self, key: &K) -> Option<&V> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.entries.get_mut(key).map(|(value, _, used)| {
+            *used = clock;
+            &*value
+        })
+    }
+
+    /// Stores `value` of `bytes` bytes under `key`, evicting the least recently used entries
+    /// until both bounds hold. A value larger than the byte bound is not kept.
+    pub(crate) fn insert(&mut self, key: K, value: V, bytes: usize) {
+        if let Some((_, old, _)) = self.entries.remove(&key) {
+            self.bytes -= old;
+        }
+        if bytes > self.max_bytes {
+            return;
+        }
+        while self.entries.len() >= self.max_entries || self.bytes + bytes > self.max_bytes {
+            // Linear in the entries, which are few (`CACHE_ENTRIES`); a miss costs a compile.
+            let Some(oldest) = self.entries.iter().min_by_key(|(_, (_, _, used))| *used).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            if let Some((_, freed, _)) = self.entries.remove(&oldest) {
+                self.bytes -= freed;
+            }
+        }
+        self.clock += 1;
+        self.bytes += bytes;
+        self.entries.insert(key, (value, bytes, self.clock));
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lru;
+
+    #[test]
+    fn the_cache_evicts_the_least_recently_used_by_count() {
+        let mut lru = Lru::new(3, 1000);
+        for key in 0..3 {
+            lru.insert(key, key * 10, 1);
+        }
+        assert_eq!(lru.get(&0), Some(&0));
+        lru.insert(3, 30, 1);
+        assert_eq!(lru.len(), 3);
+        assert_eq!(lru.get(&1), None, "1 was the least recently used");
+        assert_eq!(lru.get(&0), Some(&0));
+        assert_eq!(lru.get(&2), Some(&20));
+        assert_eq!(lru.get(&3), Some(&30));
+    }
+
+    #[test]
+    fn the_cache_evicts_by_bytes_and_refuses_what_never_fits() {
+        let mut lru = Lru::new(100, 10);
+        lru.insert("a", (), 4);
+        lru.insert("b", (), 4);
+        assert_eq!(lru.bytes(), 8);
+        lru.insert("c", (), 4);
+        assert_eq!((lru.len(), lru.bytes()), (2, 8));
+        assert!(lru.get(&"a").is_none());
+        lru.insert("huge", (), 11);
+        assert!(lru.get(&"huge").is_none());
+        assert_eq!((lru.len(), lru.bytes()), (2, 8));
+        lru.insert("b", (), 1);
+        assert_eq!((lru.len(), lru.bytes()), (2, 5));
     }
 }

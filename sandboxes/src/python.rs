@@ -1,6 +1,6 @@
 use std::time::Instant;
 
-use wasmtime::component::{ComponentType, InstancePre, Lift, Linker, ResourceTable};
+use wasmtime::component::{ComponentExportIndex, ComponentType, InstancePre, Lift, Linker, ResourceTable};
 use wasmtime::{Store, UpdateDeadline};
 
 use crate::limits::MemoryLimiter;
@@ -35,6 +35,8 @@ pub struct PythonOutcome {
 /// componentize-py), instantiated afresh for every run.
 pub struct PythonRuntime {
     pre: InstancePre<RunState>,
+    /// The `run` export, resolved once instead of by name on every run.
+    run_export: ComponentExportIndex,
     engine: wasmtime::Engine,
 }
 
@@ -52,7 +54,10 @@ impl PythonRuntime {
         let mut linker = Linker::<RunState>::new(&sandbox.engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
         let pre = linker.instantiate_pre(&component).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
-        Ok(PythonRuntime { pre, engine: sandbox.engine.clone() })
+        let run_export = component
+            .get_export_index(None, "run")
+            .ok_or_else(|| SandboxError::Setup(format!("{} has no `run` export", wasm.display())))?;
+        Ok(PythonRuntime { pre, run_export, engine: sandbox.engine.clone() })
     }
 
     /// Runs `program` with `stdin`, then `harness` (if any) in the same namespace, under `limits`.
@@ -83,7 +88,7 @@ impl PythonRuntime {
         let instance =
             self.pre.instantiate_async(&mut store).await.map_err(|e| SandboxError::Instantiate(format!("{e:#}")))?;
         let run = instance
-            .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, "run")
+            .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, &self.run_export)
             .map_err(|e| SandboxError::Instantiate(format!("the Python runtime has no usable `run` export: {e:#}")))?;
 
         let called =

@@ -27,6 +27,87 @@ pub struct Config {
     pub log: LogConfig,
     /// The LLM judge of the `rubric` reward model.
     pub judge: referee_rubric::JudgeConfig,
+    /// The `code` verifier.
+    pub code: CodeConfig,
+    /// The model that scores `rlpr` items sent without log-probs.
+    pub rlpr: RlprConfig,
+}
+
+/// The `code` verifier's admission bound.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CodeConfig {
+    /// Items admitted but not yet judged, across all requests; a synchronous scoring request
+    /// whose `code` items do not fit is refused with 429 and `Retry-After`
+    /// (`server.retry_after_secs`), while jobs wait their turn. A batch larger than the bound
+    /// runs alone once nothing else is pending. Default: 64 per sandbox worker (one worker per
+    /// core).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_pending_items: Option<usize>,
+}
+
+/// Where `rlpr` items without `logprobs` get their log-probs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RlprSource {
+    /// No model: items must send `logprobs`.
+    #[default]
+    None,
+    /// A checkpoint loaded in this process from `rlpr.model_dir`, behind the batcher.
+    Local,
+    /// An OpenAI-compatible completions server (`[rlpr.remote]`).
+    Remote,
+}
+
+/// The `rlpr` reward model's source of log-probs (`[rlpr]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RlprConfig {
+    /// `none`, `local` or `remote`.
+    pub source: RlprSource,
+    /// The Hugging Face-style checkpoint directory of the local model (`config.json`,
+    /// `*.safetensors`, `tokenizer.json`).
+    pub model_dir: Option<PathBuf>,
+    /// Baseline (no-reasoning) log-probs kept in memory per (checkpoint, prompt, reference);
+    /// 0 keeps none.
+    pub baseline_cache_entries: usize,
+    /// The completions server of the remote source.
+    pub remote: referee_rlpr::RemoteConfig,
+    /// How the local model's requests are coalesced.
+    pub batcher: referee_rlpr::BatcherConfig,
+}
+
+impl Default for RlprConfig {
+    fn default() -> Self {
+        RlprConfig {
+            source: RlprSource::None,
+            model_dir: None,
+            baseline_cache_entries: 4096,
+            remote: referee_rlpr::RemoteConfig::default(),
+            batcher: referee_rlpr::BatcherConfig::default(),
+        }
+    }
+}
+
+impl RlprConfig {
+    /// Checks the settings the chosen source uses; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        match self.source {
+            RlprSource::None => Ok(()),
+            RlprSource::Remote => self.remote.validate(),
+            RlprSource::Local => {
+                let Some(dir) = &self.model_dir else {
+                    return Err(
+                        "rlpr.model_dir must name the checkpoint directory when rlpr.source is \"local\"".to_owned()
+                    );
+                };
+                if !dir.is_dir() {
+                    return Err(format!("rlpr.model_dir: {} is not a directory", dir.display()));
+                }
+                self.batcher.validate()
+            }
+        }
+    }
 }
 
 /// The HTTP listener and its limits.
@@ -185,6 +266,8 @@ impl Default for Config {
             openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
             judge: referee_rubric::JudgeConfig::default(),
+            code: CodeConfig::default(),
+            rlpr: RlprConfig::default(),
         }
     }
 }
@@ -339,6 +422,9 @@ impl Config {
                  noise.monte_carlo_draws must be at least 1",
             );
         }
+        if self.code.max_pending_items == Some(0) {
+            return bad("code.max_pending_items must be at least 1");
+        }
         if self.database.max_connections == 0 {
             return bad("database.max_connections must be at least 1");
         }
@@ -348,6 +434,7 @@ impl Config {
             return bad("database_url must start with sqlite:, postgres:// or postgresql://");
         }
         self.judge.validate().map_err(ConfigError::Invalid)?;
+        self.rlpr.validate().map_err(ConfigError::Invalid)?;
         Ok(())
     }
 
@@ -363,6 +450,7 @@ impl Config {
     pub fn to_toml(&self) -> String {
         let mut shown = self.clone();
         shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::auth::digest_form(k)).collect();
+        shown.rlpr.remote.api_key = shown.rlpr.remote.api_key.as_deref().map(crate::auth::digest_form);
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"))
     }
 }
@@ -417,6 +505,30 @@ mod tests {
         assert!(
             Config::load_with_env(Some(&dir.path().join("missing.toml")), &Overrides::default(), no_env()).is_err()
         );
+    }
+
+    #[test]
+    fn the_rlpr_source_is_checked() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        let load = |text: &str| {
+            std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+            Config::load_with_env(Some(&file), &Overrides::default(), no_env()).map_err(|e| e.to_string())
+        };
+        let remote = "[rlpr]\nsource = \"remote\"\n[rlpr.remote]\nurl = \"http://127.0.0.1:8000\"\n";
+        let err = load(remote).err().unwrap_or_default();
+        assert!(err.contains("rlpr.remote.eos_token"), "{err}");
+        let config = load(&format!("{remote}eos_token = \"<|im_end|>\"\napi_key = \"secret-key\"\n"));
+        let config = config.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((config.rlpr.source, config.rlpr.remote.max_batch_texts), (RlprSource::Remote, 64));
+        assert!(!config.to_toml().contains("secret-key"), "the key is shown as a digest");
+        let err = load("[rlpr]\nsource = \"local\"\n").err().unwrap_or_default();
+        assert!(err.contains("rlpr.model_dir"), "{err}");
+        let err = load("[rlpr]\nsource = \"gpu\"\n").err().unwrap_or_default();
+        assert!(err.contains("gpu"), "{err}");
+        let local = format!("[rlpr]\nsource = \"local\"\nmodel_dir = \"{}\"\n", dir.path().display());
+        assert!(load(&format!("{local}[rlpr.batcher]\nqueue_capacity = 0\n")).is_err());
+        assert!(load(&local).is_ok());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use referee_code::CodeVerifier;
 use referee_core::{Scorer, ScorerInfo};
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
-use referee_rlpr::RlprVerifier;
+use referee_rlpr::RlprModel;
 use referee_rubric::{Backing, JudgeClient, RubricScorer, VerifierSet};
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
 
@@ -37,22 +37,29 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Every scorer Referee ships, with no judge configured and no database for `rubric`.
+    /// Every scorer Referee ships, with no judge configured and no database for `rubric`, and
+    /// no model for `rlpr`.
     pub fn builtin() -> Registry {
-        Registry::builtin_with(JudgeClient::unconfigured(), Backing::default())
+        Registry::builtin_with(
+            JudgeClient::unconfigured(),
+            Backing::default(),
+            CodeVerifier::new(),
+            RlprModel::default(),
+        )
     }
 
     /// Every scorer Referee ships; `rubric` asks `judge` and reads stored rubrics through
-    /// `backing`, and may use every other scorer as a criterion.
-    pub fn builtin_with(judge: JudgeClient, backing: Backing) -> Registry {
+    /// `backing`, and may use every other scorer as a criterion; `code` is the configured code
+    /// verifier; `rlpr` scores with its source when an item sends no log-probs.
+    pub fn builtin_with(judge: JudgeClient, backing: Backing, code: CodeVerifier, rlpr: RlprModel) -> Registry {
         let scorers = vec![
             Scorer::verifier(ExactMatch),
             Scorer::verifier(RegexMatch),
             Scorer::verifier(MultipleChoice),
             Scorer::verifier(MathVerifier::new()),
             Scorer::verifier(NpVerifier::new()),
-            Scorer::verifier(RlprVerifier),
-            Scorer::reward_model(CodeVerifier::new()),
+            Scorer::reward_model(rlpr),
+            Scorer::reward_model(code),
         ];
         let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
         Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect())

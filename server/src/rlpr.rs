@@ -1,13 +1,51 @@
-//! RLPR's std filter served per named training run: the state lives in the database, so any
+//! RLPR's source of log-probs as configured, and its std filter served per named training run: the state lives in the database, so any
 //! replica can decide a run's next step, and a retried step is answered again without moving
 //! the moving average twice.
 
-use referee_rlpr::{StdFilter, StdFilterState};
+use std::sync::Arc;
+
+use referee_rlpr::{HostedSource, LocalModel, LogprobSource, RemoteSource, StdFilter, StdFilterState};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::ToSchema;
 
+use crate::config::{RlprConfig, RlprSource};
 use crate::storage::{Storage, now_ms};
+
+/// The source of log-probs `[rlpr]` configures, or none.
+///
+/// # Errors
+/// When the remote client cannot be built (an unreadable key or CA file), or the local model
+/// cannot be loaded (the message names the file and what is wrong with it). Loading a local
+/// checkpoint blocks; it runs once, at startup.
+pub fn build_source(config: &RlprConfig) -> anyhow::Result<Option<Arc<dyn LogprobSource>>> {
+    match config.source {
+        RlprSource::None => Ok(None),
+        RlprSource::Remote => {
+            let source = RemoteSource::new(config.remote.clone()).map_err(anyhow::Error::msg)?;
+            tracing::info!(url = ?config.remote.url, model = %config.remote.model, "rlpr scores with a remote model");
+            Ok(Some(Arc::new(source)))
+        }
+        RlprSource::Local => {
+            let Some(dir) = &config.model_dir else {
+                anyhow::bail!("rlpr.model_dir must name the checkpoint directory when rlpr.source is \"local\"")
+            };
+            let source = HostedSource::<LocalModel>::load(dir, config.batcher.clone()).map_err(anyhow::Error::msg)?;
+            tracing::info!(model_dir = %dir.display(), "rlpr scores with a local model");
+            Ok(Some(Arc::new(source)))
+        }
+    }
+}
+
+/// The body of `POST /v1/reward-models/rlpr/reload`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReloadRequest {
+    /// The checkpoint directory to load (on the server's file system); absent: the one in use
+    /// is read again (its files were replaced in place).
+    #[serde(default)]
+    pub model_dir: Option<String>,
+}
 
 /// One group of a step: the rewards of one prompt's rollouts.
 #[derive(Debug, Clone, Deserialize, ToSchema)]

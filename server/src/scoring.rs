@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use referee_core::{Budget, Scorer, Status, Verdict};
+use referee_core::{Admission, Budget, Busy, Scorer, Status, Verdict};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -121,6 +121,19 @@ struct Envelope {
     target: Result<(usize, Value), String>,
 }
 
+/// What scoring does when a scorer's queue is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admit {
+    /// Refuse the whole request (HTTP 429 or 503 with `Retry-After`).
+    Refuse,
+    /// Wait and ask again, without limit: background work must never fail or lose items to load.
+    Wait,
+}
+
+/// The first and the longest wait between two admission attempts of background work.
+const ADMISSION_BACKOFF_MIN: Duration = Duration::from_millis(10);
+const ADMISSION_BACKOFF_MAX: Duration = Duration::from_millis(500);
+
 /// Which envelope fields an item may have.
 #[derive(Debug, Clone, Copy)]
 pub enum ItemShape<'a> {
@@ -165,6 +178,10 @@ impl Engine {
     /// Scores `items`, one result per item in order. Never fails as a whole: malformed items,
     /// unknown verifiers, panics and timeouts become per-item verdicts. Binary verdicts with a
     /// noise model get `details.reward`, and `correction` says whether it replaces `score`.
+    ///
+    /// A scorer whose queue is full is waited for (see [`Admit::Wait`]): this is the entry of
+    /// background work (jobs, `referee score`). Requests answered synchronously use
+    /// [`Engine::try_score`].
     pub async fn score(
         &self,
         items: Vec<Value>,
@@ -173,6 +190,35 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Vec<ScoreResult> {
+        match self.score_admitted(items, shape, correction, budget, request_id, Admit::Wait).await {
+            Ok(results) => results,
+            // `Admit::Wait` never refuses.
+            Err(busy) => unreachable!("a waiting admission was refused: {busy}"),
+        }
+    }
+
+    /// Like [`Engine::score`], but refuses the whole request with [`Busy`] when a scorer it
+    /// needs cannot take its items now; nothing is scored then.
+    pub async fn try_score(
+        &self,
+        items: Vec<Value>,
+        shape: ItemShape<'_>,
+        correction: Correction,
+        budget: Budget,
+        request_id: &str,
+    ) -> Result<Vec<ScoreResult>, Busy> {
+        self.score_admitted(items, shape, correction, budget, request_id, Admit::Refuse).await
+    }
+
+    async fn score_admitted(
+        &self,
+        items: Vec<Value>,
+        shape: ItemShape<'_>,
+        correction: Correction,
+        mut budget: Budget,
+        request_id: &str,
+        admit: Admit,
+    ) -> Result<Vec<ScoreResult>, Busy> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
         let noise = self.noise.get().map(|layer| (layer, layer.snapshot())).filter(|(_, s)| !s.is_empty());
         let mut candidates = Vec::new();
@@ -204,6 +250,7 @@ impl Engine {
             names.push((envelope.id, envelope.verifier));
         }
 
+        let admissions = self.admit(&groups, admit, &mut budget).await?;
         let runs = groups
             .into_iter()
             .enumerate()
@@ -223,6 +270,7 @@ impl Engine {
                 });
             }
         }
+        drop(admissions);
         let mut results: Vec<ScoreResult> = results
             .into_iter()
             .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
@@ -230,7 +278,44 @@ impl Engine {
         if let Some((layer, snapshot)) = noise {
             layer.after_scoring(&snapshot, &mut results, &labels, candidates, correction);
         }
-        results
+        Ok(results)
+    }
+
+    /// Reserves each scorer's capacity for its group of items (in registry order). When one
+    /// refuses, what was reserved is released; then `Admit::Refuse` answers [`Busy`] and
+    /// `Admit::Wait` retries after a short backoff, moving the budget's deadline by the time it
+    /// waited so that queueing never turns into `timeout` verdicts.
+    async fn admit(
+        &self,
+        groups: &[Vec<(usize, Value)>],
+        admit: Admit,
+        budget: &mut Budget,
+    ) -> Result<Vec<Admission>, Busy> {
+        let started = Instant::now();
+        let mut backoff = ADMISSION_BACKOFF_MIN;
+        loop {
+            let reserved: Result<Vec<Admission>, Busy> = groups
+                .iter()
+                .enumerate()
+                .filter(|(_, group)| !group.is_empty())
+                .map(|(index, group)| self.registry.at(index).scorer.admit(group.len()))
+                .collect();
+            let busy = match reserved {
+                Ok(admissions) => {
+                    if let Some(deadline) = budget.deadline.as_mut() {
+                        *deadline += started.elapsed();
+                    }
+                    return Ok(admissions);
+                }
+                Err(busy) => busy,
+            };
+            if admit == Admit::Refuse {
+                metrics::counter!("referee_admissions_refused_total").increment(1);
+                return Err(busy);
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(ADMISSION_BACKOFF_MAX);
+        }
     }
 
     /// Scores lines of a JSONL input: parsed items are scored as one batch, lines that were not

@@ -5,6 +5,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context as _;
+use referee_code::CodeVerifier;
+use referee_rlpr::RlprModel;
 use referee_rubric::{Backing, JudgeClient};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -48,7 +50,13 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let readiness = Arc::new(Readiness::default());
     let backing = Backing::default();
     let judge = JudgeClient::new(config.judge.clone(), backing.clone()).map_err(anyhow::Error::msg)?;
-    let registry = Arc::new(Registry::builtin_with(judge, backing.clone()));
+    let code = CodeVerifier::with_capacity(
+        config.code.max_pending_items.unwrap_or_else(CodeVerifier::default_capacity),
+        config.server.retry_after_secs,
+    );
+    let rlpr_source = crate::rlpr::build_source(&config.rlpr)?;
+    let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
+    let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
     let jobs = Arc::new(OnceLock::new());
     let state = AppState {
@@ -59,6 +67,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
         jobs: Arc::clone(&jobs),
         openrlhf: Arc::new(config.openrlhf.clone()),
+        rlpr_source,
     };
     let (stop, stopped) = oneshot::channel::<()>();
     let app = api::app(state);

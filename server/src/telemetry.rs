@@ -13,6 +13,9 @@ const LATENCY_BUCKETS: [f64; 18] = [
     60.0,
 ];
 
+/// Size buckets of the RLPR batcher's passes (sequences and tokens): powers of 4, 1 to 4^10.
+const SIZE_BUCKETS: [f64; 11] = [1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262_144.0, 1_048_576.0];
+
 /// The process's Prometheus recorder, installed on first use.
 pub fn prometheus() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
@@ -20,6 +23,9 @@ pub fn prometheus() -> PrometheusHandle {
         .get_or_init(|| {
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &LATENCY_BUCKETS)
+                .and_then(|b| {
+                    b.set_buckets_for_metric(Matcher::Prefix("referee_rlpr_batch_".to_owned()), &SIZE_BUCKETS)
+                })
                 .map(PrometheusBuilder::build_recorder)
                 .unwrap_or_else(|_| PrometheusBuilder::new().build_recorder());
             let handle = recorder.handle();

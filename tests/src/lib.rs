@@ -5,6 +5,7 @@
 //! PostgreSQL is reached at `REFEREE_TEST_POSTGRES_URL` (default
 //! `postgres://postgres@127.0.0.1:5432/test`). A test that cannot reach it fails: it never skips.
 
+pub mod completions;
 pub mod judge;
 
 use std::time::Duration;
@@ -135,6 +136,16 @@ impl TestServer {
         let value: i64 = sqlx::query_scalar(sql).fetch_one(&mut conn).await?;
         conn.close().await?;
         Ok(value)
+    }
+
+    /// Runs a statement on the server's database (with its own connection), as a crash or an
+    /// operator would; returns the rows it touched.
+    pub async fn execute(&self, sql: &'static str) -> anyhow::Result<u64> {
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&self.database_url).await?;
+        let touched = sqlx::query(sql).execute(&mut conn).await?.rows_affected();
+        conn.close().await?;
+        Ok(touched)
     }
 }
 

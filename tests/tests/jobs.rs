@@ -74,6 +74,15 @@ on_both_backends!(a_job_is_scored_once_in_order, |backend| async move {
     let correct = results.iter().filter(|r| r["status"] == "correct").count();
     assert_eq!(correct, 625);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM job_results").await?, 2501);
+
+    // A worker that stopped between committing the last chunk and stamping the job leaves every
+    // chunk done and no finish time: the status still reads `done`, with a finish time.
+    assert_eq!(server.execute("UPDATE jobs SET finished_at_ms = NULL").await?, 1);
+    let (status, job) = server.get(&format!("/v1/jobs/{id}")).await?;
+    assert_eq!(status, 200);
+    assert_eq!(job["state"], "done", "{job}");
+    assert!(job["finished_at_ms"].is_i64(), "{job}");
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs WHERE finished_at_ms IS NOT NULL").await?, 1);
     server.finish().await
 });
 

@@ -288,6 +288,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reward-models/rlpr/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The two-phase mode's first phase: the token ids of each rollout's substituted sequence and
+         *     of its no-reasoning baseline, with the positions of the reference-answer tokens, under the
+         *     local model's tokenizer and chat template. A trainer runs its own forward pass over them and
+         *     sends the log-probs at those positions to `/v1/score` (`rlpr`, `logprobs` and
+         *     `baseline_logprobs`). A bad item is that item's `invalid_input`.
+         */
+        post: operations["prepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reward-models/rlpr/reload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swaps in another checkpoint of the local model that scores `rlpr` items without dropping
+         *     queued requests, so a trainer can sync the policy's weights. Requests already running finish
+         *     on the previous checkpoint; baseline scores cached under it are not reused.
+         */
+        post: operations["reload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reward-models/rlpr/runs/{run}": {
         parameters: {
             query?: never;
@@ -504,6 +548,13 @@ export interface components {
             labels: components["schemas"]["GoldLabel"][];
             /** @description Start the audit tally over with these labels instead of adding them to it. */
             replace?: boolean;
+        };
+        /** @description One chat message, rendered into a prompt by the source's chat template. */
+        ChatMessage: {
+            /** @description The message text. */
+            content: string;
+            /** @description `system`, `user` or `assistant`. */
+            role: string;
         };
         /** @description A HumanEval-style test program. */
         CheckProgram: {
@@ -908,6 +959,11 @@ export interface components {
              */
             step?: number | null;
         };
+        /**
+         * @description The response structure a policy is trained to produce.
+         * @enum {string}
+         */
+        FormatMode: "r1" | "r1_nothink";
         /** @description One call of the entry point. */
         FunctionCase: {
             /** @description Positional arguments, as JSON values. */
@@ -1408,6 +1464,56 @@ export interface components {
          * @enum {string}
          */
         PercentPolicy: "either" | "number" | "fraction";
+        /** @description The answer of `POST /v1/reward-models/rlpr/prepare`: one entry per item, in order. */
+        PrepareAnswer: {
+            items: components["schemas"]["PreparedItem"][];
+        };
+        /**
+         * @description One rollout to prepare for a trainer's own forward pass
+         *     (`POST /v1/reward-models/rlpr/prepare`).
+         */
+        PrepareItem: {
+            /** @description The response structure (`r1` or `r1_nothink`). */
+            format_mode?: components["schemas"]["FormatMode"];
+            /** @description The prompt as chat messages, rendered by the model's chat template; instead of `prompt`. */
+            messages?: components["schemas"]["ChatMessage"][] | null;
+            /**
+             * @description The prompt already rendered with the chat template, up to the assistant's turn; instead
+             *     of `messages`.
+             */
+            prompt?: string | null;
+            /** @description The reference answer substituted into the response. */
+            reference: string;
+            /** @description The generated response, without padding. */
+            response: string;
+        };
+        /** @description The body of `POST /v1/reward-models/rlpr/prepare`. */
+        PrepareRequest: {
+            /** @description The rollouts, at most `server.max_batch_items`. */
+            items: components["schemas"]["PrepareItem"][];
+        };
+        /**
+         * @description One prepared rollout: `ok` with both sequences, `unparseable` (no answer structure: nothing
+         *     is scored, send empty `logprobs`), or `invalid_input` with the reason.
+         */
+        PreparedItem: {
+            baseline?: components["schemas"]["PreparedSequence"] | null;
+            /** @description Why the item is not `ok`. */
+            message?: string | null;
+            sequence?: components["schemas"]["PreparedSequence"] | null;
+            /** @description `ok`, `unparseable` or `invalid_input`. */
+            status: string;
+        };
+        /** @description Token ids for a forward pass and the scored positions among them. */
+        PreparedSequence: {
+            /** @description The whole text's token ids (prompt and substituted response, or the baseline text). */
+            ids: number[];
+            /**
+             * @description Indices into `ids` of the reference-answer tokens, ascending: send the log-probs of
+             *     these tokens (each predicted from the ones before it), in this order.
+             */
+            positions: number[];
+        };
         /** @description A probe's answer. */
         ProbeStatus: {
             /** @description `ok` or `ready`. */
@@ -1485,6 +1591,27 @@ export interface components {
              */
             verifier: "regex-match";
         };
+        /** @description The body of `POST /v1/reward-models/rlpr/reload`. */
+        ReloadRequest: {
+            /**
+             * @description The checkpoint directory to load (on the server's file system); absent: the one in use
+             *     is read again (its files were replaced in place).
+             */
+            model_dir?: string | null;
+        };
+        /** @description What a successful reload swapped in. */
+        Reloaded: {
+            /**
+             * Format: int64
+             * @description How many checkpoints this source has loaded, the first one included: it changes with
+             *     every reload, so cached baseline scores of older checkpoints are not reused.
+             */
+            generation: number;
+            /** @description The checkpoint directory now in use. */
+            model_dir: string;
+            /** @description The source's name (`local`). */
+            source: string;
+        };
         /**
          * @description Which per-rollout value the advantages are computed from.
          * @enum {string}
@@ -1529,34 +1656,50 @@ export interface components {
             /** @description The verdict's status of each query, to tell a wrong answer from an unjudged item. */
             statuses: components["schemas"]["Status"][];
         };
-        /** @description An RLPR item scored from log-probs the trainer computed. */
+        /**
+         * @description An RLPR item: the response, and either the log-probs the trainer computed (`logprobs`) or
+         *     what the server's model needs to compute them (`prompt` or `messages`, and `reference`).
+         */
         RlprInput: {
             /**
-             * @description The log-probs of the reference-answer tokens of the no-reasoning baseline (prompt, then
-             *     the reference alone), when debiasing from them.
+             * @description Supplied mode: the log-probs of the reference-answer tokens of the no-reasoning baseline
+             *     (prompt, then the reference alone), when debiasing from them.
              */
             baseline_logprobs?: number[] | null;
             /**
-             * @description The policy's log-probs (natural log, temperature 1) of the reference-answer tokens of
-             *     the substituted sequence, in order: the tokens its scoring mask selects. Empty when the
-             *     response has no answer structure.
+             * @description Supplied mode: the policy's log-probs (natural log, temperature 1) of the
+             *     reference-answer tokens of the substituted sequence, in order: the tokens its scoring
+             *     mask selects. Empty when the response has no answer structure.
              */
-            logprobs: number[];
+            logprobs?: number[] | null;
+            /**
+             * @description Model mode: the prompt as chat messages, rendered by the model's chat template (a
+             *     source without one refuses them); instead of `prompt`.
+             */
+            messages?: components["schemas"]["ChatMessage"][] | null;
             /**
              * @description The score reduction, format mode, debiasing, format weight, rounding and repetition
              *     penalty.
              */
             options?: Record<string, unknown>;
+            /**
+             * @description Model mode: the prompt already rendered with the chat template, up to and including the
+             *     opening of the assistant's turn; instead of `messages`.
+             */
+            prompt?: string | null;
+            /** @description Model mode: the reference answer substituted into the response. */
+            reference?: string | null;
             /** @description The generated response, without padding. */
             response: string;
             /**
              * Format: double
              * @description The baseline score itself, when the trainer keeps it (RLPR computes it once, with the
-             *     initial policy); instead of `baseline_logprobs`.
+             *     initial policy); instead of `baseline_logprobs`, or in model mode instead of scoring the
+             *     baseline text.
              */
             score_a?: number | null;
         };
-        /** @description An item for `rlpr`. RLPR probability reward from trainer-supplied log-probs of the reference-answer tokens: mean token probability (or mean log-prob, geometric mean, product), debiased against the no-reasoning baseline, mixed with the format term, with the repetition penalty. */
+        /** @description An item for `rlpr`. RLPR probability reward: the mean probability (or mean log-prob, geometric mean, product) of the reference answer's tokens after the response's reasoning, debiased against the no-reasoning baseline, mixed with the format term, with the repetition penalty. Scored from log-probs the trainer supplies, or by the configured model (local or a remote completions server) from the prompt and the reference. */
         RlprScoreItem: {
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
@@ -2013,7 +2156,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overloaded; retry after `Retry-After` seconds. */
+            /** @description A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3047,6 +3199,189 @@ export interface operations {
             };
         };
     };
+    prepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrepareRequest"];
+            };
+        };
+        responses: {
+            /** @description One prepared entry per item, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrepareAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_tokenizing`: no local model is configured (`rlpr.source` is not "local"), so there is no tokenizer to prepare with. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is invalid, or has more items than `server.max_batch_items`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReloadRequest"];
+            };
+        };
+        responses: {
+            /** @description The new checkpoint is in use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reloaded"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_reloadable`: the configured source cannot be reloaded (a remote server, or no model). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is invalid, or `model_dir` holds no usable checkpoint. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Loading failed; the previous checkpoint stays in use. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     run_status: {
         parameters: {
             query?: never;
@@ -3605,7 +3940,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overloaded; retry after `Retry-After` seconds. */
+            /** @description A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +4077,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overloaded; retry after `Retry-After` seconds. */
+            /** @description A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

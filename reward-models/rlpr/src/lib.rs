@@ -12,14 +12,29 @@
 //!   the masked tokens' log-probs;
 //! - [`StdFilter`]: the per-group standard deviation and the keep/drop rule against β times an
 //!   exponential moving average of it.
+//!
+//! And the serving side: [`RlprModel`], the `rlpr` reward model, scores an item from the
+//! log-probs the trainer supplies or asks a [`LogprobSource`] for them: a [`RemoteSource`]
+//! (an OpenAI-compatible completions server returning prompt log-probs), or a [`HostedModel`]
+//! loaded in this process and run by a [`Batcher`] ([`HostedSource`]).
 
+mod batcher;
 mod filter;
 mod format;
+mod hosted;
+pub mod model;
+mod remote;
 mod reward;
-mod verifier;
+mod reward_model;
+mod source;
 
+pub use batcher::{Answers, BatchModel, Batcher, BatcherConfig, Reservation};
 pub use filter::{GroupDecision, StdFilter, StdFilterState, StepDecision, group_std};
 pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
+pub use hosted::{HostedModel, HostedSource};
+pub use model::{ChatTokenizer, LocalModel, ModelError};
 pub use referee_kernels::ScoreKind;
+pub use remote::{RemoteConfig, RemoteSource};
 pub use reward::{RewardOptions, RewardParts, bf16_round, repetition_detected};
-pub use verifier::{RlprInput, RlprVerifier};
+pub use reward_model::{PrepareItem, PreparedItem, PreparedSequence, RlprInput, RlprModel, prepare};
+pub use source::{ChatMessage, LogprobSource, ReloadError, Reloaded, ScoringText, SourceError, TokenSequence};

@@ -17,6 +17,7 @@
 
 mod compile;
 mod formula;
+pub mod http;
 mod integers;
 pub mod judge;
 mod language;

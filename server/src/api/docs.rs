@@ -26,7 +26,7 @@ use crate::registry::Registry;
         (name = "verifiers", description = "What can score them."),
         (name = "environments", description = "NP optimisation environments: seeded instances with references."),
         (name = "rubrics", description = "Stored, versioned rubrics for the `rubric` reward model."),
-        (name = "rlpr", description = "RLPR probability rewards: the std filter of each training run."),
+        (name = "rlpr", description = "RLPR probability rewards: the std filter of each training run, and reloading the model that scores `rlpr` items."),
         (name = "operations", description = "Probes and metrics for operators."),
     ),
     modifiers(&BearerKeys),

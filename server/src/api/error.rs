@@ -4,6 +4,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use referee_core::{Busy, BusyStatus};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use utoipa::ToSchema;
@@ -60,8 +61,16 @@ pub enum ApiError {
     UnknownRun(String),
     #[error("{0}")]
     RunConflict(String),
+    #[error("{0}")]
+    NotReloadable(String),
+    #[error("{0}")]
+    NotTokenizing(String),
     #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
     Overloaded { retry_after_secs: u32 },
+    /// A scorer the request needs cannot take its items now (its queue is full, or it is not
+    /// available); nothing was scored.
+    #[error("{0}")]
+    Busy(Busy),
     #[error("the server is starting; retry after {retry_after_secs} s")]
     Starting { retry_after_secs: u32 },
     #[error("internal error")]
@@ -93,8 +102,14 @@ impl ApiError {
             ApiError::CorrectionRefused(_) => (StatusCode::CONFLICT, "correction_refused"),
             ApiError::UnknownRun(_) => (StatusCode::NOT_FOUND, "unknown_run"),
             ApiError::RunConflict(_) => (StatusCode::CONFLICT, "run_conflict"),
+            ApiError::NotReloadable(_) => (StatusCode::CONFLICT, "not_reloadable"),
+            ApiError::NotTokenizing(_) => (StatusCode::CONFLICT, "not_tokenizing"),
             ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
+            ApiError::Busy(busy) => match busy.status {
+                BusyStatus::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, "busy"),
+                BusyStatus::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            },
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
         }
     }
@@ -120,6 +135,9 @@ impl IntoResponse for ApiError {
             ApiError::Overloaded { retry_after_secs } | ApiError::Starting { retry_after_secs } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
             }
+            ApiError::Busy(busy) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(busy.retry_after_secs));
+            }
             ApiError::Unauthorized => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
@@ -142,6 +160,8 @@ impl IntoResponse for ApiError {
             | ApiError::CorrectionRefused(_)
             | ApiError::UnknownRun(_)
             | ApiError::RunConflict(_)
+            | ApiError::NotReloadable(_)
+            | ApiError::NotTokenizing(_)
             | ApiError::Internal(_) => {}
         }
         response
@@ -182,5 +202,11 @@ fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
         }
         JsonRejection::BytesRejection(e) => ApiError::MalformedJson(e.body_text()),
         other => ApiError::InvalidBody(other.body_text()),
+    }
+}
+
+impl From<Busy> for ApiError {
+    fn from(busy: Busy) -> Self {
+        ApiError::Busy(busy)
     }
 }

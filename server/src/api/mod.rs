@@ -87,6 +87,8 @@ pub struct AppState {
     pub jobs: Arc<OnceLock<JobsHandle>>,
     /// Defaults of `POST /get_reward`.
     pub openrlhf: Arc<OpenRlhfConfig>,
+    /// The `rlpr` reward model's source of log-probs, for `POST /v1/reward-models/rlpr/reload`.
+    pub rlpr_source: Option<Arc<dyn referee_rlpr::LogprobSource>>,
 }
 
 /// Request limits from the server configuration.
@@ -135,6 +137,8 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rubrics::rubric_versions))
         .routes(routes!(rlpr::filter))
         .routes(routes!(rlpr::run_status, rlpr::delete_run))
+        .routes(routes!(rlpr::reload))
+        .routes(routes!(rlpr::prepare))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.
@@ -226,6 +230,7 @@ mod tests {
             limits: Limits::from_config(&Config::default().server, 1 << 20),
             jobs: Arc::new(OnceLock::new()),
             openrlhf: Arc::default(),
+            rlpr_source: None,
         }
     }
 

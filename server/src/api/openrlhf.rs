@@ -115,7 +115,8 @@ fn response(results: &[ScoreResult]) -> RewardResponse {
         (status = 413, description = "The body or the number of queries is over the limit.", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
         (status = 422, description = "The body is JSON but not a reward request, or the query string is malformed.", body = ErrorBody),
-        (status = 503, description = "Overloaded; retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 429, description = "A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 503, description = "Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
 pub async fn get_reward(
@@ -140,8 +141,10 @@ pub async fn get_reward(
         .map(|(i, query)| input(query, prompts.get(i).map(String::as_str), labels.get(i), label_field))
         .collect();
     let budget = budget(&state.limits, None);
-    let results =
-        state.engine.score(items, ItemShape::For(verifier), Correction::None, budget, &request_id(&headers)).await;
+    let results = state
+        .engine
+        .try_score(items, ItemShape::For(verifier), Correction::None, budget, &request_id(&headers))
+        .await?;
     Ok(axum::Json(response(&results)))
 }
 

@@ -128,7 +128,8 @@ pub(super) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> 
     (status = 413, description = "The body or the number of items is over the limit.", body = ErrorBody),
     (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
     (status = 422, description = "The body is JSON but not a score request.", body = ErrorBody),
-    (status = 503, description = "Overloaded; retry after `Retry-After` seconds.", body = ErrorBody),
+    (status = 429, description = "A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
+    (status = 503, description = "Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds.", body = ErrorBody),
 ), security((), ("api_key" = [])))]
 pub async fn score(
     State(state): State<AppState>,
@@ -137,8 +138,10 @@ pub async fn score(
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results =
-        state.engine.score(request.items, ItemShape::Named, request.correction, budget, &request_id(&headers)).await;
+    let results = state
+        .engine
+        .try_score(request.items, ItemShape::Named, request.correction, budget, &request_id(&headers))
+        .await?;
     Ok(axum::Json(ScoreResponse { results }))
 }
 
@@ -153,7 +156,8 @@ pub async fn score(
         (status = 413, description = "The body or the number of items is over the limit.", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
         (status = 422, description = "The body is JSON but not a score request.", body = ErrorBody),
-        (status = 503, description = "Overloaded; retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 429, description = "A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 503, description = "Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
 pub async fn score_with_verifier(
@@ -167,7 +171,9 @@ pub async fn score_with_verifier(
     }
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results =
-        state.engine.score(request.items, ItemShape::For(&id), request.correction, budget, &request_id(&headers)).await;
+    let results = state
+        .engine
+        .try_score(request.items, ItemShape::For(&id), request.correction, budget, &request_id(&headers))
+        .await?;
     Ok(axum::Json(ScoreResponse { results }))
 }

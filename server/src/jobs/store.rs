@@ -124,10 +124,16 @@ impl JobStore {
         let done: i64 = progress.try_get(1)?;
         let started: i64 = progress.try_get(2)?;
         let stored_state: String = job.try_get(0)?;
-        let finished_at_ms: Option<i64> = job.try_get(5)?;
+        let mut finished_at_ms: Option<i64> = job.try_get(5)?;
+        if finished_at_ms.is_none() && stored_state != "cancelled" && done > 0 && done == job.try_get::<i64, _>(3)? {
+            // Every chunk is done but the worker that finished the last one has not stamped the
+            // job yet (or stopped before it could): stamp it here, so `done` always comes with
+            // its finish time.
+            finished_at_ms = self.mark_finished(id).await?;
+        }
         let state = if stored_state == "cancelled" {
             JobState::Cancelled
-        } else if finished_at_ms.is_some() || (done > 0 && done == job.try_get::<i64, _>(3)?) {
+        } else if finished_at_ms.is_some() {
             JobState::Done
         } else if started > 0 {
             JobState::Running
@@ -259,16 +265,26 @@ impl JobStore {
         // Checked after the commit, not inside the transaction: two workers finishing the last
         // two chunks at once would each still see the other's chunk as running. Whichever
         // commits last sees both done here.
+        self.mark_finished(&claim.job_id).await?;
+        metrics::counter!("referee_job_chunks_done_total").increment(1);
+        Ok(())
+    }
+
+    /// Stamps the job's finish time if every chunk is done and it has none yet; returns the
+    /// finish time, whoever wrote it. Idempotent: the first writer wins.
+    async fn mark_finished(&self, id: &str) -> Result<Option<i64>, sqlx::Error> {
         sqlx::query(
             "UPDATE jobs SET finished_at_ms = $1 WHERE id = $2 AND finished_at_ms IS NULL \
              AND NOT EXISTS (SELECT 1 FROM job_chunks WHERE job_id = $2 AND state <> 'done')",
         )
         .bind(now_ms())
-        .bind(&claim.job_id)
+        .bind(id)
         .execute(self.storage.pool())
         .await?;
-        metrics::counter!("referee_job_chunks_done_total").increment(1);
-        Ok(())
+        sqlx::query_scalar("SELECT finished_at_ms FROM jobs WHERE id = $1")
+            .bind(id)
+            .fetch_one(self.storage.pool())
+            .await
     }
 
     /// Up to `limit` results after item `after` (exclusive), `(index, result JSON)` in order.

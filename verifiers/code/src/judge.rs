@@ -41,7 +41,7 @@ const EXCERPT_BYTES: usize = 1000;
 
 /// One test's details, as the verdict reports them.
 #[derive(Debug, Clone, Serialize)]
-struct TestReport {
+pub(crate) struct TestReport {
     verdict: TestVerdict,
     #[serde(skip_serializing_if = "Option::is_none")]
     fuel: Option<u64>,
@@ -58,7 +58,7 @@ struct TestReport {
 }
 
 impl TestReport {
-    fn bare(verdict: TestVerdict) -> Self {
+    pub(crate) fn bare(verdict: TestVerdict) -> Self {
         TestReport { verdict, fuel: None, time_ms: None, exit_code: None, exception: None, stderr: None, message: None }
     }
 
@@ -233,7 +233,7 @@ fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Resul
 }
 
 /// Judges one item.
-pub(crate) async fn judge(input: CodeInput, budget: Budget) -> Verdict {
+pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'static Sandbox>) -> Verdict {
     if let Err(reason) = validate(&input) {
         return Verdict::invalid_input(reason);
     }
@@ -245,11 +245,20 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget) -> Verdict {
         },
         (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
     };
-    let loaded = tokio::task::spawn_blocking(|| Sandbox::global().and_then(|s| Ok((s, s.python()?)))).await;
+    let total = test_count(&input);
+    let loaded =
+        tokio::task::spawn_blocking(move || -> Result<(&'static Sandbox, Arc<PythonRuntime>), SandboxError> {
+            let sandbox = match sandbox {
+                Some(sandbox) => sandbox,
+                None => Sandbox::global()?,
+            };
+            Ok((sandbox, sandbox.python()?))
+        })
+        .await
+        .unwrap_or_else(|error| Err(SandboxError::Setup(format!("the sandbox failed to load: {error}"))));
     let (sandbox, python) = match loaded {
-        Ok(Ok(loaded)) => loaded,
-        Ok(Err(error)) => return Verdict::internal_error(error.to_string()),
-        Err(error) => return Verdict::internal_error(format!("the sandbox failed to load: {error}")),
+        Ok(loaded) => loaded,
+        Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
     };
     let options = &input.options;
     let limits = Limits {
@@ -273,7 +282,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget) -> Verdict {
                 let report = TestReport::bare(TestVerdict::CompileError).with_message(excerpt(diagnostics.as_bytes()));
                 return score(vec![report; count], options, input.language.as_str());
             }
-            Err(error) => return Verdict::internal_error(error.to_string()),
+            Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
         },
     };
     let runner = Runner { sandbox, python, native, limits, budget };
@@ -288,9 +297,40 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget) -> Verdict {
     };
     match judged {
         Ok(reports) => score(reports, options, input.language.as_str()),
-        Err((Stop::Sandbox(error), reports)) => Verdict::internal_error(error.to_string()).with("tests", reports),
+        Err((Stop::Sandbox(error), reports)) => sandbox_failure(&error, reports, total, input.tests.is_none()),
         Err((Stop::Deadline, reports)) => Verdict::timeout().with("tests", reports),
     }
+}
+
+/// How many tests an item has: one per stdin test or function case, one for a check program.
+fn test_count(input: &CodeInput) -> usize {
+    match (&input.tests, &input.function_tests) {
+        (Some(tests), _) => tests.len(),
+        (None, Some(function_tests)) => function_tests.cases.len(),
+        (None, None) => 1,
+    }
+}
+
+/// The verdict of an item whose run failed in the sandbox itself, not in the program:
+/// `internal_error` (a trainer masks it; it is never a wrong answer). The tests judged before
+/// keep their verdicts, the test that was running gets `sandbox_error` with the reason, and the
+/// tests after it are `skipped`. With `every` (a failure before any test ran, such as a runtime
+/// that does not load, or function cases, which share one run) every test gets `sandbox_error`.
+pub(crate) fn sandbox_failure(
+    error: &SandboxError,
+    mut reports: Vec<TestReport>,
+    total: usize,
+    every: bool,
+) -> Verdict {
+    let reason = error.to_string();
+    let failed = TestReport::bare(TestVerdict::SandboxError).with_message(reason.clone());
+    if every {
+        reports = vec![failed; total.max(1)];
+    } else if reports.len() < total {
+        reports.push(failed);
+        reports.resize(total, TestReport::bare(TestVerdict::Skipped));
+    }
+    Verdict::internal_error(reason).with("tests", reports)
 }
 
 /// Compiles a C or C++ program off the async workers: `Ok(Err(diagnostics))` when it does not

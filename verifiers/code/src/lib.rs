@@ -12,6 +12,9 @@ mod harness;
 mod input;
 mod judge;
 
+#[cfg(test)]
+mod tests;
+
 pub use checker::{Tolerance, outputs_match, values_match};
 pub use extract::last_fenced_block;
 pub use input::{
@@ -19,16 +22,72 @@ pub use input::{
 };
 pub use judge::TestVerdict;
 
-use referee_core::{Budget, Description, RewardModel, Verdict};
+use std::sync::Arc;
+
+use referee_core::{Admission, Budget, Busy, BusyStatus, Description, RewardModel, Verdict};
+use referee_sandbox::Sandbox;
+use tokio::sync::Semaphore;
+
+/// Items admitted but not finished, per sandbox worker, by default: enough to keep every core
+/// busy through a few large batches, small enough that an admitted item starts within its
+/// request's deadline.
+pub const DEFAULT_PENDING_PER_WORKER: usize = 64;
 
 /// The `code` verifier.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CodeVerifier;
+///
+/// It admits at most a fixed number of items at once (admitted but not yet judged, across all
+/// requests); a batch that does not fit is refused with 429 and `Retry-After` by the server, so
+/// that a flood of work is pushed back to the client instead of queueing past its deadline.
+#[derive(Debug, Clone)]
+pub struct CodeVerifier {
+    /// One permit per item that may be admitted.
+    queue: Arc<Semaphore>,
+    capacity: usize,
+    retry_after_secs: u32,
+    /// The sandbox to run in; the process's shared one when `None`.
+    sandbox: Option<&'static Sandbox>,
+}
+
+impl Default for CodeVerifier {
+    fn default() -> Self {
+        CodeVerifier::new()
+    }
+}
 
 impl CodeVerifier {
-    /// The verifier; the sandbox and its runtimes load on first use.
+    /// The verifier with the default capacity ([`CodeVerifier::default_capacity`]) and a
+    /// one-second `Retry-After`; the sandbox and its runtimes load on first use.
     pub fn new() -> Self {
-        CodeVerifier
+        CodeVerifier::with_capacity(CodeVerifier::default_capacity(), 1)
+    }
+
+    /// The verifier admitting at most `max_pending_items` items at once (at least 1), whose
+    /// refusals ask clients to retry after `retry_after_secs` seconds.
+    pub fn with_capacity(max_pending_items: usize, retry_after_secs: u32) -> Self {
+        // A semaphore counts at most `Semaphore::MAX_PERMITS`; one acquisition takes a `u32`.
+        let capacity = max_pending_items.clamp(1, u32::MAX as usize);
+        CodeVerifier { queue: Arc::new(Semaphore::new(capacity)), capacity, retry_after_secs, sandbox: None }
+    }
+
+    /// [`DEFAULT_PENDING_PER_WORKER`] items per sandbox worker (one worker per core).
+    pub fn default_capacity() -> usize {
+        DEFAULT_PENDING_PER_WORKER * referee_sandbox::SandboxConfig::default().workers.max(1)
+    }
+
+    /// Runs programs in `sandbox` instead of the process's shared one.
+    pub fn in_sandbox(mut self, sandbox: &'static Sandbox) -> Self {
+        self.sandbox = Some(sandbox);
+        self
+    }
+
+    /// The most items admitted at once.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Items that may be admitted now.
+    pub fn available(&self) -> usize {
+        self.queue.available_permits()
     }
 }
 
@@ -47,7 +106,31 @@ impl RewardModel for CodeVerifier {
     }
 
     async fn score_batch(&self, inputs: Vec<CodeInput>, budget: Budget) -> Vec<Verdict> {
-        let items = inputs.into_iter().map(|input| judge::judge(input, budget));
+        let items = inputs.into_iter().map(|input| judge::judge(input, budget, self.sandbox));
         futures::future::join_all(items).await
+    }
+
+    /// Reserves one permit per item; a batch larger than the whole capacity reserves all of it,
+    /// so it runs once nothing else is pending rather than never.
+    fn admit(&self, items: usize) -> Result<Admission, Busy> {
+        let wanted = items.min(self.capacity);
+        if wanted == 0 {
+            return Ok(Admission::granted());
+        }
+        let permits = u32::try_from(wanted).unwrap_or(u32::MAX);
+        match Arc::clone(&self.queue).try_acquire_many_owned(permits) {
+            Ok(reserved) => Ok(Admission::holding(reserved)),
+            Err(_) => Err(Busy {
+                status: BusyStatus::TooManyRequests,
+                retry_after_secs: self.retry_after_secs,
+                message: format!(
+                    "the code verifier's queue is full ({} of {} items pending; this batch needs {wanted}); retry \
+                     after {} s",
+                    self.capacity - self.queue.available_permits(),
+                    self.capacity,
+                    self.retry_after_secs
+                ),
+            }),
+        }
     }
 }

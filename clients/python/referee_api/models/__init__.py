@@ -12,6 +12,7 @@ from .appeal_settings_input_patch_type_0 import AppealSettingsInputPatchType0
 from .appealed_verdict import AppealedVerdict
 from .appealed_verdict_details_type_0 import AppealedVerdictDetailsType0
 from .audit_upload import AuditUpload
+from .chat_message import ChatMessage
 from .check_program import CheckProgram
 from .checker_kind import CheckerKind
 from .code_input import CodeInput
@@ -63,6 +64,7 @@ from .extraction_mode import ExtractionMode
 from .filter_answer import FilterAnswer
 from .filter_group import FilterGroup
 from .filter_request import FilterRequest
+from .format_mode import FormatMode
 from .function_case import FunctionCase
 from .function_tests import FunctionTests
 from .generate_instances import GenerateInstances
@@ -105,6 +107,11 @@ from .overturn import Overturn
 from .overturn_input import OverturnInput
 from .overturn_list import OverturnList
 from .percent_policy import PercentPolicy
+from .prepare_answer import PrepareAnswer
+from .prepare_item import PrepareItem
+from .prepare_request import PrepareRequest
+from .prepared_item import PreparedItem
+from .prepared_sequence import PreparedSequence
 from .probe_status import ProbeStatus
 from .rate_estimate import RateEstimate
 from .reference import Reference
@@ -112,6 +119,8 @@ from .reference_kind import ReferenceKind
 from .regex_match_input import RegexMatchInput
 from .regex_match_score_item import RegexMatchScoreItem
 from .regex_match_score_item_verifier import RegexMatchScoreItemVerifier
+from .reload_request import ReloadRequest
+from .reloaded import Reloaded
 from .reward_basis import RewardBasis
 from .reward_group import RewardGroup
 from .reward_mode import RewardMode
@@ -167,6 +176,7 @@ __all__ = (
     "AppealedVerdict",
     "AppealedVerdictDetailsType0",
     "AuditUpload",
+    "ChatMessage",
     "CheckProgram",
     "CheckerKind",
     "CodeInput",
@@ -218,6 +228,7 @@ __all__ = (
     "FilterAnswer",
     "FilterGroup",
     "FilterRequest",
+    "FormatMode",
     "FunctionCase",
     "FunctionTests",
     "GenerateInstances",
@@ -260,6 +271,11 @@ __all__ = (
     "OverturnInput",
     "OverturnList",
     "PercentPolicy",
+    "PrepareAnswer",
+    "PrepareItem",
+    "PrepareRequest",
+    "PreparedItem",
+    "PreparedSequence",
     "ProbeStatus",
     "RateEstimate",
     "Reference",
@@ -267,6 +283,8 @@ __all__ = (
     "RegexMatchInput",
     "RegexMatchScoreItem",
     "RegexMatchScoreItemVerifier",
+    "ReloadRequest",
+    "Reloaded",
     "RewardBasis",
     "RewardGroup",
     "RewardMode",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.chat_message import ChatMessage
     from ..models.rlpr_input_options import RlprInputOptions
 
 
@@ -16,33 +17,43 @@ T = TypeVar("T", bound="RlprInput")
 
 @_attrs_define
 class RlprInput:
-    """An RLPR item scored from log-probs the trainer computed.
+    """An RLPR item: the response, and either the log-probs the trainer computed (`logprobs`) or
+    what the server's model needs to compute them (`prompt` or `messages`, and `reference`).
 
-    Attributes:
-        logprobs (list[float]): The policy's log-probs (natural log, temperature 1) of the reference-answer tokens of
-            the substituted sequence, in order: the tokens its scoring mask selects. Empty when the
-            response has no answer structure.
-        response (str): The generated response, without padding.
-        baseline_logprobs (list[float] | None | Unset): The log-probs of the reference-answer tokens of the no-reasoning
-            baseline (prompt, then
-            the reference alone), when debiasing from them.
-        options (RlprInputOptions | Unset): The score reduction, format mode, debiasing, format weight, rounding and
-            repetition
-            penalty.
-        score_a (float | None | Unset): The baseline score itself, when the trainer keeps it (RLPR computes it once,
-            with the
-            initial policy); instead of `baseline_logprobs`.
+        Attributes:
+            response (str): The generated response, without padding.
+            baseline_logprobs (list[float] | None | Unset): Supplied mode: the log-probs of the reference-answer tokens of
+                the no-reasoning baseline
+                (prompt, then the reference alone), when debiasing from them.
+            logprobs (list[float] | None | Unset): Supplied mode: the policy's log-probs (natural log, temperature 1) of the
+                reference-answer tokens of the substituted sequence, in order: the tokens its scoring
+                mask selects. Empty when the response has no answer structure.
+            messages (list[ChatMessage] | None | Unset): Model mode: the prompt as chat messages, rendered by the model's
+                chat template (a
+                source without one refuses them); instead of `prompt`.
+            options (RlprInputOptions | Unset): The score reduction, format mode, debiasing, format weight, rounding and
+                repetition
+                penalty.
+            prompt (None | str | Unset): Model mode: the prompt already rendered with the chat template, up to and including
+                the
+                opening of the assistant's turn; instead of `messages`.
+            reference (None | str | Unset): Model mode: the reference answer substituted into the response.
+            score_a (float | None | Unset): The baseline score itself, when the trainer keeps it (RLPR computes it once,
+                with the
+                initial policy); instead of `baseline_logprobs`, or in model mode instead of scoring the
+                baseline text.
     """
 
-    logprobs: list[float]
     response: str
     baseline_logprobs: list[float] | None | Unset = UNSET
+    logprobs: list[float] | None | Unset = UNSET
+    messages: list[ChatMessage] | None | Unset = UNSET
     options: RlprInputOptions | Unset = UNSET
+    prompt: None | str | Unset = UNSET
+    reference: None | str | Unset = UNSET
     score_a: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        logprobs = self.logprobs
-
         response = self.response
 
         baseline_logprobs: list[float] | None | Unset
@@ -54,9 +65,42 @@ class RlprInput:
         else:
             baseline_logprobs = self.baseline_logprobs
 
+        logprobs: list[float] | None | Unset
+        if isinstance(self.logprobs, Unset):
+            logprobs = UNSET
+        elif isinstance(self.logprobs, list):
+            logprobs = self.logprobs
+
+        else:
+            logprobs = self.logprobs
+
+        messages: list[dict[str, Any]] | None | Unset
+        if isinstance(self.messages, Unset):
+            messages = UNSET
+        elif isinstance(self.messages, list):
+            messages = []
+            for messages_type_0_item_data in self.messages:
+                messages_type_0_item = messages_type_0_item_data.to_dict()
+                messages.append(messages_type_0_item)
+
+        else:
+            messages = self.messages
+
         options: dict[str, Any] | Unset = UNSET
         if not isinstance(self.options, Unset):
             options = self.options.to_dict()
+
+        prompt: None | str | Unset
+        if isinstance(self.prompt, Unset):
+            prompt = UNSET
+        else:
+            prompt = self.prompt
+
+        reference: None | str | Unset
+        if isinstance(self.reference, Unset):
+            reference = UNSET
+        else:
+            reference = self.reference
 
         score_a: float | None | Unset
         if isinstance(self.score_a, Unset):
@@ -68,14 +112,21 @@ class RlprInput:
 
         field_dict.update(
             {
-                "logprobs": logprobs,
                 "response": response,
             }
         )
         if baseline_logprobs is not UNSET:
             field_dict["baseline_logprobs"] = baseline_logprobs
+        if logprobs is not UNSET:
+            field_dict["logprobs"] = logprobs
+        if messages is not UNSET:
+            field_dict["messages"] = messages
         if options is not UNSET:
             field_dict["options"] = options
+        if prompt is not UNSET:
+            field_dict["prompt"] = prompt
+        if reference is not UNSET:
+            field_dict["reference"] = reference
         if score_a is not UNSET:
             field_dict["score_a"] = score_a
 
@@ -83,11 +134,10 @@ class RlprInput:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.chat_message import ChatMessage
         from ..models.rlpr_input_options import RlprInputOptions
 
         d = dict(src_dict)
-        logprobs = cast(list[float], d.pop("logprobs"))
-
         response = d.pop("response")
 
         def _parse_baseline_logprobs(data: object) -> list[float] | None | Unset:
@@ -107,12 +157,71 @@ class RlprInput:
 
         baseline_logprobs = _parse_baseline_logprobs(d.pop("baseline_logprobs", UNSET))
 
+        def _parse_logprobs(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                logprobs_type_0 = cast(list[float], data)
+
+                return logprobs_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        logprobs = _parse_logprobs(d.pop("logprobs", UNSET))
+
+        def _parse_messages(data: object) -> list[ChatMessage] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                messages_type_0 = []
+                _messages_type_0 = data
+                for messages_type_0_item_data in _messages_type_0:
+                    messages_type_0_item = ChatMessage.from_dict(
+                        messages_type_0_item_data
+                    )
+
+                    messages_type_0.append(messages_type_0_item)
+
+                return messages_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ChatMessage] | None | Unset, data)
+
+        messages = _parse_messages(d.pop("messages", UNSET))
+
         _options = d.pop("options", UNSET)
         options: RlprInputOptions | Unset
         if isinstance(_options, Unset):
             options = UNSET
         else:
             options = RlprInputOptions.from_dict(_options)
+
+        def _parse_prompt(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        prompt = _parse_prompt(d.pop("prompt", UNSET))
+
+        def _parse_reference(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reference = _parse_reference(d.pop("reference", UNSET))
 
         def _parse_score_a(data: object) -> float | None | Unset:
             if data is None:
@@ -124,10 +233,13 @@ class RlprInput:
         score_a = _parse_score_a(d.pop("score_a", UNSET))
 
         rlpr_input = cls(
-            logprobs=logprobs,
             response=response,
             baseline_logprobs=baseline_logprobs,
+            logprobs=logprobs,
+            messages=messages,
             options=options,
+            prompt=prompt,
+            reference=reference,
             score_a=score_a,
         )
 

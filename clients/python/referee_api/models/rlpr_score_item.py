@@ -20,12 +20,14 @@ T = TypeVar("T", bound="RlprScoreItem")
 
 @_attrs_define
 class RlprScoreItem:
-    """An item for `rlpr`. RLPR probability reward from trainer-supplied log-probs of the reference-answer tokens: mean
-    token probability (or mean log-prob, geometric mean, product), debiased against the no-reasoning baseline, mixed
-    with the format term, with the repetition penalty.
+    """An item for `rlpr`. RLPR probability reward: the mean probability (or mean log-prob, geometric mean, product) of the
+    reference answer's tokens after the response's reasoning, debiased against the no-reasoning baseline, mixed with the
+    format term, with the repetition penalty. Scored from log-probs the trainer supplies, or by the configured model
+    (local or a remote completions server) from the prompt and the reference.
 
         Attributes:
-            input_ (RlprInput): An RLPR item scored from log-probs the trainer computed.
+            input_ (RlprInput): An RLPR item: the response, and either the log-probs the trainer computed (`logprobs`) or
+                what the server's model needs to compute them (`prompt` or `messages`, and `reference`).
             verifier (RlprScoreItemVerifier):
             id (None | str | Unset): Echoed in the result, to match results with items.
             label (None | str | Unset): A task or data-source label that selects a noise model.

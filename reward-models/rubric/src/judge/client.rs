@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
 use crate::Backing;
+use crate::http::{chain, read_ca_certificates, tls_failure};
 
 /// The judge endpoint and how it is called (`[judge]` in the server configuration).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,7 +161,7 @@ impl JudgeClient {
         };
         let mut builder = reqwest::Client::builder().pool_max_idle_per_host(config.concurrency);
         if let Some(path) = &config.ca_cert {
-            for certificate in read_ca_certificates(path)? {
+            for certificate in read_ca_certificates(path, "judge.ca_cert")? {
                 builder = builder.add_root_certificate(certificate);
             }
         }
@@ -335,7 +336,7 @@ impl JudgeClient {
             Err(error) if error.is_timeout() => return Err(Attempt::TimedOut(format!("no answer within {limit:?}"))),
             Err(error) => {
                 // A refused certificate or a failed handshake does not get better by retrying.
-                if let Some(tls) = tls_failure(&error) {
+                if let Some(tls) = tls_failure(&error, "the judge", "judge.ca_cert") {
                     return Err(Attempt::Fatal(tls));
                 }
                 return Err(Attempt::Retry(format!("cannot reach the judge: {}", chain(&error)), None));
@@ -395,65 +396,6 @@ fn count_call(outcome: Outcome, started: Option<Instant>) {
     if let Some(started) = started {
         metrics::histogram!("referee_judge_call_seconds").record(started.elapsed().as_secs_f64());
     }
-}
-
-/// The certificates of a PEM file, for `judge.ca_cert`.
-fn read_ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
-    let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("judge.ca_cert: cannot read {shown}: {e}"))?;
-    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
-        .map_err(|e| format!("judge.ca_cert: {shown} is not a PEM certificate file: {}", chain(&e)))?;
-    if certificates.is_empty() {
-        return Err(format!("judge.ca_cert: {shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"));
-    }
-    Ok(certificates)
-}
-
-/// An error with its causes, `: `-separated, each said once.
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let said = cause.to_string();
-        if !text.contains(&said) {
-            text.push_str(": ");
-            text.push_str(&said);
-        }
-        source = cause.source();
-    }
-    text
-}
-
-/// The TLS error behind a failed request, described, when there is one.
-fn tls_failure(error: &reqwest::Error) -> Option<String> {
-    let tls = find_tls_error(error)?;
-    let hint = if matches!(tls, rustls::Error::InvalidCertificate(_)) {
-        " (a judge whose certificate a private CA signed needs that CA in judge.ca_cert)"
-    } else {
-        ""
-    };
-    Some(format!("the TLS connection to the judge failed: {tls}{hint}"))
-}
-
-/// A rustls error among the causes of `error`, also inside the I/O errors that wrap it (an
-/// I/O error's `source` skips the error it wraps).
-fn find_tls_error<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
-    let mut next = Some(error);
-    let mut depth = 0;
-    while let Some(current) = next
-        && depth < 32
-    {
-        if let Some(tls) = current.downcast_ref::<rustls::Error>() {
-            return Some(tls);
-        }
-        if let Some(wrapped) = current.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref) {
-            next = Some(wrapped as &(dyn std::error::Error + 'static));
-        } else {
-            next = current.source();
-        }
-        depth += 1;
-    }
-    None
 }
 
 /// The content and first-token log-probs of a chat completion response body.

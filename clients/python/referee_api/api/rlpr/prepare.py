@@ -1,0 +1,212 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.prepare_answer import PrepareAnswer
+from ...models.prepare_request import PrepareRequest
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PrepareRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/reward-models/rlpr/prepare",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | PrepareAnswer | None:
+    if response.status_code == 200:
+        response_200 = PrepareAnswer.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | PrepareAnswer]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PrepareRequest,
+) -> Response[ErrorBody | PrepareAnswer]:
+    """The two-phase mode's first phase: the token ids of each rollout's substituted sequence and
+    of its no-reasoning baseline, with the positions of the reference-answer tokens, under the
+    local model's tokenizer and chat template. A trainer runs its own forward pass over them and
+    sends the log-probs at those positions to `/v1/score` (`rlpr`, `logprobs` and
+    `baseline_logprobs`). A bad item is that item's `invalid_input`.
+
+    Args:
+        body (PrepareRequest): The body of `POST /v1/reward-models/rlpr/prepare`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PrepareAnswer]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PrepareRequest,
+) -> ErrorBody | PrepareAnswer | None:
+    """The two-phase mode's first phase: the token ids of each rollout's substituted sequence and
+    of its no-reasoning baseline, with the positions of the reference-answer tokens, under the
+    local model's tokenizer and chat template. A trainer runs its own forward pass over them and
+    sends the log-probs at those positions to `/v1/score` (`rlpr`, `logprobs` and
+    `baseline_logprobs`). A bad item is that item's `invalid_input`.
+
+    Args:
+        body (PrepareRequest): The body of `POST /v1/reward-models/rlpr/prepare`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PrepareAnswer
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PrepareRequest,
+) -> Response[ErrorBody | PrepareAnswer]:
+    """The two-phase mode's first phase: the token ids of each rollout's substituted sequence and
+    of its no-reasoning baseline, with the positions of the reference-answer tokens, under the
+    local model's tokenizer and chat template. A trainer runs its own forward pass over them and
+    sends the log-probs at those positions to `/v1/score` (`rlpr`, `logprobs` and
+    `baseline_logprobs`). A bad item is that item's `invalid_input`.
+
+    Args:
+        body (PrepareRequest): The body of `POST /v1/reward-models/rlpr/prepare`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PrepareAnswer]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PrepareRequest,
+) -> ErrorBody | PrepareAnswer | None:
+    """The two-phase mode's first phase: the token ids of each rollout's substituted sequence and
+    of its no-reasoning baseline, with the positions of the reference-answer tokens, under the
+    local model's tokenizer and chat template. A trainer runs its own forward pass over them and
+    sends the log-probs at those positions to `/v1/score` (`rlpr`, `logprobs` and
+    `baseline_logprobs`). A bad item is that item's `invalid_input`.
+
+    Args:
+        body (PrepareRequest): The body of `POST /v1/reward-models/rlpr/prepare`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PrepareAnswer
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed
