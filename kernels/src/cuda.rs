@@ -8,13 +8,18 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg as _};
+use cudarc::cublas::CudaBlas;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg as _};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
 use crate::cpu::{TOKEN_GROUP, VOCAB_SPLIT};
 use crate::score::ScoreKind;
-use crate::shape::{KernelError, Matrix, check_offsets, check_token_logprobs};
+use crate::shape::{KernelError, Matrix, check_offsets, check_token_logprob_shapes, check_token_logprobs};
 use crate::sources;
+
+mod device;
+
+pub use device::{DeviceMatrix, cublas_available};
 
 /// Threads per block of every kernel (the sources' `THREADS`).
 const THREADS: u32 = 256;
@@ -49,13 +54,15 @@ fn compile(name: &str, source: &str) -> Result<Ptx, KernelError> {
     compile_ptx_with_opts(source, options).map_err(cuda_error)
 }
 
-/// The kernels loaded on one device.
+/// The kernels loaded on one device, and a cuBLAS handle where the library is present.
 #[derive(Debug)]
 pub struct Gpu {
     stream: Arc<CudaStream>,
     partial: CudaFunction,
     combine: CudaFunction,
     sequences: CudaFunction,
+    decoder: device::DecoderKernels,
+    blas: Option<CudaBlas>,
     name: String,
 }
 
@@ -75,11 +82,18 @@ impl Gpu {
         let load = |module: &str, source: &str| context.load_module(compile(module, source)?).map_err(cuda_error);
         let tokens = load("token_logprobs", sources::TOKEN_LOGPROBS)?;
         let sequences = load("sequence_scores", sources::SEQUENCE_SCORES)?;
+        let decoder = load("decoder", sources::DECODER)?;
+        let stream = context.default_stream();
+        // Only the decoder's products need cuBLAS; without it they report its absence.
+        let blas =
+            if cublas_available() { Some(CudaBlas::new(Arc::clone(&stream)).map_err(cuda_error)?) } else { None };
         Ok(Some(Gpu {
-            stream: context.default_stream(),
             partial: tokens.load_function("token_logprobs_partial").map_err(cuda_error)?,
             combine: tokens.load_function("token_logprobs_combine").map_err(cuda_error)?,
             sequences: sequences.load_function("sequence_scores").map_err(cuda_error)?,
+            decoder: device::DecoderKernels::load(&decoder)?,
+            stream,
+            blas,
             name,
         }))
     }
@@ -97,21 +111,43 @@ impl Gpu {
         targets: &[u32],
     ) -> Result<Vec<f32>, KernelError> {
         check_token_logprobs(&hidden, &weight, targets)?;
-        let tokens = hidden.rows();
-        if tokens == 0 {
+        let weight = self.upload(weight)?;
+        self.token_logprobs_with(hidden, &weight, targets)
+    }
+
+    /// [`crate::token_logprobs`] with the LM head already on the device, as a model keeps it:
+    /// only the hidden states of the scored positions and the targets are copied in.
+    pub fn token_logprobs_with(
+        &self,
+        hidden: Matrix<'_>,
+        weight: &DeviceMatrix,
+        targets: &[u32],
+    ) -> Result<Vec<f32>, KernelError> {
+        check_token_logprob_shapes((hidden.rows(), hidden.cols()), (weight.rows(), weight.cols()), targets)?;
+        if hidden.rows() == 0 {
             return Ok(Vec::new());
         }
+        let hidden_d = self.stream.clone_htod(hidden.data()).map_err(cuda_error)?;
+        self.fused_head(&hidden_d, hidden.rows(), weight, targets)
+    }
+
+    /// Launches the fused LM head on `tokens` hidden states already on the device.
+    fn fused_head(
+        &self,
+        hidden_d: &CudaSlice<f32>,
+        tokens: usize,
+        weight: &DeviceMatrix,
+        targets: &[u32],
+    ) -> Result<Vec<f32>, KernelError> {
         let too_large = |what: &str| KernelError::Shape(format!("{what} exceeds the kernels' 32-bit indices"));
         let tokens32 = u32::try_from(tokens).map_err(|_| too_large("the token count"))?;
-        let features = u32::try_from(hidden.cols()).map_err(|_| too_large("the feature count"))?;
+        let features = u32::try_from(weight.cols()).map_err(|_| too_large("the feature count"))?;
         let vocab = u32::try_from(weight.rows()).map_err(|_| too_large("the vocabulary"))?;
         let split_rows = VOCAB_SPLIT as u32;
         let splits = vocab.div_ceil(split_rows);
         let groups = tokens32.div_ceil(TOKEN_GROUP as u32);
 
         let stream = &self.stream;
-        let hidden_d = stream.clone_htod(hidden.data()).map_err(cuda_error)?;
-        let weight_d = stream.clone_htod(weight.data()).map_err(cuda_error)?;
         let targets_d = stream.clone_htod(targets).map_err(cuda_error)?;
         let cells = splits as usize * tokens;
         let mut partial_max = stream.alloc_zeros::<f32>(cells).map_err(cuda_error)?;
@@ -121,8 +157,8 @@ impl Gpu {
 
         let mut launch = stream.launch_builder(&self.partial);
         launch
-            .arg(&hidden_d)
-            .arg(&weight_d)
+            .arg(hidden_d)
+            .arg(weight.data())
             .arg(&targets_d)
             .arg(&tokens32)
             .arg(&features)

@@ -10,11 +10,14 @@
 //!
 //! Both run on the CPU here. With the `cuda` feature, [`cuda`] runs the same computations as
 //! CUDA kernels compiled by NVRTC at run time; the CPU functions are their twins, and the tests
-//! compare the two whenever a GPU is present.
+//! compare the two whenever a GPU is present. [`cuda`] also runs the rest of a decoder layer on
+//! the device (cuBLAS products and the kernels of [`sources::DECODER`]), so a model's whole
+//! forward pass can stay there; [`layers`] holds those steps' CPU twins.
 
 mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+pub mod layers;
 mod score;
 mod shape;
 
@@ -30,6 +33,11 @@ pub mod sources {
     pub const TOKEN_LOGPROBS: &str = include_str!("cuda/token_logprobs.cu");
     /// The segmented reduction of token log-probs to sequence scores: `sequence_scores`.
     pub const SEQUENCE_SCORES: &str = include_str!("cuda/sequence_scores.cu");
+    /// The steps of a decoder layer besides the matrix products (RMSNorm, bias, residual add,
+    /// SwiGLU, rotary embedding, causal softmax, row gather); their twins are
+    /// [`crate::layers`].
+    pub const DECODER: &str = include_str!("cuda/decoder.cu");
     /// Every module: (name, source).
-    pub const ALL: [(&str, &str); 2] = [("token_logprobs", TOKEN_LOGPROBS), ("sequence_scores", SEQUENCE_SCORES)];
+    pub const ALL: [(&str, &str); 3] =
+        [("token_logprobs", TOKEN_LOGPROBS), ("sequence_scores", SEQUENCE_SCORES), ("decoder", DECODER)];
 }

@@ -58,21 +58,29 @@ pub enum KernelError {
 
 /// Checks the operands of the fused LM head.
 pub(crate) fn check_token_logprobs(hidden: &Matrix, weight: &Matrix, targets: &[u32]) -> Result<(), KernelError> {
-    if hidden.cols() != weight.cols() {
+    check_token_logprob_shapes((hidden.rows(), hidden.cols()), (weight.rows(), weight.cols()), targets)
+}
+
+/// Checks the shapes (rows, cols) of the fused LM head's operands, wherever they are stored.
+pub(crate) fn check_token_logprob_shapes(
+    hidden: (usize, usize),
+    weight: (usize, usize),
+    targets: &[u32],
+) -> Result<(), KernelError> {
+    if hidden.1 != weight.1 {
         return Err(KernelError::Shape(format!(
             "hidden states have {} features but the LM head has {}",
-            hidden.cols(),
-            weight.cols()
+            hidden.1, weight.1
         )));
     }
-    if targets.len() != hidden.rows() {
-        return Err(KernelError::Shape(format!("{} targets for {} hidden states", targets.len(), hidden.rows())));
+    if targets.len() != hidden.0 {
+        return Err(KernelError::Shape(format!("{} targets for {} hidden states", targets.len(), hidden.0)));
     }
-    if weight.rows() == 0 {
+    if weight.0 == 0 {
         return Err(KernelError::Shape("the LM head has no vocabulary rows".to_owned()));
     }
-    if let Some((position, &token)) = targets.iter().enumerate().find(|(_, t)| **t as usize >= weight.rows()) {
-        return Err(KernelError::Target { position, token, vocab: weight.rows() });
+    if let Some((position, &token)) = targets.iter().enumerate().find(|(_, t)| **t as usize >= weight.0) {
+        return Err(KernelError::Target { position, token, vocab: weight.0 });
     }
     Ok(())
 }

@@ -77,3 +77,89 @@ fn bad_offsets_are_errors() {
         assert!(matches!(sequence_scores(&logprobs, offsets, ScoreKind::MeanProb), Err(KernelError::Offsets(_))));
     }
 }
+
+mod decoder_layers {
+    use referee_kernels::{KernelError, Matrix, layers};
+
+    fn close(a: &[f32], b: &[f32]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    #[test]
+    fn matmul_multiplies_by_the_transposed_weight() -> Result<(), KernelError> {
+        // [1 2; 3 4] · [5 6 7; 8 9 10]
+        let product =
+            layers::matmul(Matrix::new(&[1., 2., 3., 4.], 2, 2)?, Matrix::new(&[5., 6., 7., 8., 9., 10.], 2, 3)?)?;
+        assert_eq!(product, [21., 24., 27., 47., 54., 61.]);
+        assert!(layers::matmul(Matrix::new(&[1., 2.], 1, 2)?, Matrix::new(&[1., 2., 3.], 3, 1)?).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn rms_norm_divides_by_the_root_mean_square() -> Result<(), KernelError> {
+        let normed = layers::rms_norm(Matrix::new(&[3., 4., 0., 0.], 2, 2)?, &[1., 2.], 0.0)?;
+        let root = 12.5f32.sqrt();
+        assert!(close(&normed[..2], &[3. / root, 8. / root]), "{normed:?}");
+        assert!(normed[2..].iter().all(|x| x.is_nan()), "a zero row with eps 0 divides by zero: {normed:?}");
+        assert!(layers::rms_norm(Matrix::new(&[1., 2.], 1, 2)?, &[1.], 1e-6).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn rope_rotates_each_head_by_its_position() -> Result<(), KernelError> {
+        // Two positions, two heads of size 2: position 0 turns by 0, position 1 by a quarter turn.
+        let mut x = vec![1., 2., 3., 4., 1., 2., 3., 4.];
+        let (cos, sin) = ([1., 0.], [0., 1.]);
+        layers::rope(&mut x, 2, Matrix::new(&cos, 2, 1)?, Matrix::new(&sin, 2, 1)?)?;
+        assert!(close(&x, &[1., 2., 3., 4., -2., 1., -4., 3.]), "{x:?}");
+        assert!(layers::rope(&mut x, 3, Matrix::new(&cos, 2, 1)?, Matrix::new(&sin, 2, 1)?).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn causal_attention_reads_only_earlier_positions() -> Result<(), KernelError> {
+        // Equal keys: each query averages the values up to its position. Two query heads share
+        // the single key/value head.
+        let (n, d) = (3, 2);
+        let q: Vec<f32> = (0..n * 2 * d).map(|i| i as f32).collect();
+        let k = vec![1.0; n * d];
+        let v = vec![1., 10., 2., 20., 6., 60.];
+        let out = layers::causal_attention(
+            Matrix::new(&q, n, 2 * d)?,
+            Matrix::new(&k, n, d)?,
+            Matrix::new(&v, n, d)?,
+            2,
+            1,
+            0.5,
+        )?;
+        let expected = [1., 10., 1., 10., 1.5, 15., 1.5, 15., 3., 30., 3., 30.];
+        assert!(close(&out, &expected), "{out:?}");
+        let mismatched = layers::causal_attention(
+            Matrix::new(&q, n, 2 * d)?,
+            Matrix::new(&k, n, d)?,
+            Matrix::new(&v, n, d)?,
+            3,
+            2,
+            0.5,
+        );
+        assert!(mismatched.is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn elementwise_steps_and_gathering() -> Result<(), KernelError> {
+        let mut x = vec![1., 2., 3., 4.];
+        layers::add_bias(&mut x, &[10., 20.])?;
+        assert_eq!(x, [11., 22., 13., 24.]);
+        assert!(layers::add_bias(&mut x, &[1., 2., 3.]).is_err());
+
+        let mut gate = vec![0., 20., -20.];
+        layers::silu_mul(&mut gate, &[5., 2., 2.])?;
+        assert!(close(&gate, &[0., 40., 0.]), "{gate:?}");
+
+        let rows = layers::gather_rows(Matrix::new(&[1., 2., 3., 4., 5., 6.], 3, 2)?, &[2, 0, 2])?;
+        assert_eq!(rows, [5., 6., 1., 2., 5., 6.]);
+        assert!(layers::gather_rows(Matrix::new(&[1., 2.], 1, 2)?, &[1]).is_err());
+        Ok(())
+    }
+}

@@ -5,8 +5,10 @@
 mod common;
 
 use common::{Case, max_difference};
-use referee_kernels::cuda::{Gpu, compile_ptx, nvrtc_available};
-use referee_kernels::{KernelError, Matrix, ScoreKind, sequence_scores, sources, token_logprobs};
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
+use referee_kernels::cuda::{DeviceMatrix, Gpu, compile_ptx, nvrtc_available};
+use referee_kernels::{KernelError, Matrix, ScoreKind, layers, sequence_scores, sources, token_logprobs};
 
 /// Set (to anything) where NVRTC must be present, as in CI: a missing library then fails the
 /// test instead of skipping it.
@@ -27,6 +29,7 @@ fn every_kernel_compiles_to_ptx() -> Result<(), KernelError> {
     let entries = [
         ("token_logprobs", &["token_logprobs_partial", "token_logprobs_combine"][..]),
         ("sequence_scores", &["sequence_scores"][..]),
+        ("decoder", &["rms_norm", "add_bias", "add_in_place", "silu_mul", "rope", "causal_softmax", "gather_rows"][..]),
     ];
     for (name, source) in sources::ALL {
         let ptx = compile_ptx(name, source)?;
@@ -76,5 +79,106 @@ fn sequence_kernel_matches_its_cpu_twin() -> Result<(), KernelError> {
         let difference = max_difference(on_gpu, on_cpu);
         assert!(difference < 1e-4, "{kind:?}: max |gpu − cpu| = {difference}");
     }
+    Ok(())
+}
+
+fn random(rng: &mut ChaCha8Rng, count: usize) -> Vec<f32> {
+    (0..count).map(|_| rng.random_range(-1.0f32..1.0)).collect()
+}
+
+fn upload(gpu: &Gpu, values: &[f32], rows: usize, cols: usize) -> Result<DeviceMatrix, KernelError> {
+    gpu.upload(Matrix::new(values, rows, cols)?)
+}
+
+fn assert_close(gpu: &[f32], cpu: &[f32], what: &str) {
+    assert_eq!(gpu.len(), cpu.len(), "{what}: lengths");
+    let difference = max_difference(gpu.iter().map(|&x| f64::from(x)), cpu.iter().map(|&x| f64::from(x)));
+    assert!(difference < 1e-4, "{what}: max |gpu − cpu| = {difference}");
+}
+
+/// Every decoder-layer operation against its twin in `referee_kernels::layers`, on shapes off
+/// the block size, with grouped-query attention (6 query heads over 2 key/value heads).
+#[test]
+fn decoder_operations_match_their_cpu_twins() -> Result<(), KernelError> {
+    let Some(gpu) = open()? else { return Ok(()) };
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (n, h, inter, heads, kv, d) = (37, 300, 520, 6, 2, 16);
+    let x = random(&mut rng, n * h);
+    let x_d = upload(&gpu, &x, n, h)?;
+
+    let w_t = random(&mut rng, h * inter);
+    let product = gpu.download(&gpu.matmul(&x_d, &upload(&gpu, &w_t, h, inter)?)?)?;
+    assert_close(&product, &layers::matmul(Matrix::new(&x, n, h)?, Matrix::new(&w_t, h, inter)?)?, "matmul");
+
+    let weight = random(&mut rng, h);
+    let normed = gpu.download(&gpu.rms_norm(&x_d, &upload(&gpu, &weight, 1, h)?, 1e-6)?)?;
+    assert_close(&normed, &layers::rms_norm(Matrix::new(&x, n, h)?, &weight, 1e-6)?, "rms_norm");
+
+    let bias = random(&mut rng, h);
+    let mut biased = upload(&gpu, &x, n, h)?;
+    gpu.add_bias(&mut biased, &upload(&gpu, &bias, 1, h)?)?;
+    let mut expected = x.clone();
+    layers::add_bias(&mut expected, &bias)?;
+    assert_close(&gpu.download(&biased)?, &expected, "add_bias");
+
+    let other = random(&mut rng, n * h);
+    let mut sum = upload(&gpu, &x, n, h)?;
+    gpu.add_in_place(&mut sum, &upload(&gpu, &other, n, h)?)?;
+    let expected: Vec<f32> = x.iter().zip(&other).map(|(a, b)| a + b).collect();
+    assert_close(&gpu.download(&sum)?, &expected, "add_in_place");
+
+    let mut gated = upload(&gpu, &x, n, h)?;
+    gpu.silu_mul(&mut gated, &upload(&gpu, &other, n, h)?)?;
+    let mut expected = x.clone();
+    layers::silu_mul(&mut expected, &other)?;
+    assert_close(&gpu.download(&gated)?, &expected, "silu_mul");
+
+    let half = d / 2;
+    let angles: Vec<f32> = (0..n * half).map(|i| (i / half) as f32 * 0.37_f32.powi((i % half) as i32)).collect();
+    let cos: Vec<f32> = angles.iter().map(|a| a.cos()).collect();
+    let sin: Vec<f32> = angles.iter().map(|a| a.sin()).collect();
+    let q = random(&mut rng, n * heads * d);
+    let mut rotated = upload(&gpu, &q, n, heads * d)?;
+    gpu.rope(&mut rotated, heads, &upload(&gpu, &cos, n, half)?, &upload(&gpu, &sin, n, half)?)?;
+    let mut expected = q.clone();
+    layers::rope(&mut expected, heads, Matrix::new(&cos, n, half)?, Matrix::new(&sin, n, half)?)?;
+    assert_close(&gpu.download(&rotated)?, &expected, "rope");
+
+    let (k, v) = (random(&mut rng, n * kv * d), random(&mut rng, n * kv * d));
+    let scale = 1.0 / (d as f32).sqrt();
+    let attended = gpu.causal_attention(
+        &upload(&gpu, &q, n, heads * d)?,
+        &upload(&gpu, &k, n, kv * d)?,
+        &upload(&gpu, &v, n, kv * d)?,
+        heads,
+        kv,
+        scale,
+    )?;
+    let expected = layers::causal_attention(
+        Matrix::new(&q, n, heads * d)?,
+        Matrix::new(&k, n, kv * d)?,
+        Matrix::new(&v, n, kv * d)?,
+        heads,
+        kv,
+        scale,
+    )?;
+    assert_close(&gpu.download(&attended)?, &expected, "causal_attention");
+
+    let rows = [36, 0, 5, 5, 20];
+    let gathered = gpu.download(&gpu.gather_rows(&x_d, &rows)?)?;
+    assert_close(&gathered, &layers::gather_rows(Matrix::new(&x, n, h)?, &rows)?, "gather_rows");
+    Ok(())
+}
+
+/// The fused LM head with the weight resident on the device, as a model calls it.
+#[test]
+fn fused_kernel_with_a_resident_head_matches_its_cpu_twin() -> Result<(), KernelError> {
+    let Some(gpu) = open()? else { return Ok(()) };
+    let case = Case::random(21, 13, 64, 7000, 6.0);
+    let hidden = Matrix::new(&case.hidden, case.tokens, case.features)?;
+    let weight = Matrix::new(&case.weight, case.vocab, case.features)?;
+    let resident = gpu.upload(weight)?;
+    let on_gpu = gpu.token_logprobs_with(hidden, &resident, &case.targets)?;
+    assert_close(&on_gpu, &token_logprobs(hidden, weight, &case.targets)?, "token_logprobs_with");
     Ok(())
 }

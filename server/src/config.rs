@@ -68,6 +68,9 @@ pub struct RlprConfig {
     /// The Hugging Face-style checkpoint directory of the local model (`config.json`,
     /// `*.safetensors`, `tokenizer.json`).
     pub model_dir: Option<PathBuf>,
+    /// Where the local model runs: `cpu`, or `cuda` / `cuda:N` in a build with the `cuda`
+    /// feature.
+    pub device: referee_rlpr::ModelDevice,
     /// Baseline (no-reasoning) log-probs kept in memory per (checkpoint, prompt, reference);
     /// 0 keeps none.
     pub baseline_cache_entries: usize,
@@ -82,6 +85,7 @@ impl Default for RlprConfig {
         RlprConfig {
             source: RlprSource::None,
             model_dir: None,
+            device: referee_rlpr::ModelDevice::Cpu,
             baseline_cache_entries: 4096,
             remote: referee_rlpr::RemoteConfig::default(),
             batcher: referee_rlpr::BatcherConfig::default(),
@@ -529,6 +533,11 @@ mod tests {
         let local = format!("[rlpr]\nsource = \"local\"\nmodel_dir = \"{}\"\n", dir.path().display());
         assert!(load(&format!("{local}[rlpr.batcher]\nqueue_capacity = 0\n")).is_err());
         assert!(load(&local).is_ok());
+        let on_gpu = load(&format!("{local}device = \"cuda:1\"\n")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(on_gpu.rlpr.device, referee_rlpr::ModelDevice::Cuda(1));
+        assert!(on_gpu.to_toml().contains("device = \"cuda:1\""));
+        let err = load(&format!("{local}device = \"tpu\"\n")).err().unwrap_or_default();
+        assert!(err.contains("unknown device \"tpu\""), "{err}");
     }
 
     #[test]

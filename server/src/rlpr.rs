@@ -30,8 +30,9 @@ pub fn build_source(config: &RlprConfig) -> anyhow::Result<Option<Arc<dyn Logpro
             let Some(dir) = &config.model_dir else {
                 anyhow::bail!("rlpr.model_dir must name the checkpoint directory when rlpr.source is \"local\"")
             };
-            let source = HostedSource::<LocalModel>::load(dir, config.batcher.clone()).map_err(anyhow::Error::msg)?;
-            tracing::info!(model_dir = %dir.display(), "rlpr scores with a local model");
+            let source = HostedSource::<LocalModel>::load(dir, config.device, config.batcher.clone())
+                .map_err(anyhow::Error::msg)?;
+            tracing::info!(model_dir = %dir.display(), device = %config.device, "rlpr scores with a local model");
             Ok(Some(Arc::new(source)))
         }
     }

@@ -4,12 +4,13 @@
 //! reasoning, a reference answer of some 10–30 tokens), tokenises and masks them, writes the
 //! token sequences to SEQUENCES_OUT (JSON, for `bench/rlpr/torch_bench.py` to score the same
 //! batch), then scores the batch REPEATS times after one warm-up and prints one JSON line:
-//! scored tokens per second and input tokens per second. `bench/rlpr/run.sh` runs it.
+//! scored tokens per second and input tokens per second. `RLPR_DEVICE` (`cpu`, `cuda`,
+//! `cuda:N`; default `cpu`) places the model. `bench/rlpr/run.sh` and `bench/rlpr/gpu.sh` run it.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use referee_rlpr::{ChatMessage, FormatMode, LocalModel, ScoringText, TokenSequence, substitute};
+use referee_rlpr::{ChatMessage, FormatMode, LocalModel, ModelDevice, ScoringText, TokenSequence, substitute};
 
 const WORDS: &[&str] = &[
     "the",
@@ -92,8 +93,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = args.get(3).map_or(Ok(16), |s| s.parse())?;
     let repeats: usize = args.get(4).map_or(Ok(3), |s| s.parse())?;
     let started = Instant::now();
-    let model = LocalModel::load(&PathBuf::from(dir))?;
-    eprintln!("loaded in {:.1} s", started.elapsed().as_secs_f64());
+    let device: ModelDevice = std::env::var("RLPR_DEVICE").unwrap_or_else(|_| "cpu".to_owned()).parse()?;
+    let model = LocalModel::load_on(&PathBuf::from(dir), device)?;
+    eprintln!("loaded on {device} in {:.1} s", started.elapsed().as_secs_f64());
     let eos = model.tokenizer().eos_token().to_owned();
     let mut rng = Lcg(2506_18254);
     let mut batch: Vec<TokenSequence> = Vec::with_capacity(count);
@@ -135,6 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{}",
         serde_json::json!({
             "runner": "referee",
+            "device": device.to_string(),
             "sequences": count,
             "input_tokens": inputs,
             "scored_tokens": scored,

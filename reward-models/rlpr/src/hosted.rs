@@ -13,8 +13,11 @@ use crate::source::{ChatMessage, LogprobSource, ReloadError, Reloaded, ScoringTe
 
 /// What a checkpoint loaded in this process offers besides its forward pass.
 pub trait HostedModel: BatchModel + Sized {
-    /// Loads the checkpoint in `dir` (Hugging Face layout). Blocking.
-    fn load(dir: &Path) -> Result<Self, String>;
+    /// Where a checkpoint is loaded (a device); reloads use the same.
+    type Placement: Clone + Send + Sync + 'static;
+
+    /// Loads the checkpoint in `dir` (Hugging Face layout) onto `placement`. Blocking.
+    fn load(dir: &Path, placement: &Self::Placement) -> Result<Self, String>;
 
     /// The text's token ids and the positions of the tokens overlapping its answer.
     fn prepare(&self, text: &ScoringText) -> Result<TokenSequence, SourceError>;
@@ -31,6 +34,7 @@ pub struct HostedSource<M: HostedModel> {
     batcher: Arc<Batcher<M>>,
     eos: String,
     model_dir: Arc<Mutex<PathBuf>>,
+    placement: M::Placement,
 }
 
 impl<M: HostedModel> std::fmt::Debug for HostedSource<M> {
@@ -40,13 +44,14 @@ impl<M: HostedModel> std::fmt::Debug for HostedSource<M> {
 }
 
 impl<M: HostedModel> HostedSource<M> {
-    /// Loads the checkpoint in `dir` and starts its batcher. Blocking.
-    pub fn load(dir: &Path, config: BatcherConfig) -> Result<HostedSource<M>, String> {
+    /// Loads the checkpoint in `dir` onto `placement` and starts its batcher. Blocking.
+    pub fn load(dir: &Path, placement: M::Placement, config: BatcherConfig) -> Result<HostedSource<M>, String> {
         config.validate()?;
-        let model = M::load(dir).map_err(|e| format!("cannot load the model in {}: {e}", dir.display()))?;
+        let model = M::load(dir, &placement).map_err(|e| format!("cannot load the model in {}: {e}", dir.display()))?;
         let eos = model.eos();
         let batcher = Batcher::start(model, config).map_err(|e| format!("cannot start the batcher thread: {e}"))?;
-        Ok(HostedSource { batcher: Arc::new(batcher), eos, model_dir: Arc::new(Mutex::new(dir.to_owned())) })
+        let model_dir = Arc::new(Mutex::new(dir.to_owned()));
+        Ok(HostedSource { batcher: Arc::new(batcher), eos, model_dir, placement })
     }
 
     /// The batcher, for admission checks ([`Batcher::has_room`], [`Batcher::reserve`]).
@@ -131,6 +136,7 @@ impl<M: HostedModel> LogprobSource for HostedSource<M> {
         let batcher = Arc::clone(&self.batcher);
         let current = Arc::clone(&self.model_dir);
         let eos = self.eos.clone();
+        let placement = self.placement.clone();
         async move {
             let dir = match model_dir {
                 Some(dir) => dir,
@@ -142,7 +148,7 @@ impl<M: HostedModel> LogprobSource for HostedSource<M> {
                 return Err(ReloadError::Invalid(format!("model_dir: {} is not a directory", dir.display())));
             }
             let loading = dir.clone();
-            let model = tokio::task::spawn_blocking(move || M::load(&loading))
+            let model = tokio::task::spawn_blocking(move || M::load(&loading, &placement))
                 .await
                 .map_err(|e| ReloadError::Failed(format!("loading stopped: {e}")))?
                 .map_err(|e| ReloadError::Invalid(format!("cannot load the model in {}: {e}", dir.display())))?;
@@ -187,7 +193,9 @@ mod tests {
     }
 
     impl HostedModel for Bytes {
-        fn load(dir: &Path) -> Result<Self, String> {
+        type Placement = ();
+
+        fn load(dir: &Path, _: &()) -> Result<Self, String> {
             let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             name.parse().map(|scale| Bytes { scale }).map_err(|_| format!("no scale in {name:?}"))
         }
@@ -215,7 +223,7 @@ mod tests {
         for scale in ["10", "100"] {
             std::fs::create_dir_all(root.join(scale)).map_err(|e| e.to_string())?;
         }
-        let source = HostedSource::<Bytes>::load(&root.join("10"), BatcherConfig::default())?;
+        let source = HostedSource::<Bytes>::load(&root.join("10"), (), BatcherConfig::default())?;
         let texts = vec![
             ScoringText { text: "ab".to_owned(), answer: 1..2 },
             ScoringText { text: "x".to_owned(), answer: 0..1 },
@@ -244,7 +252,7 @@ mod tests {
         let root = std::env::temp_dir().join(format!("referee-hosted-admit-{}", std::process::id()));
         std::fs::create_dir_all(root.join("10")).map_err(|e| e.to_string())?;
         let config = BatcherConfig { queue_capacity: 4, ..BatcherConfig::default() };
-        let source = Arc::new(HostedSource::<Bytes>::load(&root.join("10"), config)?);
+        let source = Arc::new(HostedSource::<Bytes>::load(&root.join("10"), (), config)?);
         let model = crate::RlprModel::new(Some(source.clone() as Arc<dyn LogprobSource>), 0);
 
         // An empty queue admits a batch larger than itself (capped at the whole queue).

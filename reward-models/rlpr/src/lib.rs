@@ -32,7 +32,7 @@ pub use batcher::{Answers, BatchModel, Batcher, BatcherConfig, Reservation};
 pub use filter::{GroupDecision, StdFilter, StdFilterState, StepDecision, group_std};
 pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
 pub use hosted::{HostedModel, HostedSource};
-pub use model::{ChatTokenizer, LocalModel, ModelError};
+pub use model::{ChatTokenizer, LocalModel, ModelDevice, ModelError};
 pub use referee_kernels::ScoreKind;
 pub use remote::{RemoteConfig, RemoteSource};
 pub use reward::{RewardOptions, RewardParts, bf16_round, repetition_detected};

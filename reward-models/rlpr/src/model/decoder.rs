@@ -1,7 +1,8 @@
 //! The decoder: embeddings, `num_hidden_layers` pre-norm blocks (RMSNorm, rotary grouped-query
 //! attention with a causal mask, SwiGLU MLP), the final RMSNorm, and the fused LM head at the
 //! scored positions only. One sequence at a time, in f32, without a cache: scoring reads each
-//! sequence once.
+//! sequence once. On the CPU the blocks run as candle operators; on a CUDA device (the `cuda`
+//! feature) as [`super::stack::Stack`] over the device's operations.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,16 +10,20 @@ use std::path::{Path, PathBuf};
 use candle_core::{DType, Device, Tensor};
 use referee_kernels::{Matrix, token_logprobs};
 
-use super::ModelError;
 use super::config::ModelConfig;
+#[cfg(test)]
+use super::stack::HostOps;
+#[cfg(any(test, feature = "cuda"))]
+use super::stack::Stack;
+use super::{ModelDevice, ModelError};
 use crate::source::TokenSequence;
 
 /// A linear map `x·Wᵀ + b`, with `Wᵀ` stored contiguous (`[in × out]`) so the matrix product
 /// reads it row-major.
 #[derive(Debug)]
-struct Linear {
-    transposed: Tensor,
-    bias: Option<Tensor>,
+pub(super) struct Linear {
+    pub(super) transposed: Tensor,
+    pub(super) bias: Option<Tensor>,
 }
 
 impl Linear {
@@ -32,16 +37,30 @@ impl Linear {
 }
 
 #[derive(Debug)]
-struct Layer {
-    input_norm: Tensor,
-    post_norm: Tensor,
-    q: Linear,
-    k: Linear,
-    v: Linear,
-    o: Linear,
-    gate: Linear,
-    up: Linear,
-    down: Linear,
+pub(super) struct Layer {
+    pub(super) input_norm: Tensor,
+    pub(super) post_norm: Tensor,
+    pub(super) q: Linear,
+    pub(super) k: Linear,
+    pub(super) v: Linear,
+    pub(super) o: Linear,
+    pub(super) gate: Linear,
+    pub(super) up: Linear,
+    pub(super) down: Linear,
+}
+
+/// Where the blocks run.
+#[derive(Debug)]
+enum Backend {
+    /// candle's operators on the CPU.
+    Candle { layers: Vec<Layer>, norm: Tensor },
+    /// The device pass over the CPU twins of the device operations: what the GPU runs, checked
+    /// on the CPU.
+    #[cfg(test)]
+    Twins(Box<Stack<HostOps>>),
+    /// A CUDA device.
+    #[cfg(feature = "cuda")]
+    Cuda(Box<Stack<super::gpu::GpuOps>>),
 }
 
 /// The loaded weights and the forward pass.
@@ -52,10 +71,8 @@ pub(super) struct Decoder {
     embed: Vec<f32>,
     /// `[vocab × hidden]`; `None` when tied to the embeddings.
     lm_head: Option<Vec<f32>>,
-    layers: Vec<Layer>,
-    norm: Tensor,
+    backend: Backend,
     inverse_frequencies: Vec<f32>,
-    device: Device,
 }
 
 fn weight_error(error: candle_core::Error) -> ModelError {
@@ -128,7 +145,16 @@ impl Tensors {
 }
 
 impl Decoder {
-    pub(super) fn load(dir: &Path, config: ModelConfig) -> Result<Decoder, ModelError> {
+    /// Loads the weights in `dir` and places them on `device`.
+    pub(super) fn load(dir: &Path, config: ModelConfig, device: ModelDevice) -> Result<Decoder, ModelError> {
+        let mut decoder = Decoder::load_on_cpu(dir, config)?;
+        if let ModelDevice::Cuda(ordinal) = device {
+            decoder.backend = decoder.cuda_backend(ordinal)?;
+        }
+        Ok(decoder)
+    }
+
+    fn load_on_cpu(dir: &Path, config: ModelConfig) -> Result<Decoder, ModelError> {
         let device = Device::Cpu;
         let mut tensors = Tensors(HashMap::new());
         for file in weight_files(dir)? {
@@ -163,7 +189,36 @@ impl Decoder {
         }
         let norm = tensors.take("model.norm.weight", &[h])?;
         let inverse_frequencies = c.rope_scaling.inverse_frequencies(c.rope_theta, d);
-        Ok(Decoder { config, embed, lm_head, layers, norm, inverse_frequencies, device })
+        Ok(Decoder { config, embed, lm_head, backend: Backend::Candle { layers, norm }, inverse_frequencies })
+    }
+
+    /// The LM head, `vocab × hidden`: its own matrix, or the embeddings when tied.
+    fn head(&self) -> Result<Matrix<'_>, ModelError> {
+        Matrix::new(self.lm_head.as_deref().unwrap_or(&self.embed), self.config.vocab_size, self.config.hidden_size)
+            .map_err(|e| ModelError::Compute(e.to_string()))
+    }
+
+    /// The blocks moved from candle's CPU tensors to CUDA device `ordinal`.
+    #[cfg(feature = "cuda")]
+    fn cuda_backend(&self, ordinal: usize) -> Result<Backend, ModelError> {
+        use referee_kernels::cuda::{Gpu, cublas_available};
+        let Backend::Candle { layers, norm } = &self.backend else {
+            return Err(ModelError::Device("the weights are no longer on the CPU".to_owned()));
+        };
+        let gpu = Gpu::open(ordinal)
+            .map_err(|e| ModelError::Device(format!("cuda:{ordinal}: {e}")))?
+            .ok_or_else(|| ModelError::Device(format!("cuda:{ordinal}: no CUDA driver or no such device")))?;
+        if !cublas_available() {
+            return Err(ModelError::Device(
+                "the cuBLAS library (libcublas.so.12) cannot be loaded; put it on LD_LIBRARY_PATH".to_owned(),
+            ));
+        }
+        Ok(Backend::Cuda(Box::new(Stack::build(super::gpu::GpuOps(gpu), layers, norm, self.head()?)?)))
+    }
+
+    #[cfg(not(feature = "cuda"))]
+    fn cuda_backend(&self, _ordinal: usize) -> Result<Backend, ModelError> {
+        Err(ModelError::Device("this build has no CUDA support: build referee with `--features cuda`".to_owned()))
     }
 
     pub(super) fn config(&self) -> &ModelConfig {
@@ -215,30 +270,74 @@ impl Decoder {
             hidden.extend(self.hidden_states(&sequence.ids[..last as usize], &rows)?);
             targets.extend(sequence.positions.iter().map(|&p| sequence.ids[p as usize]));
         }
-        let head = Matrix::new(self.lm_head.as_deref().unwrap_or(&self.embed), self.config.vocab_size, h)
-            .map_err(|e| ModelError::Compute(e.to_string()))?;
         let states = Matrix::new(&hidden, targets.len(), h).map_err(|e| ModelError::Compute(e.to_string()))?;
-        let mut logprobs =
-            token_logprobs(states, head, &targets).map_err(|e| ModelError::Compute(e.to_string()))?.into_iter();
+        let logprobs = match &self.backend {
+            Backend::Candle { .. } => {
+                token_logprobs(states, self.head()?, &targets).map_err(|e| ModelError::Compute(e.to_string()))?
+            }
+            #[cfg(test)]
+            Backend::Twins(stack) => stack.lm_head(states, &targets)?,
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(stack) => stack.lm_head(states, &targets)?,
+        };
+        let mut logprobs = logprobs.into_iter();
         Ok(batch.iter().map(|sequence| logprobs.by_ref().take(sequence.positions.len()).collect()).collect())
     }
 
     /// The final-norm hidden states of `rows` (indices into `ids`), flattened `[rows × hidden]`.
     fn hidden_states(&self, ids: &[u32], rows: &[u32]) -> Result<Vec<f32>, ModelError> {
+        let (n, h) = (ids.len(), self.config.hidden_size);
+        let mut embedded = Vec::with_capacity(n * h);
+        for &id in ids {
+            embedded.extend_from_slice(&self.embed[id as usize * h..(id as usize + 1) * h]);
+        }
+        let (cos, sin) = self.rotary_tables(n);
+        match &self.backend {
+            Backend::Candle { layers, norm } => self.candle_hidden_states(layers, norm, embedded, (cos, sin), rows),
+            #[cfg(test)]
+            Backend::Twins(stack) => self.stack_hidden_states(stack, &embedded, (&cos, &sin), rows),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(stack) => self.stack_hidden_states(stack, &embedded, (&cos, &sin), rows),
+        }
+    }
+
+    #[cfg(any(test, feature = "cuda"))]
+    fn stack_hidden_states<O: super::stack::Ops>(
+        &self,
+        stack: &Stack<O>,
+        embedded: &[f32],
+        (cos, sin): (&[f32], &[f32]),
+        rows: &[u32],
+    ) -> Result<Vec<f32>, ModelError> {
+        let matrix = |values, cols| {
+            Matrix::new(values, embedded.len() / self.config.hidden_size, cols)
+                .map_err(|e| ModelError::Compute(e.to_string()))
+        };
+        let half = self.inverse_frequencies.len();
+        let tables = (matrix(cos, half)?, matrix(sin, half)?);
+        stack.hidden_states(&self.config, matrix(embedded, self.config.hidden_size)?, tables, rows)
+    }
+
+    fn candle_hidden_states(
+        &self,
+        layers: &[Layer],
+        norm: &Tensor,
+        embedded: Vec<f32>,
+        (cos, sin): (Vec<f32>, Vec<f32>),
+        rows: &[u32],
+    ) -> Result<Vec<f32>, ModelError> {
         let c = &self.config;
-        let (n, h) = (ids.len(), c.hidden_size);
+        let device = &Device::Cpu;
+        let (n, h) = (embedded.len() / c.hidden_size, c.hidden_size);
         let (heads, kv, d) = (c.num_attention_heads, c.num_key_value_heads, c.head_dim);
         let group = heads / kv;
         let eps = c.rms_norm_eps as f32;
-        let mut gathered = Vec::with_capacity(n * h);
-        for &id in ids {
-            gathered.extend_from_slice(&self.embed[id as usize * h..(id as usize + 1) * h]);
-        }
-        let mut x = Tensor::from_vec(gathered, (n, h), &self.device)?;
-        let (cos, sin) = self.rotary(n)?;
-        let mask = causal_mask(n, &self.device)?;
+        let mut x = Tensor::from_vec(embedded, (n, h), device)?;
+        let half = self.inverse_frequencies.len();
+        let (cos, sin) = (Tensor::from_vec(cos, (n, half), device)?, Tensor::from_vec(sin, (n, half), device)?);
+        let mask = causal_mask(n, device)?;
         let scale = 1.0 / (d as f64).sqrt();
-        for layer in &self.layers {
+        for layer in layers {
             let normed = candle_nn::ops::rms_norm(&x, &layer.input_norm, eps)?;
             let split = |t: Tensor, count: usize| -> candle_core::Result<Tensor> {
                 t.reshape((n, count, d))?.transpose(0, 1)?.contiguous()?.unsqueeze(0)
@@ -259,13 +358,13 @@ impl Decoder {
             let gated = (candle_nn::ops::silu(&layer.gate.forward(&normed)?)? * layer.up.forward(&normed)?)?;
             x = (x + layer.down.forward(&gated)?)?;
         }
-        let index = Tensor::from_vec(rows.to_vec(), rows.len(), &self.device)?;
-        let selected = candle_nn::ops::rms_norm(&x.index_select(&index, 0)?, &self.norm, eps)?;
+        let index = Tensor::from_vec(rows.to_vec(), rows.len(), device)?;
+        let selected = candle_nn::ops::rms_norm(&x.index_select(&index, 0)?, norm, eps)?;
         Ok(selected.flatten_all()?.to_vec1::<f32>()?)
     }
 
-    /// The rotary tables `cos(p·f_i)`, `sin(p·f_i)` for positions `0..n`, `[n × head_dim/2]`.
-    fn rotary(&self, n: usize) -> Result<(Tensor, Tensor), ModelError> {
+    /// The rotary tables `cos(p·f_i)`, `sin(p·f_i)` for positions `0..n`, each `[n × head_dim/2]`.
+    fn rotary_tables(&self, n: usize) -> (Vec<f32>, Vec<f32>) {
         let half = self.inverse_frequencies.len();
         let mut cos = Vec::with_capacity(n * half);
         let mut sin = Vec::with_capacity(n * half);
@@ -276,7 +375,7 @@ impl Decoder {
                 sin.push(angle.sin());
             }
         }
-        Ok((Tensor::from_vec(cos, (n, half), &self.device)?, Tensor::from_vec(sin, (n, half), &self.device)?))
+        (cos, sin)
     }
 }
 
@@ -285,4 +384,139 @@ fn causal_mask(n: usize, device: &Device) -> candle_core::Result<Tensor> {
     let mask: Vec<f32> =
         (0..n).flat_map(|q| (0..n).map(move |k| if k <= q { 0.0 } else { f32::NEG_INFINITY })).collect();
     Tensor::from_vec(mask, (n, n), device)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng as _, SeedableRng as _};
+    use serde_json::json;
+
+    use super::*;
+
+    /// A seeded random decoder in `dir`: Qwen2-shaped (q/k/v biases, its own LM head) or
+    /// Llama-shaped (no biases, the head tied to the embeddings), with grouped-query attention.
+    fn write_model(dir: &Path, qwen: bool, seed: u64) -> Result<ModelConfig, ModelError> {
+        let (vocab, h, inter, layers, heads, kv, d) = (97, 32, 48, 2, 4, 2, 8);
+        let architecture = if qwen { "Qwen2ForCausalLM" } else { "LlamaForCausalLM" };
+        let config = json!({
+            "architectures": [architecture], "vocab_size": vocab, "hidden_size": h,
+            "intermediate_size": inter, "num_hidden_layers": layers, "num_attention_heads": heads,
+            "num_key_value_heads": kv, "max_position_embeddings": 64, "rms_norm_eps": 1e-6,
+            "rope_theta": 10000.0, "tie_word_embeddings": !qwen, "hidden_act": "silu",
+        });
+        std::fs::write(dir.join("config.json"), config.to_string()).map_err(|e| ModelError::Compute(e.to_string()))?;
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut tensors = HashMap::new();
+        let mut add = |name: String, shape: &[usize], range: std::ops::Range<f32>| -> Result<(), ModelError> {
+            let values: Vec<f32> = (0..shape.iter().product()).map(|_| rng.random_range(range.clone())).collect();
+            tensors.insert(name, Tensor::from_vec(values, shape, &Device::Cpu)?);
+            Ok(())
+        };
+        add("model.embed_tokens.weight".to_owned(), &[vocab, h], -1.0..1.0)?;
+        if qwen {
+            add("lm_head.weight".to_owned(), &[vocab, h], -0.5..0.5)?;
+        }
+        add("model.norm.weight".to_owned(), &[h], 0.5..1.5)?;
+        let spread = 1.0 / (h as f32).sqrt();
+        for i in 0..layers {
+            let p = format!("model.layers.{i}");
+            add(format!("{p}.input_layernorm.weight"), &[h], 0.5..1.5)?;
+            add(format!("{p}.post_attention_layernorm.weight"), &[h], 0.5..1.5)?;
+            for (name, out, inp) in [
+                ("self_attn.q_proj", heads * d, h),
+                ("self_attn.k_proj", kv * d, h),
+                ("self_attn.v_proj", kv * d, h),
+                ("self_attn.o_proj", h, heads * d),
+                ("mlp.gate_proj", inter, h),
+                ("mlp.up_proj", inter, h),
+                ("mlp.down_proj", h, inter),
+            ] {
+                add(format!("{p}.{name}.weight"), &[out, inp], -spread..spread)?;
+                if qwen && name.starts_with("self_attn") && name != "self_attn.o_proj" {
+                    add(format!("{p}.{name}.bias"), &[out], -0.1..0.1)?;
+                }
+            }
+        }
+        candle_core::safetensors::save(&tensors, dir.join("model.safetensors"))?;
+        ModelConfig::load(dir)
+    }
+
+    /// Sequences of 1 to 40 random tokens, each scoring a random ascending subset of its
+    /// positions (none, for some).
+    fn batch(seed: u64, vocab: u32) -> Vec<TokenSequence> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..6)
+            .map(|i| {
+                let len = if i == 0 { 1 } else { rng.random_range(2..=40) };
+                let ids: Vec<u32> = (0..len).map(|_| rng.random_range(0..vocab)).collect();
+                let positions = (1..len as u32).filter(|_| rng.random_bool(0.4)).collect();
+                TokenSequence { ids, positions }
+            })
+            .collect()
+    }
+
+    fn assert_close(expected: &[Vec<f32>], actual: &[Vec<f32>], what: &str) {
+        assert_eq!(expected.len(), actual.len(), "{what}: sequence count");
+        for (e, a) in expected.iter().zip(actual) {
+            assert_eq!(e.len(), a.len(), "{what}: scored positions");
+            for (x, y) in e.iter().zip(a) {
+                assert!((x - y).abs() < 1e-4, "{what}: {x} against {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_device_pass_over_the_cpu_twins_matches_the_candle_pass() -> Result<(), ModelError> {
+        for (qwen, seed) in [(true, 1), (false, 2)] {
+            let dir = tempfile::tempdir().map_err(|e| ModelError::Compute(e.to_string()))?;
+            let config = write_model(dir.path(), qwen, seed)?;
+            let vocab = config.vocab_size as u32;
+            let candle = Decoder::load(dir.path(), config.clone(), ModelDevice::Cpu)?;
+            let mut twins = Decoder::load(dir.path(), config, ModelDevice::Cpu)?;
+            let Backend::Candle { layers, norm } = &twins.backend else { panic!("loaded on the CPU") };
+            twins.backend = Backend::Twins(Box::new(Stack::build(HostOps, layers, norm, twins.head()?)?));
+            let batch = batch(seed, vocab);
+            let expected = candle.logprobs(&batch)?;
+            assert!(expected.iter().map(Vec::len).sum::<usize>() > 10, "the batch scores tokens");
+            assert!(expected.iter().flatten().all(|x| x.is_finite() && *x < 0.0));
+            assert_close(&expected, &twins.logprobs(&batch)?, if qwen { "qwen2" } else { "llama" });
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_cuda_device_needs_the_cuda_feature_or_a_gpu() -> Result<(), ModelError> {
+        let dir = tempfile::tempdir().map_err(|e| ModelError::Compute(e.to_string()))?;
+        let config = write_model(dir.path(), true, 3)?;
+        match Decoder::load(dir.path(), config, ModelDevice::Cuda(99)) {
+            Err(ModelError::Device(message)) => assert!(message.contains("cuda"), "{message}"),
+            other => panic!("expected a device error for cuda:99, got {other:?}"),
+        }
+        Ok(())
+    }
+
+    /// The whole pass on a CUDA device against the candle pass on the CPU. Skips, saying so,
+    /// without a GPU; `REFEREE_REQUIRE_GPU` makes a missing GPU a failure.
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn the_gpu_pass_matches_the_cpu_pass() -> Result<(), ModelError> {
+        for (qwen, seed) in [(true, 4), (false, 5)] {
+            let dir = tempfile::tempdir().map_err(|e| ModelError::Compute(e.to_string()))?;
+            let config = write_model(dir.path(), qwen, seed)?;
+            let vocab = config.vocab_size as u32;
+            let gpu = match Decoder::load(dir.path(), config.clone(), ModelDevice::Cuda(0)) {
+                Ok(gpu) => gpu,
+                Err(ModelError::Device(why)) if std::env::var_os("REFEREE_REQUIRE_GPU").is_none() => {
+                    eprintln!("SKIPPED the_gpu_pass_matches_the_cpu_pass: {why}");
+                    return Ok(());
+                }
+                Err(error) => return Err(error),
+            };
+            let cpu = Decoder::load(dir.path(), config, ModelDevice::Cpu)?;
+            let batch = batch(seed, vocab);
+            assert_close(&cpu.logprobs(&batch)?, &gpu.logprobs(&batch)?, "gpu against cpu");
+        }
+        Ok(())
+    }
 }

@@ -1,5 +1,6 @@
 //! The local model: a causal language model loaded from a Hugging Face-style directory and run
-//! on the CPU, with its tokenizer and chat template.
+//! on the CPU or, with the `cuda` feature, on a CUDA device ([`ModelDevice`]), with its
+//! tokenizer and chat template.
 //!
 //! - [`ChatTokenizer`] renders chat messages with the model's template and tokenises text with
 //!   byte offsets, as the reference implementation tokenises the scored text (whole, without
@@ -12,9 +13,14 @@
 
 mod config;
 mod decoder;
+#[cfg(feature = "cuda")]
+mod gpu;
+#[cfg(any(test, feature = "cuda"))]
+mod stack;
 mod tokenizer;
 
 use std::path::Path;
+use std::str::FromStr;
 
 pub use config::{Architecture, ModelConfig};
 pub use tokenizer::{ChatMessage, ChatTokenizer, Encoded};
@@ -53,6 +59,59 @@ pub enum ModelError {
     /// The forward pass failed.
     #[error("forward pass: {0}")]
     Compute(String),
+    /// The device cannot be used: no CUDA support in this build, no driver or device, or a
+    /// missing CUDA library.
+    #[error("device: {0}")]
+    Device(String),
+}
+
+/// Where the model's forward pass runs: `cpu` (the default), or `cuda` / `cuda:N` (device N,
+/// default 0; builds with the `cuda` feature). The weights are loaded as f32 either way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum ModelDevice {
+    #[default]
+    Cpu,
+    Cuda(usize),
+}
+
+impl FromStr for ModelDevice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ModelDevice, String> {
+        match text {
+            "cpu" => Ok(ModelDevice::Cpu),
+            "cuda" => Ok(ModelDevice::Cuda(0)),
+            _ => text
+                .strip_prefix("cuda:")
+                .and_then(|ordinal| ordinal.parse().ok())
+                .map(ModelDevice::Cuda)
+                .ok_or_else(|| format!("unknown device {text:?}: expected \"cpu\", \"cuda\" or \"cuda:N\"")),
+        }
+    }
+}
+
+impl TryFrom<String> for ModelDevice {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<ModelDevice, String> {
+        text.parse()
+    }
+}
+
+impl From<ModelDevice> for String {
+    fn from(device: ModelDevice) -> String {
+        device.to_string()
+    }
+}
+
+impl std::fmt::Display for ModelDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelDevice::Cpu => f.write_str("cpu"),
+            ModelDevice::Cuda(ordinal) => write!(f, "cuda:{ordinal}"),
+        }
+    }
 }
 
 impl ModelError {
@@ -83,10 +142,15 @@ pub struct LocalModel {
 }
 
 impl LocalModel {
-    /// Loads a model directory: `config.json`, the weights (`model.safetensors`, or the shards
-    /// named by `model.safetensors.index.json`), `tokenizer.json` and `tokenizer_config.json`
-    /// (chat template, eos). Weights of any float type are converted to f32.
+    /// Loads a model directory onto the CPU: `config.json`, the weights (`model.safetensors`,
+    /// or the shards named by `model.safetensors.index.json`), `tokenizer.json` and
+    /// `tokenizer_config.json` (chat template, eos). Weights of any float type become f32.
     pub fn load(dir: &Path) -> Result<LocalModel, ModelError> {
+        LocalModel::load_on(dir, ModelDevice::Cpu)
+    }
+
+    /// [`LocalModel::load`] with the forward pass on `device`.
+    pub fn load_on(dir: &Path, device: ModelDevice) -> Result<LocalModel, ModelError> {
         let config = ModelConfig::load(dir)?;
         let tokenizer = ChatTokenizer::load(dir)?;
         if tokenizer.vocab_size() > config.vocab_size {
@@ -96,7 +160,7 @@ impl LocalModel {
                 config.vocab_size
             )));
         }
-        let decoder = decoder::Decoder::load(dir, config)?;
+        let decoder = decoder::Decoder::load(dir, config, device)?;
         Ok(LocalModel { tokenizer, decoder })
     }
 
@@ -146,8 +210,8 @@ impl LocalModel {
     }
 
     /// The log-probs (natural log, temperature 1) of `ids[p]` given `ids[..p]` for every `p` in
-    /// each sequence's `positions`, one vector per sequence, in order. Blocking and CPU-bound:
-    /// call it from a thread that may block.
+    /// each sequence's `positions`, one vector per sequence, in order. Blocking: call it from a
+    /// thread that may block.
     pub fn logprobs(&self, batch: &[TokenSequence]) -> Result<Vec<Vec<f32>>, ModelError> {
         self.decoder.logprobs(batch)
     }
@@ -161,8 +225,10 @@ impl crate::batcher::BatchModel for LocalModel {
 }
 
 impl crate::hosted::HostedModel for LocalModel {
-    fn load(dir: &Path) -> Result<LocalModel, String> {
-        LocalModel::load(dir).map_err(|e| e.to_string())
+    type Placement = ModelDevice;
+
+    fn load(dir: &Path, device: &ModelDevice) -> Result<LocalModel, String> {
+        LocalModel::load_on(dir, *device).map_err(|e| e.to_string())
     }
 
     fn prepare(&self, text: &ScoringText) -> Result<TokenSequence, SourceError> {
