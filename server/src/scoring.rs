@@ -121,13 +121,35 @@ struct Envelope {
     target: Result<(usize, Value), String>,
 }
 
-/// What scoring does when a scorer's queue is full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Admit {
-    /// Refuse the whole request (HTTP 429 or 503 with `Retry-After`).
-    Refuse,
-    /// Wait and ask again, without limit: background work must never fail or lose items to load.
-    Wait,
+/// What scoring does when a scorer's queue is full, and so what it can fail with.
+trait Admit {
+    /// What a full queue turns into: [`Busy`], or nothing for a policy that never refuses.
+    type Refusal;
+
+    /// `Some` refuses the request; `None` waits and asks again.
+    fn refuse(busy: Busy) -> Option<Self::Refusal>;
+}
+
+/// Refuse the whole request (HTTP 429 or 503 with `Retry-After`).
+struct Refuse;
+
+impl Admit for Refuse {
+    type Refusal = Busy;
+
+    fn refuse(busy: Busy) -> Option<Busy> {
+        Some(busy)
+    }
+}
+
+/// Wait and ask again, without limit: background work must never fail or lose items to load.
+struct Wait;
+
+impl Admit for Wait {
+    type Refusal = std::convert::Infallible;
+
+    fn refuse(_: Busy) -> Option<std::convert::Infallible> {
+        None
+    }
 }
 
 /// The first and the longest wait between two admission attempts of background work.
@@ -179,7 +201,7 @@ impl Engine {
     /// unknown verifiers, panics and timeouts become per-item verdicts. Binary verdicts with a
     /// noise model get `details.reward`, and `correction` says whether it replaces `score`.
     ///
-    /// A scorer whose queue is full is waited for (see [`Admit::Wait`]): this is the entry of
+    /// A scorer whose queue is full is waited for (see [`Wait`]): this is the entry of
     /// background work (jobs, `referee score`). Requests answered synchronously use
     /// [`Engine::try_score`].
     pub async fn score(
@@ -190,10 +212,9 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Vec<ScoreResult> {
-        match self.score_admitted(items, shape, correction, budget, request_id, Admit::Wait).await {
+        match self.score_admitted::<Wait>(items, shape, correction, budget, request_id).await {
             Ok(results) => results,
-            // `Admit::Wait` never refuses.
-            Err(busy) => unreachable!("a waiting admission was refused: {busy}"),
+            Err(never) => match never {},
         }
     }
 
@@ -207,18 +228,17 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Result<Vec<ScoreResult>, Busy> {
-        self.score_admitted(items, shape, correction, budget, request_id, Admit::Refuse).await
+        self.score_admitted::<Refuse>(items, shape, correction, budget, request_id).await
     }
 
-    async fn score_admitted(
+    async fn score_admitted<A: Admit>(
         &self,
         items: Vec<Value>,
         shape: ItemShape<'_>,
         correction: Correction,
         mut budget: Budget,
         request_id: &str,
-        admit: Admit,
-    ) -> Result<Vec<ScoreResult>, Busy> {
+    ) -> Result<Vec<ScoreResult>, A::Refusal> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
         let noise = self.noise.get().map(|layer| (layer, layer.snapshot())).filter(|(_, s)| !s.is_empty());
         let mut candidates = Vec::new();
@@ -250,7 +270,7 @@ impl Engine {
             names.push((envelope.id, envelope.verifier));
         }
 
-        let admissions = self.admit(&groups, admit, &mut budget).await?;
+        let admissions = self.admit::<A>(&groups, &mut budget).await?;
         let runs = groups
             .into_iter()
             .enumerate()
@@ -282,15 +302,14 @@ impl Engine {
     }
 
     /// Reserves each scorer's capacity for its group of items (in registry order). When one
-    /// refuses, what was reserved is released; then `Admit::Refuse` answers [`Busy`] and
-    /// `Admit::Wait` retries after a short backoff, moving the budget's deadline by the time it
-    /// waited so that queueing never turns into `timeout` verdicts.
-    async fn admit(
+    /// refuses, what was reserved is released; then [`Refuse`] answers [`Busy`] and [`Wait`]
+    /// retries after a short backoff, moving the budget's deadline by the time it waited so
+    /// that queueing never turns into `timeout` verdicts.
+    async fn admit<A: Admit>(
         &self,
         groups: &[Vec<(usize, Value)>],
-        admit: Admit,
         budget: &mut Budget,
-    ) -> Result<Vec<Admission>, Busy> {
+    ) -> Result<Vec<Admission>, A::Refusal> {
         let started = Instant::now();
         let mut backoff = ADMISSION_BACKOFF_MIN;
         loop {
@@ -309,9 +328,9 @@ impl Engine {
                 }
                 Err(busy) => busy,
             };
-            if admit == Admit::Refuse {
+            if let Some(refusal) = A::refuse(busy) {
                 metrics::counter!("referee_admissions_refused_total").increment(1);
-                return Err(busy);
+                return Err(refusal);
             }
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(ADMISSION_BACKOFF_MAX);

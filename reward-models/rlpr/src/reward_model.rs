@@ -203,6 +203,21 @@ impl Default for RlprModel {
     }
 }
 
+/// The prompt of a model-mode or prepared item: `prompt` as given, or `messages` rendered by
+/// the source's chat template. Exactly one of the two must be given.
+fn rendered_prompt(
+    source: &dyn LogprobSource,
+    prompt: Option<&str>,
+    messages: Option<&[ChatMessage]>,
+) -> Result<String, SourceError> {
+    match (prompt, messages) {
+        (Some(_), Some(_)) => Err(SourceError::Input("give `prompt` or `messages`, not both".to_owned())),
+        (Some(prompt), None) => Ok(prompt.to_owned()),
+        (None, Some(messages)) => source.render(messages),
+        (None, None) => Err(SourceError::Input("give `prompt` or `messages`".to_owned())),
+    }
+}
+
 /// Why a model-mode item cannot be sent to the source.
 fn model_mode_error(input: &RlprInput) -> Option<&'static str> {
     if input.baseline_logprobs.is_some() {
@@ -299,11 +314,8 @@ impl RlprModel {
             // Nothing is scored, so neither text goes to the model.
             return Err(finish(input, false, &[], input.score_a));
         };
-        let prompt = match (&input.prompt, &input.messages) {
-            (Some(prompt), _) => prompt.clone(),
-            (None, Some(messages)) => source.render(messages).map_err(|e| source_verdict(source.name(), e))?,
-            (None, None) => String::new(),
-        };
+        let prompt = rendered_prompt(source.as_ref(), input.prompt.as_deref(), input.messages.as_deref())
+            .map_err(|e| source_verdict(source.name(), e))?;
         let scored = texts.len();
         texts.push(after_prompt(&prompt, substituted));
         let baseline = if options.debias && input.score_a.is_none() {
@@ -471,13 +483,7 @@ pub async fn prepare(source: &dyn LogprobSource, items: &[PrepareItem]) -> Vec<P
     let mut texts = Vec::new();
     let mut waiting = Vec::new();
     for (index, item) in items.iter().enumerate() {
-        let prompt = match (&item.prompt, &item.messages) {
-            (Some(_), Some(_)) => Err(SourceError::Input("give `prompt` or `messages`, not both".to_owned())),
-            (Some(prompt), None) => Ok(prompt.clone()),
-            (None, Some(messages)) => source.render(messages),
-            (None, None) => Err(SourceError::Input("give `prompt` or `messages`".to_owned())),
-        };
-        let prompt = match prompt {
+        let prompt = match rendered_prompt(source, item.prompt.as_deref(), item.messages.as_deref()) {
             Ok(prompt) => prompt,
             Err(error) => {
                 answers[index] = Some(PreparedItem::refused("invalid_input", error.to_string()));
