@@ -56,6 +56,15 @@ pub fn add_bias(x: &mut [f32], bias: &[f32]) -> Result<(), KernelError> {
     Ok(())
 }
 
+/// `x[i] += y[i]`: the residual connection.
+pub fn add_in_place(x: &mut [f32], y: &[f32]) -> Result<(), KernelError> {
+    if x.len() != y.len() {
+        return Err(shape(format!("{} values plus {} values", x.len(), y.len())));
+    }
+    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+    Ok(())
+}
+
 /// `gate[i] = silu(gate[i]) · up[i]`: the SwiGLU activation, in place.
 pub fn silu_mul(gate: &mut [f32], up: &[f32]) -> Result<(), KernelError> {
     if gate.len() != up.len() {

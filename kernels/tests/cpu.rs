@@ -153,6 +153,11 @@ mod decoder_layers {
         assert_eq!(x, [11., 22., 13., 24.]);
         assert!(layers::add_bias(&mut x, &[1., 2., 3.]).is_err());
 
+        let mut sum = vec![1., 2.];
+        layers::add_in_place(&mut sum, &[0.5, -2.])?;
+        assert_eq!(sum, [1.5, 0.]);
+        assert!(layers::add_in_place(&mut sum, &[1.]).is_err());
+
         let mut gate = vec![0., 20., -20.];
         layers::silu_mul(&mut gate, &[5., 2., 2.])?;
         assert!(close(&gate, &[0., 40., 0.]), "{gate:?}");

@@ -92,8 +92,7 @@ impl Ops for HostOps {
         if (x.rows, x.cols) != (y.rows, y.cols) {
             return Err(KernelError::Shape(format!("{} × {} and {} × {} differ", x.rows, x.cols, y.rows, y.cols)));
         }
-        x.data.iter_mut().zip(&y.data).for_each(|(a, b)| *a += b);
-        Ok(())
+        layers::add_in_place(&mut x.data, &y.data)
     }
 
     fn silu_mul(&self, gate: &mut HostMatrix, up: &HostMatrix) -> Result<(), KernelError> {
