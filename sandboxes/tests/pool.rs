@@ -62,6 +62,26 @@ async fn a_reused_slot_starts_from_the_runtime_image() -> anyhow::Result<()> {
 }
 
 #[tokio::test]
+async fn a_run_that_writes_all_over_the_image_leaves_nothing_behind() -> anyhow::Result<()> {
+    let pooled = sandbox(6)?;
+    // An attribute on every preloaded module writes to pages scattered over the interpreter's
+    // heap image: hundreds of separate runs of written pages, more than one scan of the pool's
+    // dirty-page reset reports (vendor/README.md), so the reset must go on scanning to find
+    // them all. Any page it missed would carry a module's attribute into the next run.
+    let dirty = "import sys\nfor name, module in list(sys.modules.items()):\n    \
+                 try:\n        module.__referee_dirty__ = name\n    except Exception:\n        pass\n\
+                 print(sum(hasattr(m, '__referee_dirty__') for m in list(sys.modules.values())) > 100)";
+    let probe = "import sys\nprint(sum(hasattr(m, '__referee_dirty__') for m in list(sys.modules.values())))";
+    for _ in 0..4 {
+        let first = run(pooled, dirty, "", Limits::default()).await?;
+        assert_eq!((first.termination, text(&first.stdout)), (Termination::Exited, "True\n".to_owned()));
+        let second = run(pooled, probe, "", Limits::default()).await?;
+        assert_eq!((second.termination, text(&second.stdout)), (Termination::Exited, "0\n".to_owned()));
+    }
+    Ok(())
+}
+
+#[tokio::test]
 async fn pooled_and_on_demand_runs_agree() -> anyhow::Result<()> {
     let program = "a, b = map(int, input().split())\nprint(a + b)";
     let bomb = "x = []\nwhile True:\n    x.append(bytearray(1 << 20))";
