@@ -18,7 +18,7 @@ async fn main() -> anyhow::Result<()> {
     let sandbox = Sandbox::global()?;
     let python = sandbox.python()?;
     let workers = sandbox.config().workers;
-    // The first run loads the runtime and fills the pool's slots; it is not measured.
+    // The first runs load the runtime and warm a pool slot per worker; they are not measured.
     for _ in 0..workers {
         python.clone().run_on(sandbox, PROGRAM.into(), b"1 2\n".to_vec(), None, 7, Limits::default()).await?;
     }
