@@ -83,7 +83,94 @@ pub fn rates_from_appeal_components(positive_rate: f64, precision: f64, overturn
     Some((rho0, rho1))
 }
 
+/// ρ1 when ρ0 is known rather than estimated, from the observed positive rate π̃ and the
+/// overturn rate q of verdicts 0 (no re-checked positives needed; see `docs/noise.md`):
+/// π1 = (π̃ − ρ0 + (1 − π̃)·q) / (1 − ρ0) and ρ1 = (1 − π̃)·q / π1. With ρ0 = 0 this is
+/// (1 − π̃)q / (π̃ + (1 − π̃)q), overturned negatives over all true positives.
+///
+/// Returns `None` when ρ0 is not in [0, 1), when π1 is not positive (nothing is truly 1), or
+/// when the counts are inconsistent with ρ0 (ρ1 would exceed 1: fewer verdicts 1 than the
+/// assumed false positives alone would give).
+pub fn false_negative_rate_with_fixed_rho0(positive_rate: f64, overturn_rate: f64, rho0: f64) -> Option<f64> {
+    if !(0.0..1.0).contains(&rho0) {
+        return None;
+    }
+    let overturned = (1.0 - positive_rate) * overturn_rate;
+    let truly_positive = (positive_rate - rho0 + overturned) / (1.0 - rho0);
+    if !(truly_positive > 0.0) {
+        return None;
+    }
+    let rho1 = overturned / truly_positive;
+    (rho1 <= 1.0).then_some(rho1)
+}
+
 impl NoiseModel {
+    /// A model from appeals of verdicts 0 only, with ρ0 fixed at `rho0` rather than estimated:
+    /// the set-up of Cai et al. (2025), where a stronger checker re-checks the negatives of a
+    /// rule-based verifier assumed never to pass a wrong answer (`rho0` = 0).
+    ///
+    /// ρ1 is [`false_negative_rate_with_fixed_rho0`] at the counted π̃ and q; its interval and
+    /// J's are the 2.5% and 97.5% percentiles over `monte_carlo.draws` draws from the Jeffreys
+    /// posteriors of π̃ and q. ρ0 is reported as the configured point. Re-checked positives,
+    /// if any, are not used. Fails without observed verdicts or re-checked negatives, and when
+    /// the counts give no defined ρ1.
+    pub fn from_negative_appeals(
+        tally: &VerdictTally,
+        rho0: f64,
+        monte_carlo: &MonteCarlo,
+    ) -> Result<Self, NoiseError> {
+        tally.validate()?;
+        check_draws(monte_carlo)?;
+        if !(0.0..1.0).contains(&rho0) {
+            return Err(NoiseError::invalid("fixed_rho0", format!("{rho0} is not a rate in [0, 1)")));
+        }
+        let positive_rate = point(tally.observed_positive_rate(), "observed verdicts")?;
+        let overturn_rate = point(tally.overturn_rate(), "re-checked negatives")?;
+        let Some(rho1) = false_negative_rate_with_fixed_rho0(positive_rate, overturn_rate, rho0) else {
+            return Err(NoiseError::degenerate(format!(
+                "with ρ0 fixed at {rho0}, π̃ = {positive_rate:.4} and q = {overturn_rate:.4} leave no verdict truly 1 \
+                 or fewer verdicts 1 than the false positives alone, so ρ1 is undefined"
+            )));
+        };
+        let positive_posterior = jeffreys_posterior(tally.observed_positive_rate())?;
+        let overturn_posterior = jeffreys_posterior(tally.overturn_rate())?;
+        let mut rng = ChaCha8Rng::seed_from_u64(monte_carlo.seed);
+        let capacity = monte_carlo.draws as usize;
+        let mut rho1_draws = Vec::with_capacity(capacity);
+        for _ in 0..monte_carlo.draws {
+            let (p, q) = (positive_posterior.sample(&mut rng), overturn_posterior.sample(&mut rng));
+            // A draw with π̃ under ρ0 (possible when both are small) has no defined ρ1.
+            if let Some(rho1) = false_negative_rate_with_fixed_rho0(p, q, rho0) {
+                rho1_draws.push(rho1);
+            }
+        }
+        if rho1_draws.len() < capacity / 2 {
+            return Err(NoiseError::degenerate(format!(
+                "only {} of {} posterior draws gave a defined ρ1 with ρ0 fixed at {rho0}",
+                rho1_draws.len(),
+                capacity
+            )));
+        }
+        let rho1_interval =
+            Interval { lower: percentile(&mut rho1_draws, TAIL_95), upper: percentile(&mut rho1_draws, 1.0 - TAIL_95) };
+        Ok(NoiseModel {
+            rho0: RateEstimate {
+                estimate: rho0,
+                interval: Interval { lower: rho0, upper: rho0 },
+                method: IntervalMethod::Configured,
+            },
+            rho1: RateEstimate { estimate: rho1, interval: rho1_interval, method: IntervalMethod::MonteCarlo },
+            // J = 1 − ρ0 − ρ1 is monotone in ρ1 with ρ0 fixed, so its percentiles are ρ1's mirrored.
+            youden_j: RateEstimate {
+                estimate: 1.0 - rho0 - rho1,
+                interval: Interval { lower: 1.0 - rho0 - rho1_interval.upper, upper: 1.0 - rho0 - rho1_interval.lower },
+                method: IntervalMethod::MonteCarlo,
+            },
+            source: NoiseSource::Appeal,
+            counts: *tally,
+        })
+    }
+
     /// A model inferred from appeals.
     ///
     /// The point estimates plug the counted proportions π̃, PPV and q into
@@ -96,17 +183,7 @@ impl NoiseModel {
     /// the counts put π1 at 0 or 1.
     pub fn from_appeals(tally: &VerdictTally, monte_carlo: &MonteCarlo) -> Result<Self, NoiseError> {
         tally.validate()?;
-        if !(MonteCarlo::MIN_DRAWS..=MonteCarlo::MAX_DRAWS).contains(&monte_carlo.draws) {
-            return Err(NoiseError::invalid(
-                "draws",
-                format!(
-                    "{} Monte Carlo draws; use {} to {}",
-                    monte_carlo.draws,
-                    MonteCarlo::MIN_DRAWS,
-                    MonteCarlo::MAX_DRAWS
-                ),
-            ));
-        }
+        check_draws(monte_carlo)?;
         let positive_rate = point(tally.observed_positive_rate(), "observed verdicts")?;
         let precision = point(tally.precision(), "re-checked positives")?;
         let overturn_rate = point(tally.overturn_rate(), "re-checked negatives")?;
@@ -134,6 +211,21 @@ impl NoiseModel {
             counts: *tally,
         })
     }
+}
+
+fn check_draws(monte_carlo: &MonteCarlo) -> Result<(), NoiseError> {
+    if !(MonteCarlo::MIN_DRAWS..=MonteCarlo::MAX_DRAWS).contains(&monte_carlo.draws) {
+        return Err(NoiseError::invalid(
+            "draws",
+            format!(
+                "{} Monte Carlo draws; use {} to {}",
+                monte_carlo.draws,
+                MonteCarlo::MIN_DRAWS,
+                MonteCarlo::MAX_DRAWS
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn point(proportion: Proportion, what: &'static str) -> Result<f64, NoiseError> {
@@ -294,6 +386,60 @@ mod tests {
         assert!(matches!(NoiseModel::from_appeals(&good, &few), Err(NoiseError::Invalid { field: "draws", .. })));
         let impossible = tally((3_500, 6_500), (100, 101), (200, 25));
         assert!(NoiseModel::from_appeals(&impossible, &MonteCarlo::default()).is_err());
+    }
+
+    #[test]
+    fn negatives_only_appeals_estimate_rho1_with_rho0_fixed() -> Result<(), NoiseError> {
+        // Cai et al.'s set-up: only verdicts 0 re-checked, none of the verdicts 1. The general
+        // estimator has no PPV and so no model.
+        let negatives_only = tally((3_500, 6_500), (0, 0), (650, 80));
+        assert_eq!(
+            NoiseModel::from_appeals(&negatives_only, &MonteCarlo::default()),
+            Err(NoiseError::Empty { what: "re-checked positives" })
+        );
+        // With ρ0 = 0: ρ1 = (1 − π̃)q / (π̃ + (1 − π̃)q) = 0.65·(80/650) / (0.35 + 0.08) = 0.08/0.43.
+        let model = NoiseModel::from_negative_appeals(&negatives_only, 0.0, &MonteCarlo::default())?;
+        assert!((model.rho1.estimate - 0.08 / 0.43).abs() < 1e-12, "{:?}", model.rho1);
+        assert_eq!(model.rho0.estimate, 0.0);
+        assert_eq!(model.rho0.interval, Interval { lower: 0.0, upper: 0.0 });
+        assert_eq!(model.rho0.method, IntervalMethod::Configured);
+        assert_eq!(model.source, NoiseSource::Appeal);
+        assert!(model.rho1.interval.contains(model.rho1.estimate) && model.rho1.interval.width() > 0.0);
+        assert!((model.youden_j.estimate - (1.0 - 0.08 / 0.43)).abs() < 1e-12);
+        assert!((model.youden_j.interval.lower - (1.0 - model.rho1.interval.upper)).abs() < 1e-15);
+        // The same channel as `components_invert_the_channel` (π1 = 0.4, ρ0 = 0.05, ρ1 = 0.2)
+        // with ρ0 known gives back ρ1 from π̃ and q alone.
+        let rho1 = false_negative_rate_with_fixed_rho0(0.35, 0.08 / 0.65, 0.05).unwrap_or(f64::NAN);
+        assert!((rho1 - 0.2).abs() < 1e-12, "{rho1}");
+        // It agrees with the general estimator when PPV is 1.
+        let (_, general) = rates_from_appeal_components(0.35, 1.0, 80.0 / 650.0).unwrap_or((f64::NAN, f64::NAN));
+        assert!((general - model.rho1.estimate).abs() < 1e-12);
+        Ok(())
+    }
+
+    #[test]
+    fn negatives_only_appeals_name_what_is_missing() {
+        let settings = MonteCarlo::default();
+        assert_eq!(
+            NoiseModel::from_negative_appeals(&tally((10, 10), (5, 0), (0, 0)), 0.0, &settings),
+            Err(NoiseError::Empty { what: "re-checked negatives" })
+        );
+        // No verdict 1 and no overturn: nothing is truly 1.
+        let nothing = tally((0, 100), (0, 0), (50, 0));
+        assert!(matches!(
+            NoiseModel::from_negative_appeals(&nothing, 0.0, &settings),
+            Err(NoiseError::Degenerate { .. })
+        ));
+        // Fewer verdicts 1 (1%) than an assumed ρ0 of 30% alone would give.
+        let inconsistent = tally((10, 990), (0, 0), (100, 0));
+        assert!(matches!(
+            NoiseModel::from_negative_appeals(&inconsistent, 0.3, &settings),
+            Err(NoiseError::Degenerate { .. })
+        ));
+        assert!(matches!(
+            NoiseModel::from_negative_appeals(&tally((10, 10), (0, 0), (5, 1)), 1.0, &settings),
+            Err(NoiseError::Invalid { field: "fixed_rho0", .. })
+        ));
     }
 
     #[test]

@@ -31,6 +31,18 @@ pub enum StdEstimator {
     Population,
 }
 
+/// What a group of one rollout gets: it has no spread to estimate (and N − 1 = 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SingleRollout {
+    /// verl's and RLPR's GRPO (`compute_grpo_outcome_advantage`): mean 0 and std 1, so the
+    /// advantage is the value itself, v / (1 + epsilon) under `mean_std` and v under `mean_only`.
+    #[default]
+    Verl,
+    /// No advantage: mean v and std 0, advantage 0 (the rollout is in effect dropped).
+    Zero,
+}
+
 /// Which per-rollout value the advantages are computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +91,9 @@ pub struct AdvantageRequest {
     /// The task/source label of that noise model; the verifier-wide model when absent.
     #[serde(default)]
     pub label: Option<String>,
+    /// What a group of one rollout gets: verl's convention (mean 0, std 1) by default.
+    #[serde(default)]
+    pub single_rollout: SingleRollout,
 }
 
 impl AdvantageRequest {
@@ -97,11 +112,14 @@ pub struct GroupAdvantages {
     pub id: String,
     /// The values the advantages come from: the rewards, or their corrections.
     pub values: Vec<f64>,
-    /// One advantage per rollout; all 0 in a group of one.
+    /// One advantage per rollout: exactly 0 where all values agree (zero std).
     pub advantages: Vec<f64>,
-    /// The mean of `values`.
+    /// The baseline subtracted: the mean of `values`, or 0 for a group of one under
+    /// `single_rollout: verl` (v for `zero`).
     pub mean: f64,
-    /// The std of `values` by the requested estimator (0 in a group of one).
+    /// The scale divided by (before epsilon): the std of `values` by the requested estimator, 0
+    /// when all values agree, and for a group of one 1 under `single_rollout: verl` (0 for
+    /// `zero`).
     pub std: f64,
     /// Whether every rollout got the same raw reward: the group teaches nothing under any
     /// group-constant correction.
@@ -210,22 +228,36 @@ fn group_values(group: &RewardGroup, basis: RewardBasis, noise: Option<&NoiseMod
 
 fn normalise(group: &RewardGroup, values: Vec<f64>, request: &AdvantageRequest) -> GroupAdvantages {
     let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
-    let std = match (values.len(), request.std_estimator) {
-        // A lone rollout has no spread to estimate (and N − 1 = 0); it gets no advantage.
-        (1, _) => 0.0,
-        (_, StdEstimator::Sample) => (squares / (n - 1.0)).sqrt(),
-        (_, StdEstimator::Population) => (squares / n).sqrt(),
+    // Exact agreement, not a std under some threshold: a group whose values differ only in
+    // rounding still carries a (tiny) signal, and agreeing values must give exactly 0, which
+    // verl's (v − mean)/(0 + ε) gives only up to the rounding of the mean.
+    let agree = values.windows(2).all(|pair| pair[0] == pair[1]);
+    let (mean, std) = match (values.len(), request.single_rollout) {
+        (1, SingleRollout::Verl) => (0.0, 1.0),
+        (1, SingleRollout::Zero) => (values[0], 0.0),
+        _ if agree => (values[0], 0.0),
+        _ => {
+            let mean = values.iter().sum::<f64>() / n;
+            let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+            let divisor = match request.std_estimator {
+                StdEstimator::Sample => n - 1.0,
+                StdEstimator::Population => n,
+            };
+            (mean, (squares / divisor).sqrt())
+        }
     };
+    let lone_verl = values.len() == 1 && request.single_rollout == SingleRollout::Verl;
     let advantages = values
         .iter()
-        .map(|v| match request.normalisation {
-            Normalisation::MeanStd => (v - mean) / (std + request.epsilon),
-            Normalisation::MeanOnly => v - mean,
+        .map(|v| {
+            if agree && !lone_verl {
+                return 0.0;
+            }
+            match request.normalisation {
+                Normalisation::MeanStd => (v - mean) / (std + request.epsilon),
+                Normalisation::MeanOnly => v - mean,
+            }
         })
-        // With epsilon 0, agreeing rollouts give 0/0; they carry no advantage.
-        .map(|a| if a.is_finite() { a } else { 0.0 })
         .collect();
     let all_agree = group.rewards.windows(2).all(|pair| pair[0] == pair[1]);
     GroupAdvantages {
@@ -253,6 +285,7 @@ mod tests {
             reward,
             verifier: None,
             label: None,
+            single_rollout: SingleRollout::Verl,
         }
     }
 
@@ -289,14 +322,49 @@ mod tests {
 
     #[test]
     fn agreeing_groups_are_flagged_and_have_zero_advantage() -> Result<(), NoiseError> {
-        let mut req = request(&[("same", &[1.0, 1.0, 1.0]), ("one", &[0.0])], Normalisation::MeanStd, RewardBasis::Raw);
+        let mut req = request(&[("same", &[1.0, 1.0, 1.0])], Normalisation::MeanStd, RewardBasis::Raw);
         req.epsilon = 0.0;
         let out = group_advantages(&req, None, &CorrectionPolicy::default())?;
         assert!(out.groups[0].all_agree && !out.groups[0].keep);
         assert_eq!(out.groups[0].advantages, [0.0, 0.0, 0.0]);
-        assert!(out.groups[1].all_agree && out.groups[1].keep);
+        assert_eq!(out.groups[0].std, 0.0);
+        Ok(())
+    }
+
+    #[test]
+    fn zero_std_groups_get_exactly_zero_advantage() -> Result<(), NoiseError> {
+        // The mean of three 0.1s rounds to 0.10000000000000002, so (v − mean)/(0 + ε) is
+        // −2e-11, not 0; and backward-corrected values of agreeing verdicts are agreeing
+        // non-round numbers.
+        let req = request(&[("tenths", &[0.1, 0.1, 0.1])], Normalisation::MeanStd, RewardBasis::Raw);
+        let out = group_advantages(&req, None, &CorrectionPolicy::default())?;
+        assert_eq!(out.groups[0].advantages, [0.0, 0.0, 0.0]);
+        assert_eq!((out.groups[0].mean, out.groups[0].std), (0.1, 0.0));
+        let req = request(&[("ones", &[1.0, 1.0, 1.0])], Normalisation::MeanStd, RewardBasis::Backward);
+        let out = group_advantages(&req, Some(&noise()?), &CorrectionPolicy::default())?;
+        assert_eq!(out.groups[0].advantages, [0.0, 0.0, 0.0]);
+        Ok(())
+    }
+
+    #[test]
+    fn a_single_rollout_follows_verl() -> Result<(), NoiseError> {
+        // verl's compute_grpo_outcome_advantage: a group of one has mean 0 and std 1, so its
+        // advantage is its score / (1 + ε), not 0.
+        let req = request(&[("one", &[1.0]), ("zero", &[0.0])], Normalisation::MeanStd, RewardBasis::Raw);
+        let out = group_advantages(&req, None, &CorrectionPolicy::default())?;
+        let one = &out.groups[0];
+        assert_eq!(one.advantages, [1.0 / (1.0 + 1e-6)]);
+        assert_eq!((one.mean, one.std), (0.0, 1.0));
+        assert!(one.all_agree && one.keep, "verl keeps a group of one");
         assert_eq!(out.groups[1].advantages, [0.0]);
-        assert_eq!(out.groups[1].std, 0.0);
+        let mean_only = request(&[("one", &[0.75])], Normalisation::MeanOnly, RewardBasis::Raw);
+        assert_eq!(group_advantages(&mean_only, None, &CorrectionPolicy::default())?.groups[0].advantages, [0.75]);
+        // The explicit alternative: no advantage.
+        let mut zero = request(&[("one", &[1.0])], Normalisation::MeanStd, RewardBasis::Raw);
+        zero.single_rollout = SingleRollout::Zero;
+        let out = group_advantages(&zero, None, &CorrectionPolicy::default())?;
+        assert_eq!(out.groups[0].advantages, [0.0]);
+        assert_eq!((out.groups[0].mean, out.groups[0].std), (1.0, 0.0));
         Ok(())
     }
 
@@ -377,6 +445,7 @@ mod tests {
         assert_eq!(req.epsilon, 1e-6);
         assert_eq!(req.std_estimator, StdEstimator::Sample);
         assert_eq!(req.reward, RewardBasis::Raw);
+        assert_eq!(req.single_rollout, SingleRollout::Verl);
         let req: AdvantageRequest = serde_json::from_str(
             r#"{"groups": [], "normalisation": "mean_only", "reward": "forward_weight", "verifier": "math"}"#,
         )?;

@@ -10,6 +10,9 @@
 //!   configured ([`NoiseModel::configured`]);
 //! - corrects each binary verdict into the backward (unbiased) reward and the forward weight,
 //!   refusing when Youden's J = 1 − ρ0 − ρ1 may be too small ([`NoiseModel::correct`]);
+//! - estimates ρ1 alone from appeals of verdicts 0 with ρ0 fixed
+//!   ([`NoiseModel::from_negative_appeals`]), and forgets old counts over training steps
+//!   ([`CountWindow`]);
 //! - computes group-normalised advantages and the dynamic-sampling filter for GRPO-style
 //!   trainers ([`group_advantages`]).
 //!
@@ -23,17 +26,19 @@ mod groups;
 mod model;
 mod proportion;
 mod tally;
+mod window;
 
-pub use appeal::{AppealRates, MonteCarlo, rates_from_appeal_components};
+pub use appeal::{AppealRates, MonteCarlo, false_negative_rate_with_fixed_rho0, rates_from_appeal_components};
 pub use correction::{CorrectionPolicy, RewardCorrection, backward_reward, forward_weight};
 pub use error::NoiseError;
 pub use groups::{
     AdvantageRequest, AdvantageResponse, GroupAdvantages, MAX_ABS_REWARD, Normalisation, RewardBasis, RewardGroup,
-    StdEstimator, group_advantages,
+    SingleRollout, StdEstimator, group_advantages,
 };
 pub use model::{ConfiguredRates, IntervalMethod, NoiseModel, NoiseSource, RateEstimate};
 pub use proportion::{BinomialInterval, Interval, Proportion, Z_95};
 pub use tally::{GoldLabel, VerdictTally};
+pub use window::CountWindow;
 
 use referee_core::Status;
 

@@ -36,6 +36,8 @@ pub enum IntervalMethod {
     Wilson,
     /// Jeffreys interval of a counted proportion.
     Jeffreys,
+    /// Clopper–Pearson (exact) interval of a counted proportion.
+    ClopperPearson,
     /// Percentiles of seeded Monte Carlo draws from the posteriors of the component proportions.
     MonteCarlo,
     /// Youden's J bounded by the ends of the ρ0 and ρ1 intervals (conservative).
@@ -49,6 +51,7 @@ impl From<BinomialInterval> for IntervalMethod {
         match method {
             BinomialInterval::Wilson => IntervalMethod::Wilson,
             BinomialInterval::Jeffreys => IntervalMethod::Jeffreys,
+            BinomialInterval::ClopperPearson => IntervalMethod::ClopperPearson,
         }
     }
 }

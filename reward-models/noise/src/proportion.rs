@@ -45,6 +45,10 @@ pub enum BinomialInterval {
     /// modification, which restores coverage at the boundaries).
     #[default]
     Jeffreys,
+    /// The Clopper–Pearson ("exact") interval: [B(0.025; k, n − k + 1), B(0.975; k + 1, n − k)]
+    /// with B the beta quantile, the lower end 0 when k = 0 and the upper end 1 when k = n. It
+    /// covers at least 95% for every true rate, so it is wider than Wilson and Jeffreys.
+    ClopperPearson,
 }
 
 /// `successes` out of `trials` independent Bernoulli draws.
@@ -98,11 +102,25 @@ impl Proportion {
         Some(Interval { lower, upper })
     }
 
+    /// The 95% Clopper–Pearson interval, or `None` without trials: the rates whose binomial
+    /// tails at k are at least 2.5%, found through the beta quantiles that equal those tails.
+    pub fn clopper_pearson(&self) -> Option<Interval> {
+        if self.trials == 0 {
+            return None;
+        }
+        let k = self.successes as f64;
+        let n = self.trials as f64;
+        let lower = if self.successes == 0 { 0.0 } else { beta_quantile(TAIL_95, k, n - k + 1.0) };
+        let upper = if self.successes == self.trials { 1.0 } else { beta_quantile(1.0 - TAIL_95, k + 1.0, n - k) };
+        Some(Interval { lower, upper })
+    }
+
     /// The 95% interval by `method`, or `None` without trials.
     pub fn interval(&self, method: BinomialInterval) -> Option<Interval> {
         match method {
             BinomialInterval::Wilson => self.wilson(),
             BinomialInterval::Jeffreys => self.jeffreys(),
+            BinomialInterval::ClopperPearson => self.clopper_pearson(),
         }
     }
 
@@ -141,6 +159,7 @@ mod tests {
         assert_eq!(empty.estimate(), None);
         assert_eq!(empty.wilson(), None);
         assert_eq!(empty.jeffreys(), None);
+        assert_eq!(empty.clopper_pearson(), None);
     }
 
     #[test]
@@ -169,8 +188,38 @@ mod tests {
     }
 
     #[test]
+    fn clopper_pearson_matches_reference_values() {
+        // The exact interval, as scipy's binomtest(k, n).proportion_ci(method="exact") gives
+        // it; these ends were computed with mpmath at 40 digits as the beta quantiles
+        // B(0.025; k, n − k + 1) and B(0.975; k + 1, n − k), found by bisection on betainc.
+        let cases = [
+            (3, 10, 0.066_739_511_177_734_47, 0.652_452_850_059_997_2),
+            (1, 1_000, 2.531_748_749_129_404_5e-5, 5.558_924_279_826_672e-3),
+            (50, 100, 0.398_321_129_503_300_98, 0.601_678_870_496_699),
+            (12, 60, 0.107_841_122_524_361_99, 0.323_300_423_801_290_54),
+            (400, 2_000, 0.182_669_297_918_448_38, 0.218_214_657_871_290_37),
+        ];
+        for (k, n, lower, upper) in cases {
+            let interval = interval_of(k, n, BinomialInterval::ClopperPearson);
+            assert_close(interval.lower, lower, 1e-10 * lower.max(1e-3));
+            assert_close(interval.upper, upper, 1e-10);
+        }
+        // At the boundaries the open end is exact: 0 of n has upper end 1 − 0.025^(1/n).
+        let none = interval_of(0, 10, BinomialInterval::ClopperPearson);
+        assert_eq!(none.lower, 0.0);
+        assert_close(none.upper, 1.0 - 0.025_f64.powf(0.1), 1e-12);
+        assert_close(none.upper, 0.308_497_107_818_760_76, 1e-12);
+        let all = interval_of(10, 10, BinomialInterval::ClopperPearson);
+        assert_close(all.lower, 0.691_502_892_181_239_2, 1e-12);
+        assert_eq!(all.upper, 1.0);
+        // Exact intervals are the widest of the three.
+        let jeffreys = interval_of(3, 10, BinomialInterval::Jeffreys);
+        assert!(interval_of(3, 10, BinomialInterval::ClopperPearson).width() > jeffreys.width());
+    }
+
+    #[test]
     fn intervals_contain_the_estimate_and_shrink_with_samples() {
-        for method in [BinomialInterval::Wilson, BinomialInterval::Jeffreys] {
+        for method in [BinomialInterval::Wilson, BinomialInterval::Jeffreys, BinomialInterval::ClopperPearson] {
             let mut previous_width = f64::INFINITY;
             for n in [10_u64, 100, 1_000, 10_000] {
                 let interval = interval_of(n / 5, n, method);
