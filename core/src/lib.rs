@@ -12,11 +12,13 @@
 //! Both are batch-first. [`Scorer`] erases either into the one shape the registry stores.
 
 mod admission;
+pub mod anatomy;
 mod budget;
 mod scorer;
 mod verdict;
 
 pub use admission::{Admission, Busy, BusyStatus};
+pub use anatomy::{Anatomy, Marker, Reasoning};
 pub use budget::Budget;
 pub use scorer::{
     Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel, Scorer, ScorerInfo, Verifier, verify_each,

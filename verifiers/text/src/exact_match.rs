@@ -2,7 +2,9 @@ use referee_core::utoipa::{self, ToSchema};
 use referee_core::{Budget, Description, Verdict, Verifier, verify_each};
 use serde::Deserialize;
 
-use crate::{Extraction, Normalization, extract};
+use referee_core::anatomy::Reasoning;
+
+use crate::{Extraction, Normalization, extract, missing_reason};
 
 /// The comparison, as in OpenAI's `string_check` grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
@@ -24,7 +26,7 @@ pub enum Operation {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExactMatchInput {
-    /// The model's output.
+    /// The model's output; its reasoning is dropped unless `reasoning` is `keep`.
     pub response: String,
     /// The expected answer. It is normalised like the response but never extracted from.
     pub reference: String,
@@ -35,6 +37,11 @@ pub struct ExactMatchInput {
     /// `unparseable` (except with `auto`, which falls back to the whole response).
     #[serde(default)]
     pub extract: Extraction,
+    /// What to do with a `<think>...</think>` block: `drop` (default) compares only the text
+    /// after it, and a response whose reasoning never closed is `unparseable`; `keep` reads the
+    /// whole response.
+    #[serde(default)]
+    pub reasoning: Reasoning,
     /// Strip leading and trailing whitespace from both sides.
     #[serde(default = "yes")]
     #[schema(default = true)]
@@ -75,8 +82,8 @@ pub struct ExactMatch;
 impl ExactMatch {
     /// Judges one item.
     pub fn judge(input: &ExactMatchInput) -> Verdict {
-        let Some(answer) = extract(&input.response, input.extract) else {
-            return Verdict::unparseable(format!("no {} found in the response", input.extract.as_str()))
+        let Some(answer) = extract(&input.response, input.extract, input.reasoning) else {
+            return Verdict::unparseable(missing_reason(&input.response, input.extract, input.reasoning))
                 .with("extract", input.extract.as_str());
         };
         let norm = input.normalization();

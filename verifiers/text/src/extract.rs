@@ -1,3 +1,8 @@
+//! Answer extraction for the text verifiers, on the shared response anatomy
+//! ([`referee_core::anatomy`]): reasoning is dropped unless `reasoning: "keep"`, and the markers
+//! mean what they mean everywhere else in Referee.
+
+use referee_core::anatomy::{Anatomy, Marker, Reasoning};
 use referee_core::utoipa::{self, ToSchema};
 use serde::Deserialize;
 
@@ -5,16 +10,20 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Extraction {
-    /// Compare the whole response.
+    /// Compare the whole final text (the response after its reasoning).
     #[default]
     None,
-    /// The content of the last `<answer>...</answer>` pair.
+    /// The content of the last `<answer>` tag (up to `</answer>`, or the end when it is missing).
     AnswerTag,
     /// The content of the last `\boxed{...}` or `\fbox{...}`, braces balanced.
     Boxed,
-    /// The rest of the last line that starts with `Answer:` or `Final answer:` (any case).
+    /// The first line after the last `Answer:` or `Final answer:` (any case), or the sentence
+    /// after the last "the final answer is".
     AnswerLine,
-    /// The first of answer tag, boxed, answer line that is present, else the whole response.
+    /// The rest of the last line that starts with `####` (GSM8K's final-answer marker).
+    Gsm8kMarker,
+    /// The first marker present, in the anatomy's order (answer tag, boxed, `####`, answer
+    /// line), else the whole final text.
     Auto,
 }
 
@@ -26,145 +35,79 @@ impl Extraction {
             Extraction::AnswerTag => "answer_tag",
             Extraction::Boxed => "boxed",
             Extraction::AnswerLine => "answer_line",
+            Extraction::Gsm8kMarker => "gsm8k_marker",
             Extraction::Auto => "auto",
         }
     }
 }
 
-/// Extracts the answer from `response`, or `None` when the requested marker is absent.
+/// The answer text of a candidate: answer lines are read to the end of their first line.
+fn answer_text<'a>(anatomy: &Anatomy<'a>, markers: &[Marker]) -> Option<&'a str> {
+    let found = anatomy.first_of(markers)?;
+    Some(if found.marker == Marker::AnswerLine { found.first_line() } else { found.text })
+}
+
+/// Extracts the answer from `response`, or `None` when the requested marker is absent (or the
+/// reasoning never closed, so there is no final text).
 ///
-/// `Auto` never fails: without a marker the whole response is the answer.
-pub fn extract(response: &str, how: Extraction) -> Option<&str> {
-    match how {
-        Extraction::None => Some(response),
-        Extraction::AnswerTag => last_answer_tag(response),
-        Extraction::Boxed => last_boxed(response),
-        Extraction::AnswerLine => last_answer_line(response),
-        Extraction::Auto => last_answer_tag(response)
-            .or_else(|| last_boxed(response))
-            .or_else(|| last_answer_line(response))
-            .or(Some(response)),
-    }
-}
-
-/// The content of the last complete `<answer>...</answer>` pair (tag names in any case).
-pub(crate) fn last_answer_tag(text: &str) -> Option<&str> {
-    const OPEN: &str = "<answer>";
-    const CLOSE: &str = "</answer>";
-    let close = rfind_ascii_ci(text, CLOSE)?;
-    let open = rfind_ascii_ci(&text[..close], OPEN)?;
-    Some(&text[open + OPEN.len()..close])
-}
-
-/// The content of the last `\boxed{...}` or `\fbox{...}` whose braces balance.
-pub(crate) fn last_boxed(text: &str) -> Option<&str> {
-    let mut best: Option<(usize, &str)> = None;
-    for command in ["\\boxed", "\\fbox"] {
-        let mut search_end = text.len();
-        while let Some(at) = text[..search_end].rfind(command) {
-            if let Some(content) = braced_after(&text[at + command.len()..]) {
-                if best.is_none_or(|(pos, _)| at > pos) {
-                    best = Some((at, content));
-                }
-                break;
-            }
-            search_end = at;
-        }
-    }
-    best.map(|(_, content)| content)
-}
-
-/// The content of a `{...}` group at the start of `rest` (after optional spaces), braces
-/// balanced and `\{`, `\}` skipped.
-pub(crate) fn braced_after(rest: &str) -> Option<&str> {
-    let body = rest.trim_start();
-    let inner = body.strip_prefix('{')?;
-    let mut depth = 1usize;
-    let mut escaped = false;
-    for (i, c) in inner.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&inner[..i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The rest of the last line that starts with `Answer:` or `Final answer:`, markdown bold and
-/// heading marks allowed in front.
-pub(crate) fn last_answer_line(text: &str) -> Option<&str> {
-    text.lines().rev().find_map(|line| {
-        let line = line.trim_start().trim_start_matches(['#', '*', '_', ' ']);
-        ["final answer", "answer"].iter().find_map(|marker| {
-            let head = line.get(..marker.len())?;
-            if !head.eq_ignore_ascii_case(marker) {
-                return None;
-            }
-            let rest = line[marker.len()..].trim_start_matches(['*', '_']).trim_start();
-            let rest = rest.strip_prefix(':')?;
-            Some(rest.trim_start_matches(['*', '_']).trim().trim_end_matches(['*', '_']).trim())
-        })
-    })
-}
-
-/// Byte offset of the last ASCII-case-insensitive occurrence of `needle` in `haystack`.
-fn rfind_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.len() > h.len() {
+/// `Auto` fails only when there is no final text: without a marker the final text is the answer.
+pub fn extract(response: &str, how: Extraction, reasoning: Reasoning) -> Option<&str> {
+    let anatomy = Anatomy::read_with(response, reasoning);
+    if anatomy.reasoning_unclosed() {
         return None;
     }
-    (0..=h.len() - n.len()).rev().find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+    match how {
+        Extraction::None => Some(anatomy.final_text()),
+        Extraction::AnswerTag => answer_text(&anatomy, &[Marker::AnswerTag]),
+        Extraction::Boxed => answer_text(&anatomy, &[Marker::Boxed]),
+        Extraction::AnswerLine => answer_text(&anatomy, &[Marker::AnswerLine]),
+        Extraction::Gsm8kMarker => answer_text(&anatomy, &[Marker::Gsm8kMarker]),
+        Extraction::Auto => {
+            const AUTO: [Marker; 4] = [Marker::AnswerTag, Marker::Boxed, Marker::Gsm8kMarker, Marker::AnswerLine];
+            answer_text(&anatomy, &AUTO).or(Some(anatomy.final_text()))
+        }
+    }
+}
+
+/// Why [`extract`] found nothing, for the item's verdict.
+pub fn missing_reason(response: &str, how: Extraction, reasoning: Reasoning) -> String {
+    if Anatomy::read_with(response, reasoning).reasoning_unclosed() {
+        "the response ended inside its reasoning (`<think>` without `</think>`), so it has no answer".to_owned()
+    } else {
+        format!("no {} found in the response", how.as_str())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn answer_tag_takes_the_last_pair() {
-        let text = "<answer>1</answer> then <ANSWER> 2 </Answer>";
-        assert_eq!(last_answer_tag(text), Some(" 2 "));
-        assert_eq!(last_answer_tag("<answer>unterminated"), None);
+    fn ex(response: &str, how: Extraction) -> Option<&str> {
+        extract(response, how, Reasoning::Drop)
     }
 
     #[test]
-    fn boxed_balances_braces_and_takes_the_last() {
-        assert_eq!(last_boxed(r"\boxed{1} and \boxed{\frac{1}{2}}"), Some(r"\frac{1}{2}"));
-        assert_eq!(last_boxed(r"\fbox{7} after \boxed{3}"), Some("3"));
-        assert_eq!(last_boxed(r"\boxed{3} after \fbox{7}"), Some("7"));
-        assert_eq!(last_boxed(r"\boxed{3} then \boxed{unclosed"), Some("3"));
-        assert_eq!(last_boxed(r"\boxed {\{x\}}"), Some(r"\{x\}"));
-        assert_eq!(last_boxed("no box"), None);
+    fn markers() {
+        assert_eq!(ex("<answer>1</answer> then <ANSWER> 2 </Answer>", Extraction::AnswerTag), Some(" 2 "));
+        assert_eq!(ex(r"\boxed{1} and \boxed{\frac{1}{2}}", Extraction::Boxed), Some(r"\frac{1}{2}"));
+        assert_eq!(ex("work\n**Final Answer:** 42\n", Extraction::AnswerLine), Some("42"));
+        assert_eq!(ex("The answer is 3", Extraction::AnswerLine), None);
+        assert_eq!(ex("48 + 24 = 72\n#### 72\nI used 2 steps.", Extraction::Auto), Some("72"));
     }
 
     #[test]
-    fn answer_line_accepts_markdown() {
-        assert_eq!(last_answer_line("work\n**Final Answer:** 42\n"), Some("42"));
-        assert_eq!(last_answer_line("Answer: 1\nanswer: 2"), Some("2"));
-        assert_eq!(last_answer_line("The answer is 3"), None);
+    fn reasoning_is_dropped_unless_kept() {
+        let response = "<think>Paris? No.</think>Lyon";
+        assert_eq!(ex(response, Extraction::None), Some("Lyon"));
+        assert_eq!(extract(response, Extraction::None, Reasoning::Keep), Some(response));
+        assert_eq!(ex("<think>\\boxed{3}", Extraction::Auto), None);
+        assert!(missing_reason("<think>\\boxed{3}", Extraction::Auto, Reasoning::Drop).contains("reasoning"));
     }
 
     #[test]
-    fn auto_falls_back_to_the_whole_response() {
-        assert_eq!(extract("just 5", Extraction::Auto), Some("just 5"));
-        assert_eq!(extract(r"x \boxed{5}", Extraction::Auto), Some("5"));
-        assert_eq!(extract("x", Extraction::Boxed), None);
-    }
-
-    #[test]
-    fn never_panics_on_multibyte_text() {
-        for text in ["ä\\boxed{é}ö", "<answer>日本</answer>", "Answé: x", "ß\u{0}\\boxed"] {
-            for how in [Extraction::AnswerTag, Extraction::Boxed, Extraction::AnswerLine, Extraction::Auto] {
-                let _ = extract(text, how);
-            }
-        }
+    fn auto_falls_back_to_the_final_text() {
+        assert_eq!(ex("just 5", Extraction::Auto), Some("just 5"));
+        assert_eq!(ex(r"x \boxed{5}", Extraction::Auto), Some("5"));
+        assert_eq!(ex("x", Extraction::Boxed), None);
     }
 }

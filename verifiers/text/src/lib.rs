@@ -13,7 +13,7 @@ mod normalize;
 mod regex_match;
 
 pub use exact_match::{ExactMatch, ExactMatchInput, Operation};
-pub use extract::{Extraction, extract};
+pub use extract::{Extraction, extract, missing_reason};
 pub use multiple_choice::{MultipleChoice, MultipleChoiceInput};
 pub use normalize::Normalization;
 pub use regex_match::{MatchMode, RegexMatch, RegexMatchInput};

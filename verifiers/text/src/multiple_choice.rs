@@ -6,7 +6,7 @@ use referee_core::{Budget, Description, Status, Verdict, Verifier, verify_each};
 use regex::Regex;
 use serde::Deserialize;
 
-use crate::extract::{last_answer_tag, last_boxed};
+use referee_core::anatomy::{Anatomy, Marker};
 
 /// Options assumed when neither `options` nor `num_options` is given: A to J.
 const DEFAULT_OPTION_COUNT: u8 = 10;
@@ -29,7 +29,8 @@ pub enum ChoiceReference {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MultipleChoiceInput {
-    /// The model's output; text before a closing `</think>` is ignored.
+    /// The model's output; its reasoning is ignored (the shared response anatomy), and a response
+    /// whose `<think>` never closed is `unparseable`.
     pub response: String,
     /// The correct option letter(s).
     pub reference: ChoiceReference,
@@ -135,8 +136,11 @@ impl MultipleChoice {
             Ok(expected) => expected,
             Err(reason) => return Verdict::invalid_input(reason),
         };
-        let response = input.response.rsplit_once("</think>").map_or(input.response.as_str(), |(_, after)| after);
-        let Some((rule, chosen)) = choose(response, valid, input.options.as_deref()) else {
+        let anatomy = Anatomy::read(&input.response);
+        if anatomy.reasoning_unclosed() {
+            return Verdict::unparseable("the response ended inside its reasoning (`<think>` without `</think>`)");
+        }
+        let Some((rule, chosen)) = choose(&anatomy, valid, input.options.as_deref()) else {
             return Verdict::unparseable("no option letter found in the response");
         };
         let hedged = chosen.len() > expected.len();
@@ -150,10 +154,11 @@ impl MultipleChoice {
 }
 
 /// The letters the response chooses, from the most explicit marker present.
-fn choose(response: &str, valid: u8, options: Option<&[String]>) -> Option<(Rule, BTreeSet<char>)> {
+fn choose(anatomy: &Anatomy<'_>, valid: u8, options: Option<&[String]>) -> Option<(Rule, BTreeSet<char>)> {
+    let response = anatomy.final_text();
     let marked = [
-        (Rule::Boxed, last_boxed(response)),
-        (Rule::AnswerTag, last_answer_tag(response)),
+        (Rule::Boxed, anatomy.get(Marker::Boxed).map(|c| c.text)),
+        (Rule::AnswerTag, anatomy.get(Marker::AnswerTag).map(|c| c.text)),
         (Rule::AnswerPhrase, after_last_answer_phrase(response)),
         (Rule::Bold, BOLD.captures_iter(response).last().and_then(|c| c.get(1)).map(|m| m.as_str())),
         (

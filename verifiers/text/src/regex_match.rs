@@ -5,7 +5,9 @@ use referee_core::{Budget, Description, Status, Verdict, Verifier, verify_each};
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 
-use crate::{Extraction, extract};
+use referee_core::anatomy::Reasoning;
+
+use crate::{Extraction, extract, missing_reason};
 
 /// Longest pattern accepted, in bytes.
 const MAX_PATTERN_BYTES: usize = 4096;
@@ -31,7 +33,7 @@ pub enum MatchMode {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegexMatchInput {
-    /// The model's output.
+    /// The model's output; its reasoning is dropped unless `reasoning` is `keep`.
     pub response: String,
     /// The pattern, at most 4096 bytes, nesting at most 64 deep.
     pub pattern: String,
@@ -44,6 +46,11 @@ pub struct RegexMatchInput {
     /// Where to find the answer inside the response.
     #[serde(default)]
     pub extract: Extraction,
+    /// What to do with a `<think>...</think>` block: `drop` (default) compares only the text
+    /// after it, and a response whose reasoning never closed is `unparseable`; `keep` reads the
+    /// whole response.
+    #[serde(default)]
+    pub reasoning: Reasoning,
 }
 
 /// The `regex-match` verifier. Each distinct pattern of a batch is compiled once.
@@ -75,8 +82,8 @@ impl RegexMatch {
             Ok(regex) => regex,
             Err(reason) => return Verdict::invalid_input(reason.clone()),
         };
-        let Some(answer) = extract(&input.response, input.extract) else {
-            return Verdict::unparseable(format!("no {} found in the response", input.extract.as_str()));
+        let Some(answer) = extract(&input.response, input.extract, input.reasoning) else {
+            return Verdict::unparseable(missing_reason(&input.response, input.extract, input.reasoning));
         };
         match regex.find(answer) {
             Some(found) => Verdict::correct().with("matched", found.as_str()),
