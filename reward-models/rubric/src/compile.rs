@@ -142,13 +142,28 @@ pub fn compile(
                 }
                 Method::Judge
             }
-            CriterionKind::Choices { choices } => {
+            CriterionKind::Choices { choices, scores } => {
                 if choices.len() < 2 || choices.len() > 32 || !distinct(choices) {
                     return Err(fail("`choices` must be 2 to 32 distinct, non-empty tiers".to_owned()));
                 }
+                if let Some(scores) = scores {
+                    if scores.len() != choices.len() {
+                        return Err(fail(format!(
+                            "`scores` must give one score per tier: {} tiers, {} scores",
+                            choices.len(),
+                            scores.len()
+                        )));
+                    }
+                    if !scores.iter().all(|s| s.is_finite() && (0.0..=1.0).contains(s)) {
+                        return Err(fail("every tier's score must be from 0 to 1".to_owned()));
+                    }
+                    if scores.windows(2).any(|pair| pair[1] < pair[0]) {
+                        return Err(fail("tier scores must not decrease: `choices` run from worst to best".to_owned()));
+                    }
+                }
                 Method::Judge
             }
-            CriterionKind::Principle => Method::Judge,
+            CriterionKind::Principle { .. } => Method::Judge,
         };
         methods.push(method);
     }
@@ -187,6 +202,8 @@ mod tests {
         let ok = json!({"criteria": [
             {"name": "a", "kind": {"type": "regex", "pattern": "x"}},
             {"name": "b", "description": "Is it kind?", "kind": {"type": "principle"}},
+            {"name": "d", "description": "Is it short?", "kind": {"type": "principle", "score": "logit"}},
+            {"name": "e", "kind": {"type": "choices", "choices": ["bad", "ok", "good"], "scores": [0, 0.8, 1]}},
             {"name": "c", "kind": {"type": "verifier", "verifier": "exact-match", "input": {"reference": "4"}}}
         ], "aggregation": {"type": "formula", "formula": "min(a, b) + c"}});
         assert!(check(ok).is_ok());
@@ -223,6 +240,19 @@ mod tests {
                 "distinct",
             ),
             (json!({"criteria": [{"name": "a", "kind": {"type": "regex", "pattern": "("}}]}), "invalid pattern"),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "choices", "choices": ["x", "y"], "scores": [0.5]}}]}),
+                "one score per tier",
+            ),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "choices", "choices": ["x", "y"], "scores": [0, 1.5]}}]}),
+                "from 0 to 1",
+            ),
+            (
+                json!({"criteria": [{"name": "a", "kind": {"type": "choices", "choices": ["x", "y"], "scores": [0.9, 0.2]}}]}),
+                "must not decrease",
+            ),
+            (json!({"criteria": [{"name": "a", "kind": {"type": "principle", "score": "odds"}}]}), "unknown variant"),
             (
                 json!({"criteria": [{"name": "a", "kind": {"type": "valid_json"}}], "aggregation": {"type": "formula", "formula": "a + b"}}),
                 "not a criterion",

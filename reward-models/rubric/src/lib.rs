@@ -37,9 +37,10 @@ use utoipa::ToSchema;
 
 pub use compile::{CompiledRubric, RUBRIC_ID, compile};
 pub use formula::Formula;
-pub use judge::{JudgeClient, JudgeConfig, JudgeError, JudgeReply};
+pub use judge::{JudgeClient, JudgeConfig, JudgeError, JudgeReply, MessageTemplate, PrincipleFormat};
 pub use model::{
-    Aggregation, Criterion, CriterionKind, KeywordMode, LengthUnit, RubricDefinition, SimilarityMetric, TextFormat,
+    Aggregation, Criterion, CriterionKind, KeywordMode, LengthUnit, PrincipleScore, RubricDefinition, SimilarityMetric,
+    TextFormat,
 };
 pub use rules::Rule;
 pub use score::RubricScorer;

@@ -61,7 +61,7 @@ fn half() -> f64 {
 }
 
 /// How a criterion is scored: a rule computed locally, a registered verifier, or a question to
-/// the LLM judge. Every kind scores in [0, 1].
+/// the LLM judge. Every kind scores in [0, 1], except a `principle` with `score: logit`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CriterionKind {
@@ -160,16 +160,45 @@ pub enum CriterionKind {
         #[schema(min_items = 1, max_items = 32)]
         passing: Vec<String>,
     },
-    /// The judge picks one of ordered tiers, worst to best; tier i of k scores i/(k-1).
+    /// The judge picks one of ordered tiers, worst to best; tier i of k scores `scores[i]`, or
+    /// i/(k-1) without `scores`.
     Choices {
         /// 2 to 32 distinct tiers, worst first.
         #[schema(min_items = 2, max_items = 32)]
         choices: Vec<String>,
+        /// Each tier's score (Rubicon's scored tiers): one per tier, in [0, 1], never lower than
+        /// the tier before. Evenly spaced when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(min_items = 2, max_items = 32)]
+        scores: Option<Vec<f64>>,
     },
     /// A binary principle (RLBFF): the judge answers Yes or No to whether the response fulfils
-    /// the `description`. Scored P(Yes) from the judge's log-probs when it returns them, else
-    /// 1 or 0.
-    Principle,
+    /// the `description`. Read from the judge's log-probs at its answer's Yes/No token (after
+    /// any reasoning) when it returns them, else from the answer's text (1 or 0).
+    Principle {
+        /// `p_yes` (default): P(Yes) normalised over Yes and No, in [0, 1]. `logit`: RLBFF's
+        /// reward, ln P(Yes) − ln P(No), unbounded; it needs the log-probs, so an answer
+        /// without them fails the item.
+        #[serde(default, skip_serializing_if = "PrincipleScore::is_default")]
+        score: PrincipleScore,
+    },
+}
+
+/// What a principle criterion scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PrincipleScore {
+    /// P(Yes) / (P(Yes) + P(No)), in [0, 1].
+    #[default]
+    PYes,
+    /// ln P(Yes) − ln P(No): the logit of `p_yes`, RLBFF's reward.
+    Logit,
+}
+
+impl PrincipleScore {
+    fn is_default(&self) -> bool {
+        *self == PrincipleScore::PYes
+    }
 }
 
 impl CriterionKind {
@@ -179,7 +208,7 @@ impl CriterionKind {
             CriterionKind::Score { .. }
             | CriterionKind::Label { .. }
             | CriterionKind::Choices { .. }
-            | CriterionKind::Principle => true,
+            | CriterionKind::Principle { .. } => true,
             CriterionKind::Regex { .. }
             | CriterionKind::Keywords { .. }
             | CriterionKind::Length { .. }

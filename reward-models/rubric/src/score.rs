@@ -12,10 +12,9 @@ use serde_json::{Map, Value, json};
 
 use crate::compile::{CompiledRubric, Method, RUBRIC_ID, compile};
 use crate::judge::{
-    Asked, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply, principle_prompt,
-    rubric_prompt, truncate,
+    Asked, ChatMessage, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply, truncate,
 };
-use crate::model::{Aggregation, CriterionKind};
+use crate::model::{Aggregation, Criterion, CriterionKind, PrincipleScore};
 use crate::{Backing, RubricInput, VerifierSet};
 
 /// How much of a judge reply the details keep.
@@ -107,6 +106,9 @@ struct Item {
     raw: Vec<Option<Value>>,
     judge_calls: Vec<Value>,
     failure: Option<Verdict>,
+    /// A rule criterion marked `veto` failed: the verdict is the veto floor whatever the other
+    /// criteria say, so verifier criteria and judge calls are not made.
+    decided: bool,
 }
 
 impl Item {
@@ -115,14 +117,31 @@ impl Item {
             self.failure = Some(verdict);
         }
     }
+
+    /// True when nothing more needs to be computed for the item.
+    fn settled(&self) -> bool {
+        self.failure.is_some() || self.decided
+    }
 }
 
-/// One call to the judge: the item, the criteria it answers, and the prompt.
+/// True when `score` passes `criterion`. A principle scored as a logit passes when its
+/// P(Yes), the logistic of the logit, reaches the threshold, so `pass_threshold` means the same
+/// for both forms.
+fn passes(criterion: &Criterion, score: f64) -> bool {
+    match criterion.kind {
+        CriterionKind::Principle { score: PrincipleScore::Logit } => {
+            1.0 / (1.0 + (-score).exp()) >= criterion.pass_threshold
+        }
+        _ => score >= criterion.pass_threshold,
+    }
+}
+
+/// One call to the judge: the item, the criteria it answers, and the messages.
 struct Call {
     item: usize,
     criteria: Vec<usize>,
     principle: bool,
-    prompt: String,
+    messages: Vec<ChatMessage>,
 }
 
 impl RewardModel for RubricScorer {
@@ -204,10 +223,16 @@ fn score_rules(input: &RubricInput, rubric: &Result<Arc<CompiledRubric>, Verdict
     let mut item = Item { scores: vec![None; count], raw: vec![None; count], ..Item::default() };
     for (i, method) in rubric.methods.iter().enumerate() {
         if let Method::Rule(rule) = method {
+            let criterion = &rubric.definition.criteria[i];
             match rule.score(&input.response, input.reference.as_deref()) {
-                Ok(score) => item.scores[i] = Some(score),
+                Ok(score) => {
+                    item.scores[i] = Some(score);
+                    if criterion.veto && !passes(criterion, score) {
+                        item.decided = true;
+                    }
+                }
                 Err((status, reason)) => {
-                    let name = &rubric.definition.criteria[i].name;
+                    let name = &criterion.name;
                     item.fail(Verdict::failure(status, format!("criterion `{name}`: {reason}")));
                 }
             }
@@ -228,7 +253,7 @@ impl RubricScorer {
         let mut batches: HashMap<&str, Vec<(usize, usize, Value)>> = HashMap::new();
         for (i, (input, rubric)) in inputs.iter().zip(rubrics).enumerate() {
             let Ok(rubric) = rubric else { continue };
-            if items[i].failure.is_some() {
+            if items[i].settled() {
                 continue;
             }
             for (c, method) in rubric.methods.iter().enumerate() {
@@ -294,10 +319,11 @@ impl RubricScorer {
         items: &[Item],
     ) -> Vec<Call> {
         let per_call = self.judge.config().max_criteria_per_call;
+        let templates = self.judge.templates();
         let mut calls = Vec::new();
         for (i, (input, rubric)) in inputs.iter().zip(rubrics).enumerate() {
             let Ok(rubric) = rubric else { continue };
-            if items[i].failure.is_some() {
+            if items[i].settled() {
                 continue;
             }
             let subject = Subject {
@@ -311,9 +337,12 @@ impl RubricScorer {
                 if !matches!(method, Method::Judge) {
                     continue;
                 }
-                if matches!(criteria[c].kind, CriterionKind::Principle) {
-                    let prompt = principle_prompt(&subject, &criteria[c].description);
-                    calls.push(Call { item: i, criteria: vec![c], principle: true, prompt });
+                if matches!(criteria[c].kind, CriterionKind::Principle { .. }) {
+                    // A principle without a description is asked by its name, as rubric criteria are.
+                    let text = &criteria[c].description;
+                    let principle = if text.trim().is_empty() { &criteria[c].name } else { text };
+                    let messages = templates.principle(&subject, principle);
+                    calls.push(Call { item: i, criteria: vec![c], principle: true, messages });
                 } else {
                     grouped.push(c);
                 }
@@ -327,8 +356,8 @@ impl RubricScorer {
                         kind: &criteria[c].kind,
                     })
                     .collect();
-                let prompt = rubric_prompt(&subject, &asked);
-                calls.push(Call { item: i, criteria: group.to_vec(), principle: false, prompt });
+                let messages = templates.rubric(&subject, &asked);
+                calls.push(Call { item: i, criteria: group.to_vec(), principle: false, messages });
             }
         }
         calls
@@ -347,7 +376,7 @@ impl RubricScorer {
         };
         let criteria = &rubric.definition.criteria;
         let names: Vec<&str> = call.criteria.iter().map(|&c| criteria[c].name.as_str()).collect();
-        let reply = match self.judge.ask(&call.prompt, call.principle, budget.deadline).await {
+        let reply = match self.judge.ask(&call.messages, call.principle, budget.deadline).await {
             Ok(reply) => reply,
             Err(error) => {
                 let status = match error {
@@ -364,9 +393,36 @@ impl RubricScorer {
             "cached": reply.cached,
         });
         let parsed: Result<Vec<(f64, Value)>, String> = if call.principle {
-            parse_principle_reply(&reply.content, &reply.first_token).map(|(score, from_logprobs)| {
-                let source = if from_logprobs { "logprobs" } else { "text" };
-                vec![(score, json!({"p_yes": score, "from": source}))]
+            let form = match criteria[call.criteria[0]].kind {
+                CriterionKind::Principle { score } => score,
+                _ => PrincipleScore::PYes,
+            };
+            parse_principle_reply(&reply.content, &reply.tokens).and_then(|reading| {
+                let mut judged = json!({
+                    "answer": if reading.yes { "yes" } else { "no" },
+                    "p_yes": reading.p_yes,
+                    "source": reading.source(),
+                });
+                if let Some(logit) = reading.logit {
+                    judged["logit"] = json!(logit);
+                    judged["clamped"] = json!(reading.clamped);
+                }
+                if let Some(reason) = &reading.fallback {
+                    judged["fallback"] = json!(reason);
+                }
+                let score = match (form, reading.logit) {
+                    (PrincipleScore::PYes, _) => reading.p_yes,
+                    (PrincipleScore::Logit, Some(logit)) => logit,
+                    (PrincipleScore::Logit, None) => {
+                        let why = reading.fallback.as_deref().unwrap_or("the judge returned no log-probs");
+                        return Err(format!(
+                            "`score: logit` needs the judge's log-probs at its answer, and {why} (the text \
+                             answered {})",
+                            judged["answer"]
+                        ));
+                    }
+                };
+                Ok(vec![(score, judged)])
             })
         } else {
             let asked: Vec<Asked<'_>> = call
@@ -405,8 +461,11 @@ fn finish(item: Item, rubric: &CompiledRubric) -> Verdict {
     for (c, criterion) in criteria.iter().enumerate() {
         let score = item.scores.get(c).copied().flatten();
         let mut entry = json!({"name": criterion.name, "score": score, "weight": criterion.weight});
+        if score.is_none() && item.decided {
+            entry["skipped"] = Value::Bool(true);
+        }
         if let Some(score) = score {
-            let passed = score >= criterion.pass_threshold;
+            let passed = passes(criterion, score);
             entry["passed"] = Value::Bool(passed);
             if criterion.veto && !passed {
                 vetoed.push(criterion.name.clone());
@@ -430,6 +489,11 @@ fn finish(item: Item, rubric: &CompiledRubric) -> Verdict {
         return with_details(failure);
     }
     let Some(values) = values.into_iter().collect::<Option<Vec<f64>>>() else {
+        if !vetoed.is_empty() {
+            // A rule veto decided the item before the other criteria were asked.
+            let verdict = Verdict::new(rubric.definition.veto_floor, Status::Incorrect);
+            return with_details(verdict.with("aggregate", Value::Null).with("vetoed", &vetoed));
+        }
         return with_details(Verdict::internal_error("a criterion was left unscored"));
     };
     let aggregate = match (&rubric.definition.aggregation, &rubric.formula) {

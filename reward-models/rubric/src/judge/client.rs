@@ -12,8 +12,23 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
+use super::prompt::Templates;
+use super::template::{ChatMessage, MessageTemplate};
 use crate::Backing;
 use crate::http::{chain, read_ca_certificates, tls_failure};
+
+/// How principle criteria are asked when `principle_messages` is not set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrincipleFormat {
+    /// The built-in prompt: the task, reference and response, the principle, and "Answer with
+    /// exactly one word: Yes or No", as one user message.
+    #[default]
+    Prompt,
+    /// RLBFF's chat format for its principle GenRMs: the task as the user turn, the response as
+    /// the assistant turn, the principle as a `principle` turn. The reference is not shown.
+    Rlbff,
+}
 
 /// The judge endpoint and how it is called (`[judge]` in the server configuration).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,6 +65,18 @@ pub struct JudgeConfig {
     pub max_criteria_per_call: usize,
     /// Keep replies in the database and answer identical prompts from there.
     pub cache: bool,
+    /// The messages of rubric calls (`score`, `label`, `choices` criteria), each a role and a
+    /// content template; the built-in prompt when unset. Placeholders: `{prompt}`,
+    /// `{reference}`, `{response}`, `{subject}` (the built-in fenced blocks of those three) and
+    /// `{criteria}` (one line per criterion, with its options); `{criteria}` and one of
+    /// `{response}`/`{subject}` are required.
+    pub rubric_messages: Option<Vec<MessageTemplate>>,
+    /// The messages of principle calls, as `rubric_messages` with `{principle}` in place of
+    /// `{criteria}`; the built-in prompt (or RLBFF's format) when unset.
+    pub principle_messages: Option<Vec<MessageTemplate>>,
+    /// How principle calls are asked when `principle_messages` is unset: `prompt` (the built-in
+    /// prompt) or `rlbff` (RLBFF's chat format with a `principle` turn).
+    pub principle_format: PrincipleFormat,
 }
 
 impl Default for JudgeConfig {
@@ -69,6 +96,9 @@ impl Default for JudgeConfig {
             max_backoff_ms: 10_000,
             max_criteria_per_call: 8,
             cache: true,
+            rubric_messages: None,
+            principle_messages: None,
+            principle_format: PrincipleFormat::Prompt,
         }
     }
 }
@@ -95,24 +125,59 @@ impl JudgeConfig {
         if self.model.is_empty() {
             return Err("judge.model must not be empty".to_owned());
         }
+        Templates::from_config(self)?;
         Ok(())
     }
 }
 
+/// One generated token: its text, its log-prob, and the top candidates at its position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TokenLogprobs {
+    pub token: String,
+    pub logprob: f64,
+    #[serde(default)]
+    pub top: Vec<(String, f64)>,
+}
+
 /// A judge's answer to one prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "StoredReply")]
 pub struct JudgeReply {
     /// The message content.
     pub content: String,
-    /// The top log-probs of the first non-blank generated token, when the endpoint returned them.
+    /// Every generated token with its log-probs, in order, when the endpoint returned them.
     #[serde(default)]
-    pub first_token: Vec<(String, f64)>,
+    pub tokens: Vec<TokenLogprobs>,
     /// True when the reply came from the cache.
     #[serde(skip)]
     pub cached: bool,
     /// The cache key of the prompt.
     #[serde(skip)]
     pub key: String,
+}
+
+/// A reply as the judge cache holds it. Replies cached before every token was kept hold only
+/// `first_token`, the candidates of the first non-blank token; they become a one-token stream
+/// (the likeliest candidate), which is read only where it spells the final answer.
+#[derive(Deserialize)]
+struct StoredReply {
+    content: String,
+    #[serde(default)]
+    tokens: Vec<TokenLogprobs>,
+    #[serde(default)]
+    first_token: Vec<(String, f64)>,
+}
+
+impl From<StoredReply> for JudgeReply {
+    fn from(stored: StoredReply) -> JudgeReply {
+        let mut tokens = stored.tokens;
+        if tokens.is_empty()
+            && let Some((token, logprob)) = stored.first_token.iter().max_by(|a, b| a.1.total_cmp(&b.1))
+        {
+            tokens.push(TokenLogprobs { token: token.clone(), logprob: *logprob, top: stored.first_token.clone() });
+        }
+        JudgeReply { content: stored.content, tokens, cached: false, key: String::new() }
+    }
 }
 
 /// Why a judge call produced no reply.
@@ -135,6 +200,7 @@ pub struct JudgeClient {
 #[derive(Debug)]
 struct Inner {
     config: JudgeConfig,
+    templates: Templates,
     url: Option<String>,
     key: Option<String>,
     http: reqwest::Client,
@@ -153,6 +219,7 @@ impl JudgeClient {
     /// A client for `config`; replies are cached through `backing` once it is connected.
     pub fn new(config: JudgeConfig, backing: Backing) -> Result<JudgeClient, String> {
         config.validate()?;
+        let templates = Templates::from_config(&config)?;
         let key = match &config.api_key_env {
             Some(name) => {
                 Some(std::env::var(name).map_err(|_| format!("judge.api_key_env names `{name}`, which is not set"))?)
@@ -168,15 +235,23 @@ impl JudgeClient {
         let http = builder.build().map_err(|e| format!("cannot build the judge's HTTP client: {}", chain(&e)))?;
         let url = config.base_url.as_ref().map(|base| format!("{}/chat/completions", base.trim_end_matches('/')));
         let permits = Semaphore::new(config.concurrency);
-        Ok(JudgeClient { inner: Arc::new(Inner { config, url, key, http, permits, backing }) })
+        Ok(JudgeClient { inner: Arc::new(Inner { config, templates, url, key, http, permits, backing }) })
     }
 
     /// A client with no endpoint: judge criteria fail with `internal_error`.
     pub fn unconfigured() -> JudgeClient {
         let config = JudgeConfig::default();
         let permits = Semaphore::new(config.concurrency);
-        let inner =
-            Inner { config, url: None, key: None, http: reqwest::Client::new(), permits, backing: Backing::default() };
+        let templates = Templates::from_config(&config).unwrap_or_else(|e| unreachable!("built-in templates: {e}"));
+        let inner = Inner {
+            config,
+            templates,
+            url: None,
+            key: None,
+            http: reqwest::Client::new(),
+            permits,
+            backing: Backing::default(),
+        };
         JudgeClient { inner: Arc::new(inner) }
     }
 
@@ -185,17 +260,22 @@ impl JudgeClient {
         &self.inner.config
     }
 
+    /// The prompt templates in effect.
+    pub fn templates(&self) -> &Templates {
+        &self.inner.templates
+    }
+
     /// True when an endpoint is configured.
     pub fn is_configured(&self) -> bool {
         self.inner.url.is_some()
     }
 
-    /// The request body for `prompt`.
-    fn body(&self, prompt: &str, logprobs: bool) -> Value {
+    /// The request body for `messages`.
+    fn body(&self, messages: &[ChatMessage], logprobs: bool) -> Value {
         let config = &self.inner.config;
         let mut body = json!({
             "model": config.model,
-            "messages": [{"role": "user", "content": prompt}],
+            "messages": messages,
             "temperature": config.temperature,
             "max_tokens": config.max_tokens,
         });
@@ -206,14 +286,19 @@ impl JudgeClient {
         body
     }
 
-    /// Asks `prompt`; `logprobs` asks for the top log-probs of the generated tokens. Answers
-    /// from the cache when the same model was asked the same prompt before.
-    pub async fn ask(&self, prompt: &str, logprobs: bool, deadline: Option<Instant>) -> Result<JudgeReply, JudgeError> {
+    /// Asks `messages`; `logprobs` asks for the top log-probs of the generated tokens. Answers
+    /// from the cache when the same model was asked the same messages before.
+    pub async fn ask(
+        &self,
+        messages: &[ChatMessage],
+        logprobs: bool,
+        deadline: Option<Instant>,
+    ) -> Result<JudgeReply, JudgeError> {
         let inner = &self.inner;
         let url = inner.url.as_deref().ok_or_else(|| {
             JudgeError::Failed("no judge is configured (set judge.base_url in the server configuration)".to_owned())
         })?;
-        let body = self.body(prompt, logprobs);
+        let body = self.body(messages, logprobs);
         let key = prompt_hash(&body);
         if inner.config.cache
             && let Some(cache) = inner.backing.cache()
@@ -281,8 +366,8 @@ impl JudgeClient {
                 limit = limit.min(left);
             }
             let wait = match self.attempt(url, body, limit).await {
-                Ok((content, first_token)) => {
-                    return Ok((JudgeReply { content, first_token, cached: false, key }, attempt));
+                Ok((content, tokens)) => {
+                    return Ok((JudgeReply { content, tokens, cached: false, key }, attempt));
                 }
                 Err(Attempt::Fatal(reason)) => return Err(JudgeError::Failed(reason)),
                 Err(Attempt::TimedOut(reason)) => {
@@ -320,13 +405,13 @@ impl JudgeClient {
             return;
         }
         let Some(cache) = inner.backing.cache() else { return };
-        let stored = serde_json::to_string(reply).unwrap_or_default();
+        let stored = stored_form(reply);
         if let Err(error) = cache.put(&inner.config.model, &reply.key, &stored).await {
             tracing::warn!(%error, "judge cache write failed");
         }
     }
 
-    async fn attempt(&self, url: &str, body: &Value, limit: Duration) -> Result<(String, Vec<(String, f64)>), Attempt> {
+    async fn attempt(&self, url: &str, body: &Value, limit: Duration) -> Result<(String, Vec<TokenLogprobs>), Attempt> {
         let mut request = self.inner.http.post(url).json(body).timeout(limit);
         if let Some(key) = &self.inner.key {
             request = request.bearer_auth(key);
@@ -398,8 +483,31 @@ fn count_call(outcome: Outcome, started: Option<Instant>) {
     }
 }
 
-/// The content and first-token log-probs of a chat completion response body.
-fn parse_completion(text: &str) -> Result<(String, Vec<(String, f64)>), String> {
+/// A reply as stored in the judge cache: the candidates of the reasoning's tokens are dropped
+/// (only the final answer's positions are ever read), the token texts kept so the answer can
+/// still be lined up with the content.
+fn stored_form(reply: &JudgeReply) -> String {
+    let mut joined = String::new();
+    let ends: Vec<usize> = reply
+        .tokens
+        .iter()
+        .map(|token| {
+            joined.push_str(&token.token);
+            joined.len()
+        })
+        .collect();
+    let answer_starts = joined.rfind("</think>").map_or(0, |at| at + "</think>".len());
+    let mut compact = reply.clone();
+    for (token, end) in compact.tokens.iter_mut().zip(ends) {
+        if end <= answer_starts {
+            token.top = Vec::new();
+        }
+    }
+    serde_json::to_string(&compact).unwrap_or_default()
+}
+
+/// The content and per-token log-probs of a chat completion response body.
+fn parse_completion(text: &str) -> Result<(String, Vec<TokenLogprobs>), String> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| format!("the judge's answer is not JSON ({e}): {}", truncate(text, 200)))?;
     let choice = value.pointer("/choices/0").ok_or_else(|| "the judge's answer has no choices".to_owned())?;
@@ -408,28 +516,28 @@ fn parse_completion(text: &str) -> Result<(String, Vec<(String, f64)>), String> 
         .and_then(Value::as_str)
         .ok_or_else(|| "the judge's answer has no message content".to_owned())?
         .to_owned();
-    let mut first_token = Vec::new();
-    let tokens = choice.pointer("/logprobs/content").and_then(Value::as_array);
-    let first = tokens
-        .into_iter()
-        .flatten()
-        .find(|t| t.get("token").and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty()));
-    if let Some(first) = first {
-        for candidate in first.get("top_logprobs").and_then(Value::as_array).into_iter().flatten() {
-            if let (Some(token), Some(logprob)) =
-                (candidate.get("token").and_then(Value::as_str), candidate.get("logprob").and_then(Value::as_f64))
-            {
-                first_token.push((token.to_owned(), logprob));
-            }
-        }
-        if first_token.is_empty()
-            && let (Some(token), Some(logprob)) =
-                (first.get("token").and_then(Value::as_str), first.get("logprob").and_then(Value::as_f64))
-        {
-            first_token.push((token.to_owned(), logprob));
-        }
+    let mut tokens = Vec::new();
+    for entry in choice.pointer("/logprobs/content").and_then(Value::as_array).into_iter().flatten() {
+        let (Some(token), Some(logprob)) =
+            (entry.get("token").and_then(Value::as_str), entry.get("logprob").and_then(Value::as_f64))
+        else {
+            // A position without its token cannot be lined up with the text: keep none of them,
+            // so the answer is read from the text rather than at a wrong position.
+            tokens.clear();
+            break;
+        };
+        let top = entry
+            .get("top_logprobs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|candidate| {
+                Some((candidate.get("token")?.as_str()?.to_owned(), candidate.get("logprob")?.as_f64()?))
+            })
+            .collect();
+        tokens.push(TokenLogprobs { token: token.to_owned(), logprob, top });
     }
-    Ok((content, first_token))
+    Ok((content, tokens))
 }
 
 /// SHA-256 of the request body (model, messages and sampling parameters), hex.
@@ -454,14 +562,54 @@ mod tests {
         let body = r#"{"choices": [{"message": {"role": "assistant", "content": "Yes"},
             "logprobs": {"content": [{"token": "Yes", "logprob": -0.1,
                 "top_logprobs": [{"token": "Yes", "logprob": -0.1}, {"token": "No", "logprob": -2.4}]}]}}]}"#;
-        let (content, first) = parse_completion(body).unwrap_or_else(|e| panic!("{e}"));
+        let (content, tokens) = parse_completion(body).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(content, "Yes");
-        assert_eq!(first, vec![("Yes".to_owned(), -0.1), ("No".to_owned(), -2.4)]);
+        let top = vec![("Yes".to_owned(), -0.1), ("No".to_owned(), -2.4)];
+        assert_eq!(tokens, [TokenLogprobs { token: "Yes".to_owned(), logprob: -0.1, top }]);
+        // Every position is kept, in order, so the answer can be found after the reasoning.
+        let reasoning = r#"{"choices": [{"message": {"content": "<think>x</think>No"}, "logprobs": {"content": [
+            {"token": "<think>", "logprob": -0.01, "top_logprobs": [{"token": "Yes", "logprob": -5.0}]},
+            {"token": "x</think>", "logprob": -0.2, "top_logprobs": []},
+            {"token": "No", "logprob": -0.3, "top_logprobs": [{"token": "No", "logprob": -0.3}]}]}}]}"#;
+        let (_, tokens) = parse_completion(reasoning).unwrap_or_else(|e| panic!("{e}"));
+        let texts: Vec<&str> = tokens.iter().map(|t| t.token.as_str()).collect();
+        assert_eq!(texts, ["<think>", "x</think>", "No"]);
+        let gap = r#"{"choices": [{"message": {"content": "No"}, "logprobs": {"content": [{"logprob": -0.3}]}}]}"#;
+        assert_eq!(parse_completion(gap).map(|(_, t)| t.len()), Ok(0), "a position without its token");
         let plain = r#"{"choices": [{"message": {"content": "No"}}]}"#;
         assert_eq!(parse_completion(plain).map(|(c, f)| (c, f.len())), Ok(("No".to_owned(), 0)));
         assert!(parse_completion("<html>").is_err());
         assert!(parse_completion(r#"{"choices": []}"#).is_err());
         assert!(parse_completion(r#"{"choices": [{"message": {"content": null}}]}"#).is_err());
+    }
+
+    #[test]
+    fn cached_replies_keep_the_answer_and_read_old_entries() {
+        let token = |text: &str, top: &[(&str, f64)]| TokenLogprobs {
+            token: text.to_owned(),
+            logprob: -0.1,
+            top: top.iter().map(|(t, l)| ((*t).to_owned(), *l)).collect(),
+        };
+        let reply = JudgeReply {
+            content: "<think>a</think> No".to_owned(),
+            tokens: vec![
+                token("<think>", &[("Yes", -4.0)]),
+                token("a</", &[("b", -1.0)]),
+                token("think>", &[]),
+                token(" No", &[("No", -0.1), ("Yes", -2.0)]),
+            ],
+            cached: false,
+            key: String::new(),
+        };
+        let stored: JudgeReply = serde_json::from_str(&stored_form(&reply)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stored.content, reply.content);
+        assert_eq!(stored.tokens.iter().map(|t| t.top.len()).collect::<Vec<_>>(), [0, 0, 0, 2], "{stored:?}");
+        assert_eq!(stored.tokens[3], reply.tokens[3]);
+        // An entry cached with only the first token's candidates reads as a one-token stream.
+        let old = r#"{"content": "Yes", "first_token": [["No", -2.0], ["Yes", -0.2]]}"#;
+        let old: JudgeReply = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(old.tokens.len(), 1);
+        assert_eq!((old.tokens[0].token.as_str(), old.tokens[0].top.len()), ("Yes", 2));
     }
 
     #[test]
