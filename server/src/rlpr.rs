@@ -1,6 +1,8 @@
-//! RLPR's source of log-probs as configured, and its std filter served per named training run: the state lives in the database, so any
-//! replica can decide a run's next step, and a retried step is answered again without moving
-//! the moving average twice.
+//! RLPR's source of log-probs as configured, and its std filter served per named training run:
+//! the state lives in the database, so any replica can decide a run's next round; a step may
+//! take several generation rounds, all decided against one threshold, and moves the moving
+//! average once when it closes; a retried round (the same body) is answered again, and another
+//! body for an answered round is refused.
 
 use std::sync::Arc;
 
@@ -49,7 +51,7 @@ pub struct ReloadRequest {
 }
 
 /// One group of a step: the rewards of one prompt's rollouts.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FilterGroup {
     /// Echoed in the answer.
@@ -59,22 +61,34 @@ pub struct FilterGroup {
     pub rewards: Vec<f64>,
 }
 
-/// The body of `POST /v1/reward-models/rlpr/filter`.
+/// The body of `POST /v1/reward-models/rlpr/filter`: one generation round of a training step.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FilterRequest {
     /// The training run (1 to 256 bytes): each run has its own moving average.
     #[schema(min_length = 1, max_length = 256)]
     pub run: String,
-    /// The step being decided (1-based). When given, it must be the run's next step, or its
-    /// last one to have that answer again (a retry); when absent, the next step.
+    /// The step being decided (1-based): the open step, the one after it, or the last one
+    /// answered (a retry). When absent, round 1 opens the next step and a later round continues
+    /// the open one.
     #[serde(default)]
+    #[schema(minimum = 1)]
     pub step: Option<u64>,
+    /// The generation round within the step (1-based, default 1). Every round of a step is
+    /// decided against the threshold fixed at its first round.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub round: Option<u64>,
+    /// Whether this round is the step's last (default true): the step's mean std over all its
+    /// rounds then moves the moving average. With `false` the step stays open for more rounds
+    /// until a round that closes it, or round 1 of the next step, which closes it first.
+    #[serde(default)]
+    pub close: Option<bool>,
     /// The filter's settings, fixed by the run's first step; later steps may repeat them or
     /// leave them out.
     #[serde(default)]
     pub settings: Option<StdFilter>,
-    /// The step's groups.
+    /// The round's groups (empty to close a step without another round).
     pub groups: Vec<FilterGroup>,
 }
 
@@ -82,10 +96,19 @@ pub struct FilterRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GroupAnswer {
     pub id: Option<String>,
-    /// The unbiased (N − 1) std of the group's rewards; null for fewer than two rollouts.
+    /// The unbiased (N − 1) std of the group's rewards (1 for a single rollout under
+    /// `single_rollout: std_one`); null for a single rollout under `drop`.
     pub std: Option<f64>,
     /// Whether the group is kept.
     pub keep: bool,
+}
+
+fn first_round() -> u64 {
+    1
+}
+
+fn closed_by_default() -> bool {
+    true
 }
 
 /// The answer of `POST /v1/reward-models/rlpr/filter`.
@@ -94,12 +117,18 @@ pub struct FilterAnswer {
     pub run: String,
     /// The step decided (1-based).
     pub step: u64,
-    /// β·EMA applied to this step; 0 before filtering starts.
+    /// The round decided within the step (1-based).
+    #[serde(default = "first_round")]
+    pub round: u64,
+    /// Whether the step was closed by this request (its mean std entered the moving average).
+    #[serde(default = "closed_by_default")]
+    pub closed: bool,
+    /// β·EMA applied to every round of this step; 0 before filtering starts.
     pub threshold: f64,
-    /// The step's mean std over rollouts, which entered the moving average; null when no
-    /// group had two rollouts.
+    /// The step's mean std over the rollouts of its rounds so far (what enters the moving
+    /// average when the step closes); null when no group had a std.
     pub mean_std: Option<f64>,
-    /// The moving average after this step; null during warm-up.
+    /// The moving average after this request; null during warm-up.
     pub ema: Option<f64>,
     pub groups: Vec<GroupAnswer>,
 }
@@ -146,6 +175,21 @@ pub fn check_run(run: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The SHA-256 (hex) of what a round's answer depends on: the step and round as sent, whether
+/// it closes, and the groups. A retry must repeat them; the same step and round with another
+/// hash is another request, and is refused rather than given the stored answer.
+pub fn request_hash(request: &FilterRequest) -> String {
+    use sha2::{Digest, Sha256};
+    let identity = serde_json::json!({
+        "step": request.step,
+        "round": request.round.unwrap_or(1),
+        "close": request.close.unwrap_or(true),
+        "groups": request.groups,
+    });
+    let digest = Sha256::digest(identity.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Training runs' filter state over the server's database.
 #[derive(Debug, Clone)]
 pub struct RunStore {
@@ -156,7 +200,68 @@ struct StoredRun {
     settings: StdFilter,
     state: StdFilterState,
     last_answer: Option<FilterAnswer>,
+    last_hash: Option<String>,
+    version: i64,
     updated_at_ms: i64,
+}
+
+/// What a request asks of a run in its current state.
+enum Action {
+    /// A retry of the last answered request: that answer again.
+    Repeat(FilterAnswer),
+    /// A new round: the step number it opens or continues.
+    Decide,
+}
+
+/// Places a request (step `step`, round `round`) in a run: a retry of the last answer (same
+/// hash), the next round of the open step, or round 1 of the next step. Anything else is a
+/// conflict that says what would be accepted.
+fn place(
+    run: &str,
+    row: Option<&StoredRun>,
+    step: Option<u64>,
+    round: u64,
+    hash: &str,
+) -> Result<(Action, u64), FilterError> {
+    let (state, last, last_hash) = match row {
+        Some(row) => (row.state.clone(), row.last_answer.as_ref(), row.last_hash.as_deref()),
+        None => (StdFilterState::default(), None, None),
+    };
+    if let (Some(step), Some(last)) = (step, last)
+        && last.step == step
+        && last.round == round
+    {
+        return match last_hash {
+            Some(stored) if stored == hash => Ok((Action::Repeat(last.clone()), step)),
+            _ => Err(FilterError::Conflict(format!(
+                "step {step} round {round} of run `{run}` was already decided for a different request (other \
+                 groups, or `close`); a retry must repeat its body exactly"
+            ))),
+        };
+    }
+    let expected = match &state.open {
+        Some(open) if round == open.rounds + 1 => open.step,
+        Some(open) if round == 1 => open.step + 1,
+        None if round == 1 => state.step + 1,
+        _ => 0,
+    };
+    let wanted = match &state.open {
+        Some(open) => format!(
+            "step {} is open after {} round(s): send its round {} or round 1 of step {}",
+            open.step,
+            open.rounds,
+            open.rounds + 1,
+            open.step + 1
+        ),
+        None => format!("the next step is {}, round 1", state.step + 1),
+    };
+    match step {
+        _ if expected == 0 => Err(FilterError::Conflict(format!("run `{run}`: {wanted}"))),
+        Some(step) if step != expected => {
+            Err(FilterError::Conflict(format!("run `{run}` is at step {}; {wanted}", state.step)))
+        }
+        _ => Ok((Action::Decide, expected)),
+    }
 }
 
 impl RunStore {
@@ -165,10 +270,12 @@ impl RunStore {
     }
 
     async fn load(&self, run: &str) -> Result<Option<StoredRun>, sqlx::Error> {
-        let row = sqlx::query("SELECT settings, state, last_answer, updated_at_ms FROM rlpr_runs WHERE run = $1")
-            .bind(run)
-            .fetch_optional(self.storage.pool())
-            .await?;
+        let row = sqlx::query(
+            "SELECT settings, state, last_answer, updated_at_ms, last_request_hash, version FROM rlpr_runs WHERE run = $1",
+        )
+        .bind(run)
+        .fetch_optional(self.storage.pool())
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let last: Option<String> = row.try_get(2)?;
         Ok(Some(StoredRun {
@@ -176,6 +283,8 @@ impl RunStore {
             state: decode(&row.try_get::<String, _>(1)?)?,
             last_answer: last.as_deref().map(decode).transpose()?,
             updated_at_ms: row.try_get(3)?,
+            last_hash: row.try_get(4)?,
+            version: row.try_get(5)?,
         }))
     }
 
@@ -195,51 +304,55 @@ impl RunStore {
         Ok(done.rows_affected() > 0)
     }
 
-    /// Decides a step of a run and stores the new state. Concurrent deciders of one run are
-    /// serialised by a compare-and-set on the step number.
+    /// Decides a round of a run's step and stores the new state with the answer and the
+    /// request's hash. Concurrent deciders of one run are serialised by a compare-and-set on
+    /// the row's version.
     pub async fn decide(&self, request: &FilterRequest) -> Result<FilterAnswer, FilterError> {
         check_run(&request.run).map_err(FilterError::Invalid)?;
         if let Some(settings) = &request.settings {
             settings.validate().map_err(|e| FilterError::Invalid(format!("settings: {e}")))?;
         }
+        if request.step == Some(0) || request.round == Some(0) {
+            return Err(FilterError::Invalid("`step` and `round` count from 1".to_owned()));
+        }
         if let Some(position) = request.groups.iter().position(|g| g.rewards.iter().any(|r| !r.is_finite())) {
             return Err(FilterError::Invalid(format!("group {position} has a reward that is not a finite number")));
         }
+        let hash = request_hash(request);
+        let round = request.round.unwrap_or(1);
         for _ in 0..ATTEMPTS {
             let current = self.load(&request.run).await?;
-            let (settings, mut state, last_answer) = match current {
-                Some(row) => {
-                    if request.settings.as_ref().is_some_and(|s| *s != row.settings) {
-                        return Err(FilterError::Conflict(format!(
-                            "run `{}` was started with other settings; DELETE it to start over",
-                            request.run
-                        )));
-                    }
-                    (row.settings, row.state, row.last_answer)
-                }
+            if let Some(row) = &current
+                && request.settings.as_ref().is_some_and(|s| *s != row.settings)
+            {
+                return Err(FilterError::Conflict(format!(
+                    "run `{}` was started with other settings; DELETE it to start over",
+                    request.run
+                )));
+            }
+            let (action, step) = place(&request.run, current.as_ref(), request.step, round, &hash)?;
+            if let Action::Repeat(answer) = action {
+                return Ok(answer);
+            }
+            let (settings, mut state, version) = match &current {
+                Some(row) => (row.settings.clone(), row.state.clone(), Some(row.version)),
                 None => (request.settings.clone().unwrap_or_default(), StdFilterState::default(), None),
             };
-            let previous = state.step;
-            match request.step {
-                Some(step) if step == previous && step > 0 => {
-                    return last_answer.ok_or_else(|| {
-                        FilterError::Conflict(format!("step {step} of run `{}` has no stored answer", request.run))
-                    });
-                }
-                Some(step) if step != previous + 1 => {
-                    return Err(FilterError::Conflict(format!(
-                        "run `{}` is at step {previous}; the next step is {}",
-                        request.run,
-                        previous + 1
-                    )));
-                }
-                _ => {}
+            // Round 1 of the step after an open one closes that step first.
+            if state.open.as_ref().is_some_and(|open| open.step < step) {
+                settings.close(&mut state);
             }
             let groups: Vec<Vec<f64>> = request.groups.iter().map(|g| g.rewards.clone()).collect();
-            let decision = settings.step(&mut state, &groups);
+            let decision = settings.round(&mut state, &groups);
+            let closed = request.close.unwrap_or(true);
+            if closed {
+                settings.close(&mut state);
+            }
             let answer = FilterAnswer {
                 run: request.run.clone(),
                 step: decision.step,
+                round: decision.round,
+                closed,
                 threshold: decision.threshold,
                 mean_std: decision.mean_std,
                 ema: state.ema,
@@ -254,51 +367,57 @@ impl RunStore {
                     })
                     .collect(),
             };
-            if self.store(&request.run, &settings, &state, &answer, previous).await? {
+            if self.store(&request.run, &settings, &state, &answer, &hash, version).await? {
                 return Ok(answer);
             }
         }
         Err(FilterError::Conflict(format!("run `{}` is being advanced by other requests; retry", request.run)))
     }
 
-    /// Writes the state after `previous` if the run is still there; false when another request
-    /// got there first.
+    /// Writes the state if the run is still at `version` (or, for `None`, still absent); false
+    /// when another request got there first.
     async fn store(
         &self,
         run: &str,
         settings: &StdFilter,
         state: &StdFilterState,
         answer: &FilterAnswer,
-        previous: u64,
+        hash: &str,
+        version: Option<i64>,
     ) -> Result<bool, sqlx::Error> {
         let (settings, state_text, answer) = (encode(settings)?, encode(state)?, encode(answer)?);
         let step = i64::try_from(state.step).unwrap_or(i64::MAX);
-        let done = if previous == 0 {
-            sqlx::query(
-                "INSERT INTO rlpr_runs (run, settings, state, step, last_answer, updated_at_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (run) DO NOTHING",
-            )
-            .bind(run)
-            .bind(settings)
-            .bind(state_text)
-            .bind(step)
-            .bind(answer)
-            .bind(now_ms())
-            .execute(self.storage.pool())
-            .await?
-        } else {
-            sqlx::query(
-                "UPDATE rlpr_runs SET state = $1, step = $2, last_answer = $3, updated_at_ms = $4 \
-                 WHERE run = $5 AND step = $6",
-            )
-            .bind(state_text)
-            .bind(step)
-            .bind(answer)
-            .bind(now_ms())
-            .bind(run)
-            .bind(i64::try_from(previous).unwrap_or(i64::MAX))
-            .execute(self.storage.pool())
-            .await?
+        let done = match version {
+            None => {
+                sqlx::query(
+                    "INSERT INTO rlpr_runs (run, settings, state, step, last_answer, last_request_hash, version, \
+                     updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, 1, $7) ON CONFLICT (run) DO NOTHING",
+                )
+                .bind(run)
+                .bind(settings)
+                .bind(state_text)
+                .bind(step)
+                .bind(answer)
+                .bind(hash)
+                .bind(now_ms())
+                .execute(self.storage.pool())
+                .await?
+            }
+            Some(version) => {
+                sqlx::query(
+                    "UPDATE rlpr_runs SET state = $1, step = $2, last_answer = $3, last_request_hash = $4, \
+                     version = version + 1, updated_at_ms = $5 WHERE run = $6 AND version = $7",
+                )
+                .bind(state_text)
+                .bind(step)
+                .bind(answer)
+                .bind(hash)
+                .bind(now_ms())
+                .bind(run)
+                .bind(version)
+                .execute(self.storage.pool())
+                .await?
+            }
         };
         Ok(done.rows_affected() == 1)
     }

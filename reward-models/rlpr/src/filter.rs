@@ -15,6 +15,18 @@ pub fn group_std(rewards: &[f64]) -> f64 {
     (rewards.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
 }
 
+/// What a group of a single rollout counts as.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SingleRollout {
+    /// Its std is 1, as RLPR's GRPO advantage (`compute_grpo_outcome_advantage`) sets it: it
+    /// enters the step's mean std and is kept while 1 reaches the threshold.
+    #[default]
+    StdOne,
+    /// It has no std: left out of the mean and dropped once filtering.
+    Drop,
+}
+
 /// The filter's settings. The defaults are the reference scripts' for Qwen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -32,43 +44,81 @@ pub struct StdFilter {
     /// warm-up average then.
     #[schema(minimum = 1)]
     pub filter_start_step: u64,
+    /// A group of one rollout: `std_one` (RLPR: std 1) or `drop`.
+    pub single_rollout: SingleRollout,
 }
 
 impl Default for StdFilter {
     fn default() -> StdFilter {
-        StdFilter { beta: 0.5, ratio: 0.99, ema_start_step: 6, filter_start_step: 11 }
+        StdFilter {
+            beta: 0.5,
+            ratio: 0.99,
+            ema_start_step: 6,
+            filter_start_step: 11,
+            single_rollout: SingleRollout::StdOne,
+        }
+    }
+}
+
+/// The step being decided, between its first round and its close.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct OpenStep {
+    /// The step number (1-based).
+    pub step: u64,
+    /// Rounds decided so far.
+    pub rounds: u64,
+    /// β·EMA, fixed when the step opened; every round of the step uses it (0: keep all).
+    pub threshold: f64,
+    /// Whether the step filters (the threshold applies).
+    pub filtering: bool,
+    /// The sum of the rollouts' group stds over the step's rounds, and the rollouts counted.
+    pub std_sum: f64,
+    pub rollouts: u64,
+}
+
+impl OpenStep {
+    /// The mean std over the step's rollouts so far; none before a rollout with a std.
+    pub fn mean_std(&self) -> Option<f64> {
+        (self.rollouts > 0).then(|| self.std_sum / self.rollouts as f64)
     }
 }
 
 /// What a training run's filter remembers between steps.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct StdFilterState {
-    /// Steps decided so far.
+    /// Steps closed so far.
     pub step: u64,
     /// The moving average, once filtering has started.
     pub ema: Option<f64>,
     /// The sum and number of warm-up steps' mean stds.
     pub warmup_sum: f64,
     pub warmup_steps: u64,
+    /// The step whose rounds are being decided, until it is closed.
+    #[serde(default)]
+    pub open: Option<OpenStep>,
 }
 
 /// One group's standard deviation and whether it is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct GroupDecision {
-    /// The group's unbiased std; null (NaN) for a group of fewer than two rollouts.
+    /// The group's unbiased std (1 for a single rollout under [`SingleRollout::StdOne`]); NaN
+    /// for a single rollout under [`SingleRollout::Drop`].
     pub std: f64,
     pub keep: bool,
 }
 
-/// One step's decisions.
+/// One round's decisions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepDecision {
     /// The step number (1-based).
     pub step: u64,
+    /// The round within the step (1-based).
+    pub round: u64,
     /// β·EMA in force for this step; 0 before filtering starts.
     pub threshold: f64,
-    /// The mean std over the step's rollouts (each rollout weighted by its group), NaN and
-    /// infinite stds left out; what this step adds to the EMA.
+    /// The mean std over the step's rollouts so far, every round included (each rollout
+    /// weighted by its group), NaN and infinite stds left out; what the step adds to the EMA
+    /// when it closes.
     pub mean_std: Option<f64>,
     pub groups: Vec<GroupDecision>,
 }
@@ -88,48 +138,83 @@ impl StdFilter {
         Ok(())
     }
 
-    /// Decides one step's groups (each the rewards of one prompt's rollouts) and advances
-    /// `state`: the threshold uses the EMA up to the previous step; this step's mean std then
-    /// updates it, `EMA ← ratio·EMA + (1 − ratio)·mean_std`.
-    pub fn step(&self, state: &mut StdFilterState, groups: &[Vec<f64>]) -> StepDecision {
-        let step = state.step + 1;
-        let stds: Vec<f64> = groups.iter().map(|g| group_std(g)).collect();
-        let (weighted, rollouts) = groups
-            .iter()
-            .zip(&stds)
-            .filter(|(_, std)| std.is_finite())
-            .fold((0.0, 0usize), |(sum, n), (group, std)| (sum + std * group.len() as f64, n + group.len()));
-        let mean_std = (rollouts > 0).then(|| weighted / rollouts as f64);
+    /// A group's std under these settings.
+    pub fn std_of(&self, rewards: &[f64]) -> f64 {
+        match (rewards.len(), self.single_rollout) {
+            (1, SingleRollout::StdOne) => 1.0,
+            _ => group_std(rewards),
+        }
+    }
 
+    /// Decides one step in one round and closes it: [`StdFilter::round`] then
+    /// [`StdFilter::close`].
+    pub fn step(&self, state: &mut StdFilterState, groups: &[Vec<f64>]) -> StepDecision {
+        let decision = self.round(state, groups);
+        self.close(state);
+        decision
+    }
+
+    /// Decides one round of the open step, opening the next step first when none is open. The
+    /// threshold is fixed when a step opens, from the EMA of the steps before it, so every
+    /// round of a step uses the same one; the round's stds join the step's mean, which moves
+    /// the EMA once, at [`StdFilter::close`].
+    pub fn round(&self, state: &mut StdFilterState, groups: &[Vec<f64>]) -> StepDecision {
+        let mut open = match state.open.take() {
+            Some(open) => open,
+            None => self.open(state),
+        };
+        let stds: Vec<f64> = groups.iter().map(|g| self.std_of(g)).collect();
+        for (group, std) in groups.iter().zip(&stds).filter(|(_, std)| std.is_finite()) {
+            open.std_sum += std * group.len() as f64;
+            open.rollouts += group.len() as u64;
+        }
+        open.rounds += 1;
+        let keep = |std: f64| !open.filtering || (std.is_finite() && std >= open.threshold);
+        let decision = StepDecision {
+            step: open.step,
+            round: open.rounds,
+            threshold: open.threshold,
+            mean_std: open.mean_std(),
+            groups: stds.iter().map(|&std| GroupDecision { std, keep: keep(std) }).collect(),
+        };
+        state.open = Some(open);
+        decision
+    }
+
+    /// Opens the step after the last closed one: its threshold from the EMA so far (started
+    /// from the warm-up average at the first filtering step).
+    fn open(&self, state: &mut StdFilterState) -> OpenStep {
+        let step = state.step + 1;
         let filtering = step >= self.filter_start_step;
         if filtering && state.ema.is_none() && state.warmup_steps > 0 {
             state.ema = Some(state.warmup_sum / state.warmup_steps as f64);
         }
-        let threshold = match (filtering, state.ema) {
-            (true, Some(ema)) => self.beta * ema,
-            _ => 0.0,
+        let (filtering, threshold) = match (filtering, state.ema) {
+            (true, Some(ema)) => (true, self.beta * ema),
+            _ => (false, 0.0),
         };
-        let decisions = stds
-            .iter()
-            .map(|&std| GroupDecision {
-                std,
-                keep: !filtering || state.ema.is_none() || (std.is_finite() && std >= threshold),
-            })
-            .collect();
+        OpenStep { step, rounds: 0, threshold, filtering, std_sum: 0.0, rollouts: 0 }
+    }
 
-        if let Some(mean) = mean_std {
+    /// Closes the open step: its mean std over every round's rollouts updates the EMA,
+    /// `EMA ← ratio·EMA + (1 − ratio)·mean_std` (or enters the warm-up average). Returns the
+    /// closed step's mean std; nothing happens when no step is open.
+    pub fn close(&self, state: &mut StdFilterState) -> Option<f64> {
+        let open = state.open.take()?;
+        let mean = open.mean_std();
+        if let Some(mean) = mean {
             match state.ema {
                 Some(ema) => state.ema = Some(self.ratio * ema + (1.0 - self.ratio) * mean),
-                None if filtering => state.ema = Some(mean),
-                None if step >= self.ema_start_step => {
+                None if open.step >= self.filter_start_step => state.ema = Some(mean),
+                None if open.step >= self.ema_start_step => {
                     state.warmup_sum += mean;
                     state.warmup_steps += 1;
                 }
                 None => {}
             }
         }
-        state.step = step;
-        StepDecision { step, threshold, mean_std, groups: decisions }
+        state.step = open.step;
+        mean
     }
 }
 
@@ -146,7 +231,8 @@ mod tests {
 
     #[test]
     fn filtering_starts_after_warm_up_from_the_warm_up_average() {
-        let filter = StdFilter { beta: 0.5, ratio: 0.9, ema_start_step: 2, filter_start_step: 4 };
+        let filter =
+            StdFilter { beta: 0.5, ratio: 0.9, ema_start_step: 2, filter_start_step: 4, ..StdFilter::default() };
         let mut state = StdFilterState::default();
         let wide = vec![0.0, 1.0]; // std √0.5
         let flat = vec![0.3, 0.3]; // std 0
@@ -168,7 +254,8 @@ mod tests {
 
     #[test]
     fn the_ema_follows_the_previous_steps() {
-        let filter = StdFilter { beta: 1.0, ratio: 0.5, ema_start_step: 1, filter_start_step: 2 };
+        let filter =
+            StdFilter { beta: 1.0, ratio: 0.5, ema_start_step: 1, filter_start_step: 2, ..StdFilter::default() };
         let mut state = StdFilterState::default();
         filter.step(&mut state, &[vec![0.0, 2.0]]); // std √2: warm-up
         let second = filter.step(&mut state, &[vec![0.0, 0.0]]); // EMA from warm-up: √2
@@ -180,13 +267,60 @@ mod tests {
     }
 
     #[test]
-    fn singleton_groups_are_dropped_once_filtering() {
-        let filter = StdFilter { ema_start_step: 1, filter_start_step: 2, ..StdFilter::default() };
+    fn singleton_groups_are_dropped_once_filtering_when_asked() {
+        let filter = StdFilter {
+            ema_start_step: 1,
+            filter_start_step: 2,
+            single_rollout: SingleRollout::Drop,
+            ..StdFilter::default()
+        };
         let mut state = StdFilterState::default();
         filter.step(&mut state, &[vec![0.0, 1.0]]);
         let decision = filter.step(&mut state, &[vec![1.0], vec![0.0, 1.0]]);
         assert!(decision.groups[0].std.is_nan() && !decision.groups[0].keep);
         assert!(decision.groups[1].keep);
+    }
+
+    #[test]
+    fn a_single_rollout_has_std_one_and_is_kept_as_rlpr_does() {
+        // RLPR's GRPO advantage gives a one-rollout group σ = 1, and the filter reads that σ.
+        let filter =
+            StdFilter { beta: 1.0, ratio: 0.5, ema_start_step: 1, filter_start_step: 2, ..StdFilter::default() };
+        let mut state = StdFilterState::default();
+        let first = filter.step(&mut state, &[vec![0.0, 1.0], vec![0.3]]);
+        assert_eq!(first.groups[1].std, 1.0);
+        // The mean over the three rollouts: (2·√0.5 + 1) / 3.
+        let mean = (2.0 * 0.5f64.sqrt() + 1.0) / 3.0;
+        assert!((first.mean_std.unwrap_or_default() - mean).abs() < 1e-12);
+        let second = filter.step(&mut state, &[vec![0.7], vec![0.0, 1.0]]);
+        assert!((second.threshold - mean).abs() < 1e-12);
+        assert!(second.groups[0].keep, "σ 1 ≥ threshold {}", second.threshold);
+        assert!(!second.groups[1].keep, "σ √0.5 < threshold {}", second.threshold);
+    }
+
+    #[test]
+    fn every_round_of_a_step_uses_one_threshold_and_the_ema_moves_once_per_step() {
+        let filter =
+            StdFilter { beta: 1.0, ratio: 0.5, ema_start_step: 1, filter_start_step: 2, ..StdFilter::default() };
+        let mut state = StdFilterState::default();
+        filter.step(&mut state, &[vec![0.0, 2.0]]); // warm-up: mean √2, the EMA at step 2
+        let s2 = 2.0f64.sqrt();
+        let first = filter.round(&mut state, &[vec![0.0, 0.0]]);
+        let second = filter.round(&mut state, &[vec![0.0, 4.0, 0.0, 4.0]]);
+        assert_eq!((first.step, first.round, second.step, second.round), (2, 1, 2, 2));
+        assert!((first.threshold - s2).abs() < 1e-12 && first.threshold == second.threshold);
+        assert_eq!(state.ema, Some(s2), "the EMA waits for the step to close");
+        assert_eq!(state.step, 1);
+        // The step's mean is over both rounds' six rollouts: (2·0 + 4·√(16/3)) / 6.
+        let mean = 4.0 * (16.0f64 / 3.0).sqrt() / 6.0;
+        assert!((second.mean_std.unwrap_or_default() - mean).abs() < 1e-12);
+        assert_eq!(filter.close(&mut state), second.mean_std);
+        assert!((state.ema.unwrap_or_default() - (0.5 * s2 + 0.5 * mean)).abs() < 1e-12);
+        assert_eq!((state.step, state.open.is_none()), (2, true));
+        assert_eq!(filter.close(&mut state), None, "closing twice does nothing");
+        let third = filter.round(&mut state, &[vec![0.0, 1.0]]);
+        assert_eq!((third.step, third.round), (3, 1));
+        assert!((third.threshold - (0.5 * s2 + 0.5 * mean)).abs() < 1e-12);
     }
 
     #[test]

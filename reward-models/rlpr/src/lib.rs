@@ -29,7 +29,7 @@ mod reward_model;
 mod source;
 
 pub use batcher::{Answers, BatchModel, Batcher, BatcherConfig, Reservation};
-pub use filter::{GroupDecision, StdFilter, StdFilterState, StepDecision, group_std};
+pub use filter::{GroupDecision, OpenStep, SingleRollout, StdFilter, StdFilterState, StepDecision, group_std};
 pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
 pub use hosted::{HostedModel, HostedSource};
 pub use model::{ChatTokenizer, LocalModel, ModelDevice, ModelError};

@@ -27,18 +27,21 @@ fn filter_error(error: FilterError) -> ApiError {
     }
 }
 
-/// Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-/// β times the run's moving average. The run's first step fixes its settings; its state is
-/// kept in the database, and a retried step (same `step`) gets the same answer.
+/// Decides one generation round of a training step: each group's reward std (N − 1) and whether
+/// it reaches β times the run's moving average, fixed for every round of the step. A step closes
+/// at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+/// all its rounds then moves the average once. The run's first step fixes its settings; its
+/// state is kept in the database. A retried round (same `step`, `round` and body) gets the
+/// stored answer; another body for an answered round is a 409.
 #[utoipa::path(post, path = "/v1/reward-models/rlpr/filter", tag = "rlpr", request_body = FilterRequest,
     responses(
         (status = 200, description = "The step's decisions and the run's moving average.", body = FilterAnswer),
         (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
-        (status = 409, description = "The step is not the run's next or last, or the settings differ from the run's.", body = ErrorBody),
+        (status = 409, description = "`run_conflict`: the step and round are neither the open step's next round, round 1 of the next step, nor a retry of the last answered round with the same body; or the settings differ from the run's.", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit.", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
-        (status = 422, description = "The body is invalid (run name, settings, a reward that is not finite).", body = ErrorBody),
+        (status = 422, description = "The body is invalid (run name, settings, a step or round of 0, a reward that is not finite).", body = ErrorBody),
         (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
