@@ -87,6 +87,7 @@ on_both_backends!(a_remote_model_scores_the_reference_answer, |backend| async mo
     let sent = fake.state.last_body.lock().map(|b| b.clone()).unwrap_or_default().unwrap_or_default();
     assert_eq!((&sent["echo"], &sent["logprobs"], &sent["max_tokens"]), (&json!(true), &json!(1), &json!(1)));
     assert_eq!((&sent["model"], &sent["temperature"]), (&json!("policy-7b"), &json!(1.0)));
+    assert_eq!(sent["add_special_tokens"], json!(false), "the rendered chat holds its BOS already: {sent}");
 
     // The baseline of a prompt and reference is scored once: the next rollout of the same
     // prompt sends its own text only.

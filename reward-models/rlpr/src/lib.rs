@@ -23,6 +23,8 @@ mod filter;
 mod format;
 mod hosted;
 pub mod model;
+#[cfg(test)]
+mod parity_tests;
 mod remote;
 mod reward;
 mod reward_model;
@@ -35,6 +37,6 @@ pub use hosted::{HostedModel, HostedSource};
 pub use model::{ChatTokenizer, LocalModel, ModelDevice, ModelError};
 pub use referee_kernels::ScoreKind;
 pub use remote::{RemoteConfig, RemoteSource};
-pub use reward::{RewardOptions, RewardParts, bf16_round, repetition_detected};
+pub use reward::{BaselineCheckpoint, RewardOptions, RewardParts, bf16_round, repetition_detected};
 pub use reward_model::{PrepareItem, PreparedItem, PreparedSequence, RlprInput, RlprModel, prepare};
 pub use source::{ChatMessage, LogprobSource, ReloadError, Reloaded, ScoringText, SourceError, TokenSequence};

@@ -54,6 +54,11 @@ pub struct RemoteConfig {
     /// `max_tokens` of a request: 1 (vLLM needs at least one generated token; it is dropped),
     /// or 0 for servers that accept it.
     pub max_tokens: u32,
+    /// `add_special_tokens` of a request. False by default: the texts are whole rendered chats
+    /// that already hold the template's own BOS (Llama's `<|begin_of_text|>`, Gemma's `<bos>`),
+    /// and the reference tokenises them with `add_special_tokens=False`; vLLM's default (true)
+    /// would put a second BOS in front and shift every log-prob.
+    pub add_special_tokens: bool,
 }
 
 impl Default for RemoteConfig {
@@ -72,6 +77,7 @@ impl Default for RemoteConfig {
             backoff_ms: 200,
             max_backoff_ms: 5_000,
             max_tokens: 1,
+            add_special_tokens: false,
         }
     }
 }
@@ -212,6 +218,7 @@ impl RemoteSource {
             "echo": true,
             "logprobs": 1,
             "temperature": 1.0,
+            "add_special_tokens": config.add_special_tokens,
         });
         let mut last = String::new();
         for attempt in 0..=config.max_retries {

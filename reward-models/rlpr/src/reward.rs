@@ -24,6 +24,30 @@ pub struct RewardOptions {
     pub round_bf16: bool,
     /// Add −1 when some 10-word window repeats 10 times or more.
     pub repetition_penalty: bool,
+    /// Apply the repetition penalty to a reward of exactly 0 too. Off by default: the
+    /// reference adds it to the reward tensor's non-zero entries only, so a zero reward stays 0.
+    pub repetition_on_zero: bool,
+    /// Score a response whose answer is blank (`<answer></answer>`, or nothing after
+    /// `<answer>`) like any other: the reference substitutes the reference answer all the same,
+    /// since the end-of-sequence text it appends makes the answer section never blank. False:
+    /// such a response is `unparseable` and scores what the format and repetition terms leave.
+    pub score_blank_answers: bool,
+    /// Which checkpoint's baseline a model-mode item is debiased with: `first` (the one in use
+    /// when the server first scored this prompt and reference, kept across reloads, as the
+    /// reference computes it once with the initial policy) or `current` (rescored after every
+    /// reload).
+    pub baseline_checkpoint: BaselineCheckpoint,
+}
+
+/// Which checkpoint scores the no-reasoning baseline in model mode.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaselineCheckpoint {
+    /// The checkpoint in use when the baseline was first scored, kept across reloads.
+    #[default]
+    First,
+    /// The checkpoint in use now.
+    Current,
 }
 
 impl Default for RewardOptions {
@@ -35,6 +59,9 @@ impl Default for RewardOptions {
             format_coefficient: 0.1,
             round_bf16: true,
             repetition_penalty: true,
+            repetition_on_zero: false,
+            score_blank_answers: true,
+            baseline_checkpoint: BaselineCheckpoint::First,
         }
     }
 }
@@ -50,7 +77,8 @@ pub struct RewardParts {
     pub delta: f64,
     /// Whether the response has the structure the format term asks for.
     pub format: bool,
-    /// Whether the repetition penalty applied.
+    /// Whether the repetition penalty applied (degenerate repetition, and a non-zero reward
+    /// unless `repetition_on_zero`).
     pub repetition: bool,
     /// The reward.
     pub reward: f64,
@@ -82,7 +110,8 @@ impl RewardOptions {
         } else {
             (1.0 - c) * delta + c * f64::from(u8::from(format))
         };
-        let repetition = self.repetition_penalty && repetition_detected(response);
+        let repetition =
+            self.repetition_penalty && (reward != 0.0 || self.repetition_on_zero) && repetition_detected(response);
         if repetition {
             reward -= 1.0;
         }
@@ -105,11 +134,18 @@ pub fn bf16_round(x: f64) -> f64 {
 const WINDOW: usize = 10;
 const REPEATS: usize = 10;
 
-/// Whether some window of 10 consecutive words (split on whitespace and `_`) occurs 10 times
-/// or more (`detect_repetition_with_hash`).
+/// Python's `str.isspace`: Rust's whitespace and the four separator controls (U+001C–U+001F)
+/// that Python also splits on.
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Whether some window of 10 consecutive words occurs 10 times or more
+/// (`detect_repetition_with_hash`). Words as the reference makes them: the text split on runs of
+/// whitespace, then each piece split on every `_`, keeping the empty words `__` makes.
 pub fn repetition_detected(text: &str) -> bool {
-    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == '_').filter(|w| !w.is_empty()).collect();
-    if words.len() < WINDOW {
+    let words: Vec<&str> = text.split(python_space).filter(|w| !w.is_empty()).flat_map(|w| w.split('_')).collect();
+    if words.len() <= WINDOW {
         return false;
     }
     let mut seen: HashMap<&[&str], usize> = HashMap::new();
@@ -167,6 +203,27 @@ mod tests {
         let parts = RewardOptions { round_bf16: false, ..RewardOptions::default() }.reward(&text, 0.5, None);
         assert!(parts.repetition);
         assert!((parts.reward - (0.9 * 0.5 + 0.1 - 1.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_repetition_penalty_spares_a_zero_reward_as_the_reference_does() {
+        let loop_text = "the same ten words again and again and again here ".repeat(12);
+        // Unstructured and without debiasing headroom: the reward before the penalty is 0.
+        let options = RewardOptions { round_bf16: false, ..RewardOptions::default() };
+        let parts = options.reward(&loop_text, 0.0, Some(0.3));
+        assert_eq!((parts.reward, parts.repetition), (0.0, false));
+        let always = RewardOptions { repetition_on_zero: true, ..options };
+        let parts = always.reward(&loop_text, 0.0, Some(0.3));
+        assert_eq!((parts.reward, parts.repetition), (-1.0, true));
+    }
+
+    #[test]
+    fn words_are_split_as_python_splits_them() {
+        // 18 underscores are 19 empty words in the reference: ten windows of ten, all alike.
+        assert!(repetition_detected(&"_".repeat(18)));
+        assert!(!repetition_detected(&"_".repeat(17)), "18 words make only nine windows");
+        // Python splits on U+001F too: 19 words "p".
+        assert!(repetition_detected(&"p\u{1f}".repeat(19)));
     }
 
     #[test]

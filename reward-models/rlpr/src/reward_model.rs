@@ -18,7 +18,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::format::{FormatMode, Substituted, baseline, substitute};
-use crate::reward::RewardOptions;
+use crate::reward::{BaselineCheckpoint, RewardOptions};
 use crate::source::{ChatMessage, LogprobSource, ScoringText, SourceError, TokenSequence};
 
 /// An RLPR item: the response, and either the log-probs the trainer computed (`logprobs`) or
@@ -74,9 +74,40 @@ fn score(options: &RewardOptions, logprobs: &[f64]) -> f64 {
     options.score.of(logprobs.iter().copied())
 }
 
-/// Whether the response has the answer structure its format mode asks for.
+/// Whether the response has the answer structure its format mode asks for (a blank answer
+/// counts when `score_blank_answers`).
 fn structured(input: &RlprInput) -> bool {
-    substitute(&input.response, "", "", input.options.format_mode).is_some()
+    substitute_scored(&input.response, "", "", input.options.format_mode, input.options.score_blank_answers).is_some()
+}
+
+const ANSWER_TAG: &str = "<answer>";
+
+/// [`substitute`], and with `blank_answers` also for a response whose answer is blank: the
+/// reference builds the same text for it as for any answer (its answer section always holds the
+/// appended end-of-sequence text, so it is never blank), and since the generated answer is
+/// replaced, substituting the response with a one-character answer after its leading
+/// whitespace gives exactly that text.
+fn substitute_scored(
+    response: &str,
+    reference: &str,
+    eos: &str,
+    mode: FormatMode,
+    blank_answers: bool,
+) -> Option<Substituted> {
+    if let Some(substituted) = substitute(response, reference, eos, mode) {
+        return Some(substituted);
+    }
+    if !blank_answers {
+        return None;
+    }
+    let after = response.rfind(ANSWER_TAG)? + ANSWER_TAG.len();
+    let rest = &response[after..];
+    let lead = rest.len() - rest.trim_start_matches([' ', '\n', '\t', '\r']).len();
+    let mut filled = String::with_capacity(response.len() + 1);
+    filled.push_str(&response[..after + lead]);
+    filled.push('x');
+    filled.push_str(&response[after + lead..]);
+    substitute(&filled, reference, eos, mode)
 }
 
 /// The verdict of a response from its scored tokens' log-probs and the baseline score: the
@@ -151,8 +182,9 @@ enum Baseline {
     Sent(usize, BaselineKey),
 }
 
-/// A baseline text under one checkpoint.
-type BaselineKey = (u64, String);
+/// A baseline text under one checkpoint generation, or (`None`) under whichever checkpoint
+/// scored it first.
+type BaselineKey = (Option<u64>, String);
 
 /// The baseline log-probs of recent (checkpoint, prompt, reference) triples: RLPR scores the
 /// baseline once per prompt, and a group's rollouts share it. Bounded; the oldest entry leaves
@@ -310,7 +342,14 @@ impl RlprModel {
             ));
         };
         let reference = input.reference.as_deref().unwrap_or_default();
-        let Some(substituted) = substitute(&input.response, reference, source.eos(), options.format_mode) else {
+        let substituted = substitute_scored(
+            &input.response,
+            reference,
+            source.eos(),
+            options.format_mode,
+            options.score_blank_answers,
+        );
+        let Some(substituted) = substituted else {
             // Nothing is scored, so neither text goes to the model.
             return Err(finish(input, false, &[], input.score_a));
         };
@@ -320,7 +359,11 @@ impl RlprModel {
         texts.push(after_prompt(&prompt, substituted));
         let baseline = if options.debias && input.score_a.is_none() {
             let text = baseline(&prompt, reference, source.eos());
-            let key = (source.generation(), text.text.clone());
+            let generation = match options.baseline_checkpoint {
+                BaselineCheckpoint::First => None,
+                BaselineCheckpoint::Current => Some(source.generation()),
+            };
+            let key = (generation, text.text.clone());
             let cached = self.cache.lock().ok().and_then(|cache| cache.get(&key));
             match cached {
                 Some(logprobs) => Baseline::Cached(logprobs),
@@ -441,6 +484,14 @@ pub struct PrepareItem {
     /// The response structure (`r1` or `r1_nothink`).
     #[serde(default)]
     pub format_mode: FormatMode,
+    /// Prepare a response whose answer is blank like any other, as the reference scores it
+    /// (the `rlpr` option of the same name).
+    #[serde(default = "blank_answers_scored")]
+    pub score_blank_answers: bool,
+}
+
+fn blank_answers_scored() -> bool {
+    true
 }
 
 /// Token ids for a forward pass and the scored positions among them.
@@ -490,7 +541,13 @@ pub async fn prepare(source: &dyn LogprobSource, items: &[PrepareItem]) -> Vec<P
                 continue;
             }
         };
-        match substitute(&item.response, &item.reference, source.eos(), item.format_mode) {
+        match substitute_scored(
+            &item.response,
+            &item.reference,
+            source.eos(),
+            item.format_mode,
+            item.score_blank_answers,
+        ) {
             None => {
                 let message = "no answer structure for the format mode: nothing is scored".to_owned();
                 answers[index] = Some(PreparedItem::refused("unparseable", message));
@@ -637,9 +694,10 @@ mod tests {
 
     /// A source that scores each text's answer bytes as one token each, with log-prob
     /// −(answer bytes)/10, and counts the texts it is sent.
-    #[derive(Debug)]
+    #[derive(Debug, Default)]
     struct ByteSource {
         sent: Mutex<Vec<String>>,
+        generation: std::sync::atomic::AtomicU64,
     }
 
     impl LogprobSource for ByteSource {
@@ -649,6 +707,10 @@ mod tests {
 
         fn eos(&self) -> &str {
             "<eos>"
+        }
+
+        fn generation(&self) -> u64 {
+            self.generation.load(std::sync::atomic::Ordering::SeqCst)
         }
 
         fn logprobs(&self, batch: Vec<ScoringText>) -> BoxFuture<'static, Vec<Result<Vec<f64>, SourceError>>> {
@@ -668,7 +730,7 @@ mod tests {
 
     #[test]
     fn model_mode_sends_every_text_once_and_caches_the_baseline() -> Result<(), serde_json::Error> {
-        let source = Arc::new(ByteSource { sent: Mutex::new(Vec::new()) });
+        let source = Arc::new(ByteSource::default());
         let model = RlprModel::new(Some(source.clone() as Arc<dyn LogprobSource>), 16);
         let item = |response: &str| {
             input(serde_json::json!({
