@@ -28,7 +28,12 @@ async fn a_mixed_code_batch_over_http() -> anyhow::Result<()> {
             "tests": sum_tests, "options": {"scoring": "fraction", "stop_on_first_failure": false}}},
         {"id": "no-newline-exact", "verifier": "code", "input": {
             "language": "python", "program": "import sys\na, b = map(int, input().split())\nsys.stdout.write(str(a + b))",
-            "tests": sum_tests}},
+            "tests": sum_tests, "options": {"checker": "exact"}}},
+        {"id": "expected-without-newline", "verifier": "code", "input": {
+            "language": "python", "program": sum,
+            "tests": [{"stdin": "1 2\n", "expected_stdout": "3"}, {"stdin": "10 -4", "expected_stdout": "6 \n\n"}]}},
+        {"id": "reasoning-cut-off", "verifier": "code", "input": {
+            "language": "python", "response": format!("<think>Maybe:\n```python\n{sum}\n```\nor"), "tests": sum_tests}},
         {"id": "no-newline-lines", "verifier": "code", "input": {
             "language": "python", "program": "import sys\na, b = map(int, input().split())\nsys.stdout.write(str(a + b))",
             "tests": sum_tests, "options": {"checker": "lines"}}},
@@ -71,6 +76,8 @@ async fn a_mixed_code_batch_over_http() -> anyhow::Result<()> {
     assert_eq!(status_of("no-newline-exact"), "incorrect");
     assert_eq!(verdicts(&by_id("no-newline-exact")), ["wrong_answer", "skipped"], "stops at the first failure");
     assert_eq!(status_of("no-newline-lines"), "correct");
+    assert_eq!(status_of("expected-without-newline"), "correct", "the default checker is `lines`: {}", by_id("expected-without-newline"));
+    assert_eq!(status_of("reasoning-cut-off"), "unparseable", "a draft inside unfinished reasoning is no program");
 
     assert_eq!(status_of("response"), "correct");
     assert_eq!(status_of("no-block"), "unparseable");

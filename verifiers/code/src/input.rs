@@ -122,11 +122,12 @@ pub struct CheckProgram {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckerKind {
-    /// Byte-for-byte equal (the default): a missing final newline or a trailing space fails.
-    #[default]
+    /// Byte-for-byte equal: a missing final newline or a trailing space fails.
     Exact,
-    /// The whitespace-tolerant mode: equal line by line, ignoring trailing whitespace on each line
-    /// and trailing blank lines. Case and inner spacing still count.
+    /// The default, as competitive-programming judges and RL code datasets compare: equal line
+    /// by line, ignoring trailing whitespace on each line and trailing blank lines (so `print(42)`
+    /// passes an expected `42` written without its newline). Case and inner spacing still count.
+    #[default]
     Lines,
     /// Equal as whitespace-separated tokens.
     Tokens,
@@ -152,7 +153,8 @@ pub enum Scoring {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CodeOptions {
-    /// How standard output is compared (default `exact`; `lines` forgives trailing whitespace).
+    /// How standard output is compared (default `lines`: trailing whitespace on each line and
+    /// trailing blank lines are ignored; `exact` compares bytes).
     pub checker: CheckerKind,
     /// The special judge for `checker: program`, in the item's sandbox language (Python).
     #[schema(max_length = 1000000)]

@@ -240,8 +240,8 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
     let program = match (&input.program, &input.response) {
         (Some(program), _) => program.clone(),
         (None, Some(response)) => match last_fenced_block(response) {
-            Some(block) => block.to_owned(),
-            None => return Verdict::unparseable("the response has no fenced code block"),
+            Ok(block) => block.to_owned(),
+            Err(reason) => return Verdict::unparseable(reason),
         },
         (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
     };

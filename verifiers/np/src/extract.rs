@@ -1,16 +1,14 @@
-//! Choosing the answer region of a response.
+//! Choosing the answer region of a response, on the shared response anatomy
+//! ([`referee_core::anatomy`]).
 //!
-//! Order: drop everything up to the last `</think>`; then the last `<answer>...</answer>`; else
-//! the last `Answer:` line (case-insensitive, markdown emphasis allowed) up to a blank line;
-//! else (lenient only) the last fenced code block; else (lenient only) the whole remaining text,
-//! where the parser takes the last balanced structure. Only the final [`MAX_TAIL_BYTES`] of a
-//! response are searched, so extraction is O(tail) however long the reasoning was.
+//! Order: the reasoning is dropped (a response whose `<think>` never closed has no answer); then
+//! the last `<answer>` tag (closing tag optional at the end); else the last `Answer:` paragraph
+//! (up to a blank line); else (lenient only) the last fenced code block; else (lenient only) the
+//! whole final text, where the parser takes the last balanced structure.
 
+use referee_core::anatomy::{Anatomy, Marker};
 use referee_core::utoipa::{self, ToSchema};
 use serde::Serialize;
-
-/// Bytes at the end of a response that are searched for the answer.
-pub const MAX_TAIL_BYTES: usize = 256 * 1024;
 
 /// Which rule chose the answer region, reported in verdict details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -35,94 +33,61 @@ pub struct Region<'a> {
     pub rule: RegionRule,
 }
 
-fn tail(response: &str) -> &str {
-    if response.len() <= MAX_TAIL_BYTES {
-        return response;
-    }
-    let mut start = response.len() - MAX_TAIL_BYTES;
-    while !response.is_char_boundary(start) {
-        start += 1;
-    }
-    &response[start..]
+/// Why a response has no answer region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoRegion {
+    /// The response ended inside its reasoning.
+    ReasoningUnclosed,
+    /// Strict mode found neither an answer tag nor an `Answer:` marker.
+    NoMarker,
+    /// Nothing follows the reasoning.
+    Empty,
 }
 
-/// Byte offset of the last ASCII-case-insensitive occurrence of a tag (which starts with `<`).
-fn rfind_tag(hay: &[u8], tag: &[u8]) -> Option<usize> {
-    let mut end = hay.len();
-    while let Some(i) = hay[..end].iter().rposition(|&c| c == b'<') {
-        if hay.len() - i >= tag.len() && hay[i..i + tag.len()].eq_ignore_ascii_case(tag) {
-            return Some(i);
-        }
-        end = i;
-    }
-    None
-}
-
-/// Byte offset just after the last `answer` followed by optional `*`/spaces and a `:`.
-fn answer_line(hay: &[u8]) -> Option<usize> {
-    let mut end = hay.len();
-    // Walk backwards over colons; each is checked for a preceding "answer" marker.
-    while let Some(colon) = hay[..end].iter().rposition(|&c| c == b':') {
-        let mut j = colon;
-        while j > 0 && matches!(hay[j - 1], b'*' | b' ' | b'_') {
-            j -= 1;
-        }
-        if j >= 6 && hay[j - 6..j].eq_ignore_ascii_case(b"answer") {
-            let mut after = colon + 1;
-            while after < hay.len() && matches!(hay[after], b'*' | b'_') {
-                after += 1;
+impl NoRegion {
+    /// The message of the verdict.
+    pub fn message(self) -> &'static str {
+        match self {
+            NoRegion::ReasoningUnclosed => {
+                "the response ended inside its reasoning (`<think>` without `</think>`), so it has no answer"
             }
-            return Some(after);
+            NoRegion::NoMarker => "no <answer> tag or 'Answer:' marker",
+            NoRegion::Empty => "the response is empty after reasoning",
         }
-        end = colon;
     }
-    None
 }
 
-/// Picks the answer region; `None` means no answer (strict mode found no marker, or the text
-/// after reasoning is empty).
-pub fn find_region(response: &str, strict: bool) -> Option<Region<'_>> {
-    let mut text = tail(response);
-    if let Some(i) = text.rfind("</think>") {
-        text = &text[i + "</think>".len()..];
+const STRICT: [(Marker, RegionRule); 2] =
+    [(Marker::AnswerTag, RegionRule::AnswerTag), (Marker::AnswerLine, RegionRule::AnswerLine)];
+const LENIENT: [(Marker, RegionRule); 3] = [
+    (Marker::AnswerTag, RegionRule::AnswerTag),
+    (Marker::AnswerLine, RegionRule::AnswerLine),
+    (Marker::FencedBlock, RegionRule::FencedBlock),
+];
+
+/// Picks the answer region of a response.
+pub fn find_region(response: &str, strict: bool) -> Result<Region<'_>, NoRegion> {
+    let anatomy = Anatomy::read(response);
+    if anatomy.reasoning_unclosed() {
+        return Err(NoRegion::ReasoningUnclosed);
     }
-    let bytes = text.as_bytes();
-    if let Some(close) = rfind_tag(bytes, b"</answer>")
-        && let Some(open) = rfind_tag(&bytes[..close], b"<answer>")
-    {
-        return Some(Region { text: &text[open + "<answer>".len()..close], rule: RegionRule::AnswerTag });
-    }
-    if let Some(open) = rfind_tag(bytes, b"<answer>") {
-        // An unclosed tag at the end (generation cut at a stop string) still marks the answer.
-        return Some(Region { text: &text[open + "<answer>".len()..], rule: RegionRule::AnswerTag });
-    }
-    if let Some(start) = answer_line(bytes) {
-        let rest = &text[start..];
-        let end = rest.find("\n\n").or_else(|| rest.find("\r\n\r\n")).unwrap_or(rest.len());
-        return Some(Region { text: &rest[..end], rule: RegionRule::AnswerLine });
+    let rules: &[(Marker, RegionRule)] = if strict { &STRICT } else { &LENIENT };
+    // The anatomy lists candidates highest priority first.
+    let chosen = anatomy.candidates().iter().find_map(|c| {
+        let (_, rule) = rules.iter().find(|(marker, _)| *marker == c.marker)?;
+        Some(Region { text: c.text, rule: *rule })
+    });
+    if let Some(region) = chosen {
+        return Ok(region);
     }
     if strict {
-        return None;
+        return Err(NoRegion::NoMarker);
     }
-    if let Some(block) = last_fenced_block(text) {
-        return Some(Region { text: block, rule: RegionRule::FencedBlock });
-    }
+    let text = anatomy.final_text();
     if text.trim().is_empty() {
-        return None;
+        return Err(NoRegion::Empty);
     }
-    Some(Region { text, rule: RegionRule::LastBracket })
-}
-
-fn last_fenced_block(text: &str) -> Option<&str> {
-    let close = text.rfind("```")?;
-    let open = text[..close].rfind("```")?;
-    let inner = &text[open + 3..close];
-    // Drop an info string such as "json" on the opening line.
-    let body = match inner.find('\n') {
-        Some(nl) if !inner[..nl].contains(['[', '(', '{']) => &inner[nl + 1..],
-        _ => inner,
-    };
-    Some(body)
+    Ok(Region { text, rule: RegionRule::LastBracket })
 }
 
 #[cfg(test)]
@@ -130,7 +95,7 @@ mod tests {
     use super::*;
 
     fn region(s: &str, strict: bool) -> Option<(String, RegionRule)> {
-        find_region(s, strict).map(|r| (r.text.trim().to_owned(), r.rule))
+        find_region(s, strict).ok().map(|r| (r.text.trim().to_owned(), r.rule))
     }
 
     #[test]
@@ -151,9 +116,27 @@ mod tests {
     }
 
     #[test]
-    fn long_responses_search_only_the_tail() {
-        let mut s = "é".repeat(MAX_TAIL_BYTES);
+    fn long_responses_are_read_to_the_end() {
+        let mut s = "é".repeat(300 * 1024);
         s.push_str("Answer: [1]");
         assert_eq!(region(&s, true), Some(("[1]".into(), RegionRule::AnswerLine)));
+    }
+
+    #[test]
+    fn unfinished_reasoning_has_no_answer() {
+        assert_eq!(find_region("<think>Answer: [1]", false), Err(NoRegion::ReasoningUnclosed));
+    }
+
+    #[test]
+    fn agrees_with_the_shared_anatomy_fixture() {
+        use referee_core::anatomy::fixtures::rows;
+        for row in rows() {
+            let expected = [Marker::AnswerTag, Marker::AnswerLine, Marker::FencedBlock]
+                .iter()
+                .find_map(|m| row.candidates.get(m))
+                .map(String::as_str)
+                .or_else(|| Some(row.final_text.as_str()).filter(|t| !t.trim().is_empty()));
+            assert_eq!(find_region(&row.response, false).ok().map(|r| r.text), expected, "{}", row.name);
+        }
     }
 }

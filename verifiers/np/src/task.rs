@@ -145,14 +145,15 @@ pub struct Checked<S> {
 
 /// Extracts, parses, decodes and checks an answer: the whole verifier hot path, without reward.
 pub fn check<P: Problem>(instance: &P::Instance, response: &str, strict: bool) -> Checked<P::Solution> {
-    let Some(region) = find_region(response, strict) else {
-        let message =
-            if strict { "no <answer> tag or 'Answer:' marker" } else { "the response is empty after reasoning" };
-        return Checked {
-            region_rule: None,
-            parse_rule: None,
-            result: Err(Violation::new(ErrorKind::NoAnswer, message)),
-        };
+    let region = match find_region(response, strict) {
+        Ok(region) => region,
+        Err(missing) => {
+            return Checked {
+                region_rule: None,
+                parse_rule: None,
+                result: Err(Violation::new(ErrorKind::NoAnswer, missing.message())),
+            };
+        }
     };
     if let Some(decoded) = P::decode_text(instance, region.text, strict) {
         let (parse_rule, result) = match decoded {

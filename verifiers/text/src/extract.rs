@@ -110,4 +110,22 @@ mod tests {
         assert_eq!(ex(r"x \boxed{5}", Extraction::Auto), Some("5"));
         assert_eq!(ex("x", Extraction::Boxed), None);
     }
+
+    #[test]
+    fn auto_agrees_with_the_shared_anatomy_fixture() {
+        use referee_core::anatomy::fixtures::rows;
+        for row in rows() {
+            // `auto` accepts every marker but the fenced block, then falls back to the final text.
+            let marked = [Marker::AnswerTag, Marker::Boxed, Marker::Gsm8kMarker, Marker::AnswerLine]
+                .iter()
+                .any(|m| row.candidates.contains_key(m));
+            let expected = match (row.unclosed, marked) {
+                (true, _) => None,
+                (false, true) => row.answer.clone(),
+                (false, false) => Some(row.final_text.clone()),
+            };
+            let found = ex(&row.response, Extraction::Auto).map(|a| a.trim().to_owned());
+            assert_eq!(found, expected.map(|e| e.trim().to_owned()), "{}", row.name);
+        }
+    }
 }
