@@ -1,9 +1,13 @@
 //! A small OpenAI-compatible chat-completions server on a loopback port, playing the LLM judge
 //! in tests. It answers from the prompt itself:
 //!
-//! - a principle prompt (`Principle: ...`) whose principle holds `[p=0.8]` is answered "Yes"
-//!   (p ≥ 0.5) or "No", with first-token log-probs ln p for "Yes" and ln(1 − p) for "No" when
-//!   log-probs are asked for and enabled; `[yes]` or `[no]` answer that word without log-probs;
+//! - a principle prompt (`Principle: ...`, or a message with RLBFF's `principle` role) whose
+//!   principle holds `[p=0.8]` is answered "Yes" (p ≥ 0.5) or "No", with the answer token's
+//!   log-probs ln p for "Yes" and ln(1 − p) for "No" when log-probs are asked for and enabled;
+//!   `[yes]` or `[no]` answer that word without log-probs. With [`JudgeState::reasoning`] the
+//!   answer follows a `<think>` block whose first token lists "Yes" among its candidates and
+//!   whose text says "Yes", its closing tag split over three tokens; with
+//!   [`JudgeState::one_sided`] the answer token's candidates hold only the answer word;
 //! - a rubric prompt answers each criterion line `- name: ... [say X] ...` with the verdict `X`,
 //!   after a line of reasoning, as `{"verdicts": [...]}`;
 //! - answers set in [`JudgeState::scripted`] take precedence: a criterion's verdict by its name,
@@ -45,6 +49,12 @@ pub struct JudgeState {
     pub malformed: AtomicBool,
     /// Include log-probs when asked for them.
     pub logprobs: AtomicBool,
+    /// Reason in a `<think>` block before answering principle prompts.
+    pub reasoning: AtomicBool,
+    /// List only the answer word (and an unrelated word) among the answer token's candidates.
+    pub one_sided: AtomicBool,
+    /// The body of the last request.
+    pub last_body: std::sync::Mutex<Option<Value>>,
     /// Requests received.
     pub requests: AtomicUsize,
     in_flight: AtomicUsize,
@@ -197,10 +207,21 @@ async fn complete(State(state): State<Arc<JudgeState>>, headers: HeaderMap, Json
     if state.malformed.load(Ordering::SeqCst) {
         return (StatusCode::OK, "<html>upstream gateway page</html>").into_response();
     }
-    let prompt = body.pointer("/messages/0/content").and_then(Value::as_str).unwrap_or_default();
+    if let Ok(mut last) = state.last_body.lock() {
+        *last = Some(body.clone());
+    }
+    let messages = body.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+    let content_of = |m: &Value| m.get("content").and_then(Value::as_str).unwrap_or_default().to_owned();
+    // RLBFF's chat format puts the principle in a turn of its own; other prompts are read whole.
+    let prompt = match messages.iter().find(|m| m.get("role").and_then(Value::as_str) == Some("principle")) {
+        Some(principle) => format!("Principle: {}", content_of(principle)),
+        None => messages.iter().map(content_of).collect::<Vec<_>>().join("\n"),
+    };
     let wants_logprobs = body.get("logprobs") == Some(&Value::Bool(true)) && state.logprobs.load(Ordering::SeqCst);
     let scripted = state.scripted.lock().map(|s| s.clone()).unwrap_or_default();
-    let (content, logprobs) = answer(prompt, wants_logprobs, &scripted);
+    let style =
+        Style { reasoning: state.reasoning.load(Ordering::SeqCst), one_sided: state.one_sided.load(Ordering::SeqCst) };
+    let (content, logprobs) = answer(&prompt, wants_logprobs, &scripted, style);
     let mut choice = json!({"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"});
     if let Some(logprobs) = logprobs {
         choice["logprobs"] = logprobs;
@@ -216,18 +237,64 @@ fn tag<'a>(text: &'a str, open: &str) -> Option<&'a str> {
     Some(&text[start..end])
 }
 
-fn answer(prompt: &str, wants_logprobs: bool, scripted: &HashMap<String, Value>) -> (String, Option<Value>) {
+/// How principle answers are written.
+#[derive(Debug, Clone, Copy)]
+struct Style {
+    reasoning: bool,
+    one_sided: bool,
+}
+
+/// A logprobs entry: the token, its log-prob, and the candidates at its position.
+fn token(text: &str, logprob: f64, top: &[(&str, f64)]) -> Value {
+    let top: Vec<Value> = top.iter().map(|(t, l)| json!({"token": t, "logprob": l})).collect();
+    json!({"token": text, "logprob": logprob, "top_logprobs": top})
+}
+
+/// A principle answered with P(yes) = `p`: the content and, when asked, its token log-probs.
+fn principle_answer(p: f64, wants_logprobs: bool, style: Style) -> (String, Option<Value>) {
+    let word = if p >= 0.5 { "Yes" } else { "No" };
+    let chosen = if p >= 0.5 { p.ln() } else { (1.0 - p).ln() };
+    let answer = if style.one_sided {
+        token(word, chosen, &[(word, chosen), ("Maybe", 0.01f64.ln())])
+    } else {
+        token(word, chosen, &[("Yes", p.ln()), ("No", (1.0 - p).ln())])
+    };
+    if !style.reasoning {
+        return (word.to_owned(), wants_logprobs.then(|| json!({"content": [answer]})));
+    }
+    // The reasoning opens with a token whose candidates hold a "Yes", and says "Yes" with
+    // confidence; only the last token is the answer.
+    let lead = [
+        token("<think>", 0.98f64.ln(), &[("<think>", 0.98f64.ln()), ("Yes", 0.02f64.ln())]),
+        token("\nAt", -0.1, &[]),
+        token(" first", -0.1, &[]),
+        token(" sight", -0.1, &[]),
+        token(":", -0.1, &[]),
+        token(" Yes", 0.9f64.ln(), &[(" Yes", 0.9f64.ln()), (" No", 0.1f64.ln())]),
+        token(".\n", -0.1, &[]),
+        token("</", -0.01, &[]),
+        token("think", -0.01, &[]),
+        token(">", -0.01, &[]),
+        token("\n\n", -0.01, &[]),
+    ];
+    let content = format!("<think>\nAt first sight: Yes.\n</think>\n\n{word}");
+    let mut tokens = lead.to_vec();
+    tokens.push(answer);
+    (content, wants_logprobs.then(|| json!({"content": tokens})))
+}
+
+fn answer(
+    prompt: &str,
+    wants_logprobs: bool,
+    scripted: &HashMap<String, Value>,
+    style: Style,
+) -> (String, Option<Value>) {
     if let Some(at) = prompt.find("Principle: ") {
         let principle = &prompt[at..];
         let text = principle["Principle: ".len()..].lines().next().unwrap_or_default();
         let p = scripted.get(text).and_then(Value::as_f64).or_else(|| tag(principle, "[p=")?.parse::<f64>().ok());
         if let Some(p) = p {
-            let word = if p >= 0.5 { "Yes" } else { "No" };
-            let logprobs = wants_logprobs.then(|| {
-                json!({"content": [{"token": word, "logprob": if p >= 0.5 { p.ln() } else { (1.0 - p).ln() },
-                    "top_logprobs": [{"token": "Yes", "logprob": p.ln()}, {"token": "No", "logprob": (1.0 - p).ln()}]}]})
-            });
-            return (word.to_owned(), logprobs);
+            return principle_answer(p, wants_logprobs, style);
         }
         let word = if principle.contains("[yes]") {
             "Yes"

@@ -229,9 +229,10 @@ async fn every_judge_kind_is_parsed() -> anyhow::Result<()> {
     assert!(close(&criterion(plain, "depth")["judged"], 7.0));
     assert_eq!(criterion(plain, "tone")["judged"], "warm");
     assert!(close(&criterion(plain, "clarity")["score"], 2.0 / 3.0));
-    assert_eq!(criterion(plain, "honest")["judged"]["from"], "logprobs");
+    assert_eq!(criterion(plain, "honest")["judged"]["source"], "logprobs_at_answer");
+    assert_eq!(criterion(plain, "honest")["judged"]["clamped"], false);
     assert!(close(&criterion(plain, "honest")["score"], 0.8), "P(yes) from log-probs: {plain}");
-    assert_eq!(criterion(plain, "concise")["judged"]["from"], "text");
+    assert_eq!(criterion(plain, "concise")["judged"]["source"], "text");
     assert_eq!(criterion(plain, "concise")["score"], 0.0);
     let calls = plain["details"]["judge_calls"].as_array().cloned().unwrap_or_default();
     assert_eq!(calls.len(), 3);
@@ -248,7 +249,147 @@ async fn every_judge_kind_is_parsed() -> anyhow::Result<()> {
     judge.state.logprobs.store(false, Ordering::SeqCst);
     let results = score(&server, &[json!({"response": "# Tides\nOther text.", "rubric": judge_rubric()})]).await?;
     assert_eq!(criterion(&results[0], "honest")["score"], 1.0, "{}", results[0]);
-    assert_eq!(criterion(&results[0], "honest")["judged"]["from"], "text");
+    assert_eq!(criterion(&results[0], "honest")["judged"]["source"], "text");
+    server.finish().await
+}
+
+fn principle_item(text: &str, score: &str) -> Value {
+    json!({"prompt": "Explain tides.", "response": "The moon pulls the sea.", "rubric": {"criteria": [
+        {"name": "p", "description": text, "kind": {"type": "principle", "score": score}}]}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reasoning_judge_is_read_at_its_answer_token() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    judge.state.reasoning.store(true, Ordering::SeqCst);
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+    })
+    .await?;
+    // The judge reasons ("At first sight: Yes", its first token `<think>` with a Yes among the
+    // candidates), then answers No with P(Yes) = 0.2 at the answer token.
+    let results = score(&server, &[principle_item("Cites a source. [p=0.2]", "p_yes")]).await?;
+    let judged = &criterion(&results[0], "p")["judged"];
+    assert!(close(&results[0]["score"], 0.2), "read at the answer, not the first token: {}", results[0]);
+    assert_eq!((judged["answer"].as_str(), judged["source"].as_str()), (Some("no"), Some("logprobs_at_answer")));
+    assert!(judged.get("fallback").is_none(), "{judged}");
+
+    // Only the answer word among its candidates: the other side is bounded by the least likely
+    // candidate listed ("Maybe", 0.01), so P(Yes) = 0.8 / 0.81, never exactly 1.
+    judge.state.one_sided.store(true, Ordering::SeqCst);
+    let results = score(&server, &[principle_item("Is accurate. [p=0.8]", "p_yes")]).await?;
+    assert!(close(&results[0]["score"], 0.8 / 0.81), "{}", results[0]);
+    assert_eq!(criterion(&results[0], "p")["judged"]["clamped"], true);
+    judge.state.one_sided.store(false, Ordering::SeqCst);
+
+    // Without log-probs the text's answer decides, and the details say so.
+    judge.state.logprobs.store(false, Ordering::SeqCst);
+    let results = score(&server, &[principle_item("Cites a source. [p=0.2]", "p_yes")]).await?;
+    assert_eq!(results[0]["score"], 0.0, "{}", results[0]);
+    assert_eq!(criterion(&results[0], "p")["judged"]["source"], "text");
+    // The logit needs the log-probs: without them the item fails instead of guessing.
+    let results = score(&server, &[principle_item("Cites a source. [p=0.2]", "logit")]).await?;
+    assert_eq!(results[0]["status"], "internal_error", "{}", results[0]);
+    assert!(results[0]["details"]["error"].as_str().unwrap_or("").contains("needs the judge's log-probs"));
+    server.finish().await
+}
+
+/// Sets `[judge] key = value` as a configuration file would.
+fn judge_setting(config: &mut Config, key: &str, value: Value) {
+    let mut judge = serde_json::to_value(&config.judge).unwrap_or_default();
+    judge[key] = value;
+    match serde_json::from_value(judge) {
+        Ok(parsed) => config.judge = parsed,
+        Err(error) => panic!("judge.{key}: {error}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rlbff_form_templates_and_scored_tiers() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+        judge_setting(c, "principle_format", json!("rlbff"));
+        judge_setting(
+            c,
+            "rubric_messages",
+            json!([{"role": "system", "content": "Grade strictly."},
+                   {"role": "user", "content": "{subject}Criteria:\n{criteria}"}]),
+        );
+    })
+    .await?;
+    // RLBFF: the conversation and a `principle` turn; the reward is ln P(Yes) − ln P(No).
+    let results = score(&server, &[principle_item("Is accurate. [p=0.8]", "logit")]).await?;
+    assert!(close(&results[0]["score"], (0.8f64 / 0.2).ln()), "{}", results[0]);
+    assert!(close(&criterion(&results[0], "p")["judged"]["p_yes"], 0.8), "{}", results[0]);
+    assert_eq!(criterion(&results[0], "p")["passed"], true, "P(Yes) 0.8 passes the 0.5 threshold");
+    let sent = judge.state.last_body.lock().map(|b| b.clone()).unwrap_or_default().unwrap_or_default();
+    assert_eq!(
+        sent["messages"],
+        json!([{"role": "user", "content": "Explain tides."}, {"role": "assistant", "content": "The moon pulls the sea."},
+               {"role": "principle", "content": "Is accurate. [p=0.8]"}])
+    );
+    assert_eq!((sent["logprobs"].as_bool(), sent["top_logprobs"].as_u64()), (Some(true), Some(5)));
+    let results = score(&server, &[principle_item("Is short. [p=0.1]", "logit")]).await?;
+    assert!(close(&results[0]["score"], (0.1f64 / 0.9).ln()) && results[0]["status"] == "incorrect");
+
+    // The configured rubric template, and tiers with their own scores.
+    let tiers = json!({"response": "An answer.", "rubric": {"criteria": [{"name": "clarity",
+        "description": "How clear? [say fair]",
+        "kind": {"type": "choices", "choices": ["poor", "fair", "good"], "scores": [0, 0.3, 1]}}]}});
+    let results = score(&server, &[tiers]).await?;
+    assert!(close(&results[0]["score"], 0.3), "{}", results[0]);
+    let sent = judge.state.last_body.lock().map(|b| b.clone()).unwrap_or_default().unwrap_or_default();
+    assert_eq!(sent["messages"][0], json!({"role": "system", "content": "Grade strictly."}));
+    assert_eq!(sent["messages"][1]["role"], "user");
+    let user = sent["messages"][1]["content"].as_str().unwrap_or_default();
+    assert!(user.starts_with("Response:\n```\nAn answer.\n```\n\nCriteria:\n- clarity:"), "{user}");
+    server.finish().await?;
+
+    // A template that misspells a placeholder stops the server from starting, naming it.
+    let refused = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        judge_setting(c, "principle_messages", json!([{"role": "user", "content": "{respons} {principle}"}]));
+    })
+    .await;
+    let reason = refused.err().map(|e| format!("{e:#}")).unwrap_or_default();
+    assert!(reason.contains("judge.principle_messages[0].content") && reason.contains("{respons}"), "{reason}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_rule_veto_asks_no_judge() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        judged(c, &judge);
+        c.judge.cache = false;
+    })
+    .await?;
+    let mut rubric = judge_rubric();
+    if let Some(criteria) = rubric["criteria"].as_array_mut() {
+        criteria.push(json!({"name": "no_apology", "veto": true, "weight": 0,
+            "kind": {"type": "regex", "pattern": "(?i)\\bsorry\\b", "absent": true}}));
+        criteria.push(json!({"name": "capital", "kind": {"type": "verifier", "verifier": "exact-match",
+            "input": {"reference": "Paris"}}}));
+    }
+    let vetoed = score(&server, &[json!({"response": "# Sorry\nI cannot say.", "rubric": rubric})]).await?;
+    assert_eq!(judge.requests(), 0, "the veto decided the item: no judge call is made");
+    let result = &vetoed[0];
+    assert_eq!((result["status"].as_str(), result["score"].as_f64()), (Some("incorrect"), Some(0.0)), "{result}");
+    assert_eq!(result["details"]["vetoed"], json!(["no_apology"]));
+    assert!(result["details"]["aggregate"].is_null());
+    assert_eq!(criterion(result, "title")["score"], 1.0, "rules are still scored");
+    for skipped in ["depth", "honest", "capital"] {
+        assert_eq!(criterion(result, skipped)["skipped"], true, "{skipped}: {result}");
+    }
+    assert!(result["details"].get("judge_calls").is_none());
+
+    // The same rubric without the apology asks the judge as usual.
+    let passed = score(&server, &[json!({"response": "# Tides\nThe moon.", "rubric": rubric})]).await?;
+    assert_eq!(judge.requests(), 3, "{}", passed[0]);
+    assert_eq!(passed[0]["details"]["vetoed"], json!([]));
     server.finish().await
 }
 

@@ -8,7 +8,8 @@
 //!   name (a principle's value is its P(yes), answered with log-probs);
 //! - `<!-- expect NAME SCORE STATUS -->` and `<!-- expect-criteria NAME {...} -->`: the stated
 //!   score, status and criterion scores;
-//! - the `| response | ... | score |` table: each row's criterion scores, score and status.
+//! - the `| response | ... | score |` table: each row's criterion scores, score and status;
+//! - every ```toml block: a configuration file the server loads (templates checked).
 
 use std::collections::HashMap;
 
@@ -205,6 +206,30 @@ async fn the_rubric_page_examples_score_as_stated() -> anyhow::Result<()> {
     assert_eq!((vetoed["status"].as_str(), vetoed["score"].as_f64()), (Some("incorrect"), Some(0.0)), "{vetoed}");
     assert_eq!(vetoed["details"]["vetoed"], json!(["no_disclaimer"]));
     server.finish().await
+}
+
+/// The bodies of the page's ```toml blocks.
+fn toml_blocks(text: &str) -> Vec<&str> {
+    text.split("```toml\n").skip(1).filter_map(|rest| rest.split_once("\n```")).map(|(body, _)| body).collect()
+}
+
+#[test]
+fn the_configuration_examples_load() -> anyhow::Result<()> {
+    let blocks = toml_blocks(PAGE);
+    assert_eq!(blocks.len(), 2, "the templates example and RLBFF's form");
+    let dir = tempfile::tempdir()?;
+    let mut loaded = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let path = dir.path().join(format!("example-{i}.toml"));
+        std::fs::write(&path, block)?;
+        let config = referee_server::Config::load(Some(&path), &referee_server::config::Overrides::default())
+            .map_err(|e| anyhow::anyhow!("block {i} does not load: {e}\n{block}"))?;
+        loaded.push(serde_json::to_value(&config.judge)?);
+    }
+    assert_eq!(loaded[0]["rubric_messages"][0]["role"], "system");
+    assert!(loaded[0]["rubric_messages"][1]["content"].as_str().unwrap_or("").contains("{criteria}"));
+    assert_eq!(loaded[1]["principle_format"], "rlbff");
+    Ok(())
 }
 
 #[test]

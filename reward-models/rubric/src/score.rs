@@ -128,11 +128,10 @@ impl Item {
 /// P(Yes), the logistic of the logit, reaches the threshold, so `pass_threshold` means the same
 /// for both forms.
 fn passes(criterion: &Criterion, score: f64) -> bool {
-    match criterion.kind {
-        CriterionKind::Principle { score: PrincipleScore::Logit } => {
-            1.0 / (1.0 + (-score).exp()) >= criterion.pass_threshold
-        }
-        _ => score >= criterion.pass_threshold,
+    if matches!(criterion.kind, CriterionKind::Principle { score: PrincipleScore::Logit }) {
+        1.0 / (1.0 + (-score).exp()) >= criterion.pass_threshold
+    } else {
+        score >= criterion.pass_threshold
     }
 }
 
@@ -393,9 +392,10 @@ impl RubricScorer {
             "cached": reply.cached,
         });
         let parsed: Result<Vec<(f64, Value)>, String> = if call.principle {
-            let form = match criteria[call.criteria[0]].kind {
-                CriterionKind::Principle { score } => score,
-                _ => PrincipleScore::PYes,
+            let form = if let CriterionKind::Principle { score } = criteria[call.criteria[0]].kind {
+                score
+            } else {
+                PrincipleScore::PYes
             };
             parse_principle_reply(&reply.content, &reply.tokens).and_then(|reading| {
                 let mut judged = json!({
