@@ -34,7 +34,9 @@ use referee_core::{Budget, Description, Verdict, Verifier, verify_each};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-pub use options::{ExtractionMode, MathOptions, PercentPolicy};
+pub use options::{
+    AcceptRounded, DEFAULT_ROUNDED_FIGURES, ExtractionMode, MathOptions, PercentPolicy, RoundedFigures, UnitPolicy,
+};
 pub use verify::{Judgement, judge};
 
 /// One math item: a model response and the reference answer it is judged against.

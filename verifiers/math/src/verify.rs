@@ -3,12 +3,12 @@
 use referee_core::{Budget, Status, Verdict};
 
 use crate::ast::Node;
-use crate::compare::{Ctx, equivalent};
+use crate::compare::{Ctx, Sides, equivalent};
 use crate::extract::{Candidate, Extraction, Side, extract_with};
 use crate::letters;
 use crate::limits::MAX_INPUT_BYTES;
-use crate::options::{ExtractionMode, MathOptions};
-use crate::parser::parse;
+use crate::options::{ExtractionMode, MathOptions, UnitPolicy};
+use crate::parser::{parse, stated_units};
 
 /// The outcome of judging one pair, before it becomes a [`Verdict`].
 #[derive(Debug, Clone, PartialEq)]
@@ -145,7 +145,8 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         Extraction::Hedged(items) => {
             j.extracted = Some(items.join("; "));
             j.extraction = Some("boxed_list");
-            return j.reject(Status::Incorrect, "several different boxed answers (hedging)");
+            j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
+            return judge_boxes(j, &items, gold.as_ref().map(|(_, n)| n), opts, budget);
         }
         Extraction::Candidates(c) => c,
     };
@@ -167,34 +168,170 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
     j.extraction = Some(pred.as_ref().map_or(first_pred.rule, |(c, _)| c.rule));
     j.parsed = pred.as_ref().map(|(_, n)| n.to_string());
     j.reference_parsed = gold.as_ref().map(|(_, n)| n.to_string());
-    let pred_text = j.extracted.as_deref().unwrap_or_default();
+    let pred_text = j.extracted.clone().unwrap_or_default();
     let same =
         |a: &str, b: &str| a.len().abs_diff(b.len()) <= a.len().max(b.len()) / 2 + 16 && loose_text(a) == loose_text(b);
-    let same_text = gold_text.is_some_and(|g| same(g, pred_text))
+    let same_text = gold_text.is_some_and(|g| same(g, &pred_text))
         || gold_candidates.first().is_some_and(|g| same(&g.text, &first_pred.text));
     if same_text {
         j.status = Status::Correct;
         j.rule = Some("same_text");
         return j;
     }
-    let Some((_, gold_node)) = gold else {
+    // A text reference (`\text{No}`, or plain words nothing parses) is compared as words,
+    // case- and whitespace-insensitively, rather than refused.
+    let gold_words = match &gold {
+        Some((c, Node::Text(_))) => words(&c.text),
+        None => gold_text.and_then(words),
+        Some(_) => None,
+    };
+    if let Some(expected) = gold_words {
+        if words(&pred_text).is_some_and(|w| w == expected) {
+            j.status = Status::Correct;
+            j.rule = Some("text");
+            return j;
+        }
+        if gold.is_none() {
+            return j.reject(Status::Incorrect, "the answer's words differ from the reference's");
+        }
+    }
+    let Some((gold_cand, gold_node)) = gold else {
         // A reference nothing can read says nothing about the response: the trainer should
         // mask the item rather than learn from a zero.
         return j.reject(Status::InvalidInput, "the reference could not be parsed (and the texts differ)");
     };
-    let Some((_, pred_node)) = pred else {
+    let Some((pred_cand, pred_node)) = pred else {
         return j.reject(Status::Unparseable, "the extracted answer could not be parsed");
     };
-    let ctx = Ctx { opts, deadline: budget.deadline, timed_out: std::cell::Cell::new(false) };
+    let ctx = Ctx {
+        opts,
+        deadline: budget.deadline,
+        timed_out: std::cell::Cell::new(false),
+        radians_stated: Sides { gold: states_radians(&gold_cand.text), pred: states_radians(&pred_cand.text) },
+    };
     match equivalent(&gold_node, &pred_node, &ctx) {
         Some(rule) => {
+            if let Some(reason) = units_mismatch(&gold_cand, &pred_cand, opts) {
+                return j.reject(Status::Incorrect, reason);
+            }
             j.status = Status::Correct;
             j.rule = Some(rule);
             j
         }
         None if ctx.timed_out.get() => j.reject(Status::Timeout, "the item's time budget ran out"),
+        None if pred_cand.rule == "boxed_list" => match &pred_node {
+            Node::List(items, _) if items.len() > 1 => {
+                let restated = items.iter().all(|item| equivalent(&gold_node, item, &ctx).is_some());
+                if restated {
+                    j.status = Status::Correct;
+                    j.rule = Some("boxes_restated");
+                    j
+                } else if ctx.timed_out.get() {
+                    j.reject(Status::Timeout, "the item's time budget ran out")
+                } else {
+                    j.rule = Some("hedged");
+                    j.reject(Status::Incorrect, HEDGE_REASON)
+                }
+            }
+            _ => j.reject(Status::Incorrect, "the answer is not equivalent to the reference"),
+        },
         None => j.reject(Status::Incorrect, "the answer is not equivalent to the reference"),
     }
+}
+
+/// Why several boxed answers scored 0.
+const HEDGE_REASON: &str =
+    "several boxed answers that neither form the reference's list nor all restate one answer (hedging)";
+
+/// Several different boxes while the list reading is off (`allow_multiple_boxed: false`):
+/// credited only when every box on its own is equivalent to the reference, the same answer
+/// restated (`\boxed{15\frac{39}{40}}` and `\boxed{\frac{639}{40}}`).
+fn judge_boxes(
+    mut j: Judgement,
+    items: &[String],
+    gold: Option<&Node>,
+    opts: &MathOptions,
+    budget: &Budget,
+) -> Judgement {
+    let Some(gold) = gold else {
+        return j.reject(Status::InvalidInput, "the reference could not be parsed");
+    };
+    let ctx = Ctx {
+        opts,
+        deadline: budget.deadline,
+        timed_out: std::cell::Cell::new(false),
+        radians_stated: Sides { gold: false, pred: false },
+    };
+    let restated = items.iter().all(|item| {
+        parse(item, false)
+            .or_else(|_| parse(item, true))
+            .is_ok_and(|node| !matches!(node, Node::Text(_)) && equivalent(gold, &node, &ctx).is_some())
+    });
+    if ctx.timed_out.get() {
+        return j.reject(Status::Timeout, "the item's time budget ran out");
+    }
+    if restated {
+        j.status = Status::Correct;
+        j.rule = Some("boxes_restated");
+        return j;
+    }
+    j.rule = Some("hedged");
+    j.reject(Status::Incorrect, HEDGE_REASON)
+}
+
+/// The answer's words, lower case and single-spaced, when it is made of words only (markup
+/// such as `\text{}` removed); `None` when it holds digits or mathematics.
+fn words(s: &str) -> Option<String> {
+    let mut t = crate::extract::strip_delimiters(s);
+    for command in ["\\textbf", "\\textit", "\\textrm", "\\text", "\\mathrm", "\\mbox", "\\emph", "\\boxed"] {
+        t = t.replace(command, " ");
+    }
+    for spacing in ["\\!", "\\,", "\\;", "\\:", "\\ ", "~"] {
+        t = t.replace(spacing, " ");
+    }
+    let t = t.replace(['{', '}'], " ");
+    if !t.chars().all(|c| c.is_alphabetic() || c.is_whitespace() || matches!(c, '.' | ',' | '!' | '?' | '\'' | '-')) {
+        return None;
+    }
+    let words: Vec<String> = t
+        .split(|c: char| c.is_whitespace() || matches!(c, '.' | ',' | '!' | '?'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    // One letter is a variable or an option, not a word.
+    let wordy = words.iter().any(|w| w.chars().count() >= 2);
+    (wordy && !words.is_empty()).then(|| words.join(" "))
+}
+
+/// True when an answer states radians in words (`\frac{\pi}{3}\text{ rad}`, `2 radians`).
+fn states_radians(text: &str) -> bool {
+    text.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| matches!(w, "rad" | "rads" | "radian" | "radians"))
+}
+
+/// With `units: require`, why the response's units differ from the reference's; `None`
+/// when they agree or the reference states none.
+fn units_mismatch(gold: &Candidate, pred: &Candidate, opts: &MathOptions) -> Option<String> {
+    if opts.units != UnitPolicy::Require {
+        return None;
+    }
+    let mut expected = stated_units(&gold.text, gold.plain);
+    if expected.is_empty() {
+        return None;
+    }
+    let mut given = stated_units(&pred.text, pred.plain);
+    expected.sort();
+    expected.dedup();
+    given.sort();
+    given.dedup();
+    (expected != given).then(|| {
+        format!(
+            "units required: the reference states {}, the answer {}",
+            expected.join(", "),
+            if given.is_empty() { "none".to_owned() } else { given.join(", ") }
+        )
+    })
 }
 
 fn judge_letter(response: &str, letter: char) -> Judgement {

@@ -17,6 +17,15 @@ pub struct Ctx<'a> {
     pub deadline: Option<Instant>,
     /// Set once the deadline passed; the verdict then reports a timeout.
     pub timed_out: std::cell::Cell<bool>,
+    /// Whether the reference and the response state radians in words (`\text{ rad}`).
+    pub radians_stated: Sides,
+}
+
+/// A flag for each side of the pair.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sides {
+    pub gold: bool,
+    pub pred: bool,
 }
 
 impl Ctx<'_> {
@@ -88,14 +97,23 @@ fn percent(x: &Node, other: &Node, ctx: &Ctx<'_>, gold_has_sign: bool) -> Option
     }
 }
 
-/// `x°` against a plain value: the number of degrees, or the angle in radians (`60° = π/3`).
+/// `x°` against a plain value: the same number of degrees (`90^\circ` and `90`); the angle in
+/// radians (`60° = π/3`) only when `angle_conversion` is on or the other side states radians
+/// in words, since a bare `\pi` is not an answer in degrees.
 fn degrees(x: &Node, other: &Node, ctx: &Ctx<'_>, gold_has_sign: bool) -> Option<Rule> {
+    let pair = |a: &Node| if gold_has_sign { eq(a, other, ctx) } else { eq(other, a, ctx) };
+    if let Some(rule) = pair(x).map(|_| "degrees_as_number") {
+        return Some(rule);
+    }
+    let other_states_radians = if gold_has_sign { ctx.radians_stated.pred } else { ctx.radians_stated.gold };
+    if !(ctx.opts.angle_conversion || other_states_radians) {
+        return None;
+    }
     let radians = Node::Div(
         Box::new(Node::Mul(vec![x.clone(), Node::Const(crate::ast::Constant::Pi)])),
         Box::new(Node::int(180)),
     );
-    let pair = |a: &Node| if gold_has_sign { eq(a, other, ctx) } else { eq(other, a, ctx) };
-    pair(x).map(|_| "degrees_as_number").or_else(|| pair(&radians).map(|_| "degrees_as_radians"))
+    pair(&radians).map(|_| "degrees_as_radians")
 }
 
 /// The items of a list or set, or `None` for other nodes.

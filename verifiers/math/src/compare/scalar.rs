@@ -1,7 +1,8 @@
-//! Two single values: rounded decimals, exact normal forms, then sampled numerics.
+//! Two single values: exact normal forms, the precision a decimal states, then sampled
+//! numerics.
 
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{Signed, Zero};
 
 use super::structure::is_infinite;
 use super::{Ctx, Rule};
@@ -12,11 +13,39 @@ use crate::numeric::{self, Agreement};
 /// Relative tolerance for sampled comparisons of exact expressions (float round-off only).
 const SAMPLE_TOLERANCE: f64 = 1e-9;
 
-/// A number written with decimals, possibly negated: its value, places and significant digits.
-fn decimal_literal(n: &Node) -> Option<(BigRational, u32, u32)> {
+/// Significant figures a decimal reference must state before an answer more precise than it
+/// is credited when it rounds to it (`3.14` answered by `\pi`, `16386.17` by `16386.169`).
+/// Shorter references (`0.5`, `0.25`) are most often exact values, and a window of a few
+/// percent around them would credit wrong answers.
+pub const REFERENCE_FIGURES: u32 = 3;
+
+/// Most decimal places a rounding check is made at.
+const MAX_ROUNDING_PLACES: u32 = 60;
+
+/// A number written with decimals: its exact value, the places written and its significant
+/// digits.
+#[derive(Debug, Clone)]
+struct Decimal {
+    value: BigRational,
+    places: u32,
+    significant: u32,
+}
+
+/// The decimal literal `n` is, possibly negated; `x/100` (a percentage read as a fraction)
+/// keeps the precision of `x`, two places further.
+fn decimal_literal(n: &Node) -> Option<Decimal> {
     match n {
-        Node::Num { value, decimals: Some(d), significant } => Some((value.clone(), *d, *significant)),
-        Node::Neg(a) => decimal_literal(a).map(|(v, d, s)| (-v, d, s)),
+        Node::Num { value, decimals: Some(d), significant } => {
+            Some(Decimal { value: value.clone(), places: *d, significant: *significant })
+        }
+        Node::Neg(a) => decimal_literal(a).map(|d| Decimal { value: -d.value, ..d }),
+        Node::Div(a, b) if matches!(b.as_ref(), Node::Num { value, decimals: None, .. } if *value == BigRational::from_integer(100.into())) => {
+            decimal_literal(a).map(|d| Decimal {
+                value: d.value / BigRational::from_integer(100.into()),
+                places: d.places + 2,
+                significant: d.significant,
+            })
+        }
         _ => None,
     }
 }
@@ -32,36 +61,32 @@ pub fn is_zero(n: &Node) -> bool {
     normal_form(n).ok().and_then(|v| v.as_rational()).is_some_and(|c| c.is_zero())
 }
 
-/// The value of a constant node as `f64`, exactly rounded when it is rational.
-fn constant_value(n: &Node, nf: Option<&Normal>) -> Option<f64> {
-    if !n.is_constant() {
-        return None;
-    }
-    if let Some(c) = nf.and_then(Normal::as_rational) {
-        return c.to_f64().filter(|v| v.is_finite());
-    }
-    let e = numeric::evaluate(n, 0)?;
-    (e.value.im == 0.0).then_some(e.value.re)
-}
-
-/// A decimal written to `d` places matches any value that rounds to it (`0.33` for `1/3`) when
-/// it has at least two significant digits.
-fn rounds_to(literal: &(BigRational, u32, u32), other: &Node, other_nf: Option<&Normal>) -> bool {
-    let (lit, places, significant) = literal;
-    if *significant < 2 || *places > 30 {
+/// True when `dec` is the value of `other` correctly rounded at `dec`'s last written place:
+/// closer than half a unit of that place, or exactly half a unit away and rounded away from
+/// zero (`0.13` for `0.125`, never `0.12`). A value too close to the half-unit boundary to
+/// decide in 256-bit floats is not credited.
+fn correctly_rounds(dec: &Decimal, other: &Node, other_nf: Option<&Normal>) -> bool {
+    if dec.places > MAX_ROUNDING_PLACES || !other.is_constant() {
         return false;
     }
-    let half_unit = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), *places as usize) * 2);
+    let half_unit = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), dec.places as usize) * 2);
     if let Some(c) = other_nf.filter(|n| n.is_canonical()).and_then(Normal::as_rational) {
-        return crate::normal::qadd(&c, &-lit.clone()).abs() <= half_unit;
+        let distance = crate::normal::qadd(&c, &-dec.value.clone()).abs();
+        return match distance.cmp(&half_unit) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => dec.value.abs() > c.abs(),
+            std::cmp::Ordering::Greater => false,
+        };
     }
-    let (Some(v), Some(l), Some(h)) = (constant_value(other, other_nf), lit.to_f64(), half_unit.to_f64()) else {
-        return false;
-    };
-    (v - l).abs() <= h + 4.0 * f64::EPSILON * v.abs().max(l.abs())
+    numeric::distance_within(other, &dec.value, &half_unit) == Some(std::cmp::Ordering::Less)
 }
 
 /// Compares two scalars.
+///
+/// Exact values compare exactly. A decimal reference stating at least [`REFERENCE_FIGURES`]
+/// significant figures also matches a more precise answer that rounds to it. A decimal answer
+/// matches an exact reference only when it is exactly equal, unless `accept_rounded` allows
+/// correctly rounded decimals.
 pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     if is_infinite(g) || is_infinite(p) {
         let sign = |n: &Node| matches!(n, Node::Neg(_));
@@ -69,41 +94,48 @@ pub fn compare(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
     }
     let gn = normal_form(g).ok();
     let pn = normal_form(p).ok();
-    if ctx.opts.accept_rounded {
-        if let Some(lit) = decimal_literal(g)
-            && rounds_to(&lit, p, pn.as_ref())
-        {
-            return Some("rounded_decimal");
-        }
-        if let Some(lit) = decimal_literal(p)
-            && rounds_to(&lit, g, gn.as_ref())
-        {
-            return Some("rounded_decimal");
+    let exact_verdict = match (&gn, &pn) {
+        (Some(a), Some(b)) => a.compare(b).ok().flatten(),
+        _ => None,
+    };
+    if exact_verdict == Some(true) {
+        return Some("normal_form");
+    }
+    if let Some(gd) = decimal_literal(g)
+        && gd.significant >= REFERENCE_FIGURES
+    {
+        let more_precise = match decimal_literal(p) {
+            Some(pd) => pd.places > gd.places,
+            None => !has_decimal(p),
+        };
+        if more_precise && correctly_rounds(&gd, p, pn.as_ref()) {
+            return Some("reference_precision");
         }
     }
-    if let (Some(a), Some(b)) = (&gn, &pn) {
-        match a.compare(b) {
-            Ok(Some(true)) => return Some("normal_form"),
-            Ok(Some(false)) if !decimal_tolerance_applies(g, p, ctx) => return None,
-            _ => {}
-        }
+    if let Some(figures) = ctx.opts.accept_rounded.min_figures()
+        && let Some(pd) = decimal_literal(p)
+        && pd.significant >= figures
+        && correctly_rounds(&pd, g, gn.as_ref())
+    {
+        return Some("rounded_decimal");
+    }
+    let tolerant = decimal_tolerance_applies(g, ctx);
+    if exact_verdict == Some(false) && !tolerant {
+        return None;
     }
     if ctx.expired() {
         return None;
     }
-    let tolerance = if decimal_tolerance_applies(g, p, ctx) {
-        ctx.opts.relative_tolerance.max(SAMPLE_TOLERANCE)
-    } else {
-        SAMPLE_TOLERANCE
-    };
-    let exact = !decimal_tolerance_applies(g, p, ctx);
-    match numeric::agree(g, p, tolerance, exact) {
+    let tolerance = if tolerant { ctx.opts.relative_tolerance.max(SAMPLE_TOLERANCE) } else { SAMPLE_TOLERANCE };
+    match numeric::agree(g, p, tolerance, !tolerant) {
         Agreement::Equal => Some("numeric"),
         Agreement::Different => None,
         Agreement::Unknown => (format!("{g}") == format!("{p}")).then_some("identical"),
     }
 }
 
-fn decimal_tolerance_applies(g: &Node, p: &Node, ctx: &Ctx<'_>) -> bool {
-    ctx.opts.relative_tolerance > 0.0 && (has_decimal(g) || has_decimal(p))
+/// The relative tolerance applies only when the reference is written with decimals: the
+/// reference is then approximate itself. A response's decimals never loosen the comparison.
+fn decimal_tolerance_applies(g: &Node, ctx: &Ctx<'_>) -> bool {
+    ctx.opts.relative_tolerance > 0.0 && has_decimal(g)
 }

@@ -10,6 +10,8 @@ use crate::limits::MAX_SERIES_TERMS;
 
 mod precise;
 
+pub use precise::distance_within;
+
 /// A complex number.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct C {

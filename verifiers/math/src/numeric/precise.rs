@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use astro_float::{BigFloat, Consts, Radix, RoundingMode};
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
 use super::{C, evaluate, symbolic_series_value, unknown_function_value, variable_value};
@@ -45,6 +46,29 @@ pub fn agree_at(a: &Node, b: &Node, point: u32) -> Option<bool> {
         }
         let magnitude = [exponent(&va), exponent(&vb), ev.scale].into_iter().flatten().max()?;
         Some(exponent(&diff)? <= magnitude - AGREE_BITS)
+    })
+}
+
+/// Whether the real constant `value` lies within `radius` of `centre`, decided in 256-bit
+/// floats: `Some(Less)` inside, `Some(Greater)` outside, `None` when it has no real value or
+/// its distance is within round-off of the radius (too close to call, so never credited).
+pub fn distance_within(value: &Node, centre: &BigRational, radius: &BigRational) -> Option<std::cmp::Ordering> {
+    CONSTS.with(|cell| {
+        let mut guard = cell.try_borrow_mut().ok()?;
+        let cc = guard.as_mut()?;
+        let mut ev = Precise { point: 0, cc, env: HashMap::new(), scale: None, budget: 20_000 };
+        let v = ev.eval(value)?;
+        let c = ev.eval(&Node::rational(centre.clone()))?;
+        let r = ev.eval(&Node::rational(radius.clone()))?;
+        let gap = v.sub(&c, P, RM).abs().sub(&r, P, RM);
+        if gap.is_nan() || gap.is_inf() {
+            return None;
+        }
+        let magnitude = [exponent(&v), exponent(&c), exponent(&r), ev.scale].into_iter().flatten().max()?;
+        if gap.is_zero() || exponent(&gap)? <= magnitude - AGREE_BITS {
+            return None;
+        }
+        Some(if gap.is_positive() { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less })
     })
 }
 

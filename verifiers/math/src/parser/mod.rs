@@ -49,6 +49,10 @@ fn is_percent_word(w: &str) -> bool {
 /// Two-letter words read as units rather than products of variables.
 const SHORT_UNITS: &[&str] = &["cm", "mm", "km", "kg", "mg", "ml", "ft", "hr", "yd", "mi", "lb", "oz", "mph"];
 
+/// One-letter unit symbols read as units when set upright after a value (`3\,\mathrm{m}`,
+/// `5\text{ s}`); `e`, `i` and option letters stay values.
+const SINGLE_LETTER_UNITS: &[&str] = &["m", "s", "g", "l", "L", "K", "N", "J", "W", "V", "h", "t"];
+
 /// Parses one extracted answer. `plain` marks text without any LaTeX markup.
 pub fn parse(input: &str, plain: bool) -> Result<Node, ParseError> {
     if input.len() > MAX_ANSWER_BYTES {
@@ -57,6 +61,46 @@ pub fn parse(input: &str, plain: bool) -> Result<Node, ParseError> {
     let normalized = latex::normalize(input);
     let tokens = tokenize(&normalized, plain)?;
     parse_tokens(&tokens, plain, 0)
+}
+
+/// The units written right after numbers in an answer (`15\text{ cm}^2` gives `cm^2`,
+/// `125 miles` gives `mile`): lower case, a plural `s` dropped, the power kept.
+pub fn stated_units(input: &str, plain: bool) -> Vec<String> {
+    if input.len() > MAX_ANSWER_BYTES {
+        return Vec::new();
+    }
+    let Ok(tokens) = tokenize(&latex::normalize(input), plain) else {
+        return Vec::new();
+    };
+    let tok = |k: usize| tokens.get(k).map(|t| &t.tok);
+    let mut out = Vec::new();
+    for k in 1..tokens.len() {
+        let piece = match &tokens[k].tok {
+            Tok::Word(w) => Piece::Word(w),
+            Tok::Text(t) => Piece::Text(t),
+            _ => continue,
+        };
+        if !matches!(tokens[k - 1].tok, Tok::Num(_)) || !is_unit(piece) {
+            continue;
+        }
+        let (Piece::Word(word) | Piece::Text(word)) = piece else { continue };
+        let mut unit: String = word.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        unit = unit.trim_end_matches('.').to_owned();
+        if unit.chars().count() > 3 && unit.ends_with('s') && !unit.ends_with("ss") {
+            unit.pop();
+        }
+        let power = match (tok(k + 1), tok(k + 2), tok(k + 3)) {
+            (Some(Tok::Punct('^')), Some(Tok::Num(n)), _) => Some(n),
+            (Some(Tok::Punct('^')), Some(Tok::Punct('{')), Some(Tok::Num(n))) => Some(n),
+            _ => None,
+        };
+        if let Some(n) = power {
+            unit.push('^');
+            unit.push_str(n);
+        }
+        out.push(unit);
+    }
+    out
 }
 
 /// Parses a whole token list, `depth` levels down (`\text{}` content is parsed on its own).
@@ -99,7 +143,8 @@ fn text_answer(tokens: &[Token]) -> Option<String> {
                 if !inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '\'' || c == '-') {
                     return None;
                 }
-                long_word |= inner.split_whitespace().any(|w| w.len() >= 3);
+                // Set upright on purpose (`\text{no}`), two letters are already a word.
+                long_word |= inner.split_whitespace().any(|w| w.len() >= 3) || inner.chars().count() >= 2;
                 words.extend(inner.split_whitespace().map(str::to_lowercase));
             }
             Tok::Punct('.' | ',' | '!') | Tok::Other(_) => {}
@@ -366,7 +411,9 @@ fn is_unit(p: Piece) -> bool {
                 && !is_percent_word(t)
                 && t.chars().any(char::is_alphabetic)
                 && t.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '/')
-                && (t.chars().count() >= 2 || !t.starts_with(|c: char| c.is_ascii_alphabetic()))
+                && (t.chars().count() >= 2
+                    || !t.starts_with(|c: char| c.is_ascii_alphabetic())
+                    || SINGLE_LETTER_UNITS.contains(&t))
         }
         _ => false,
     }
