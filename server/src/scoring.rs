@@ -296,7 +296,7 @@ impl Engine {
             .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
             .collect();
         if let Some((layer, snapshot)) = noise {
-            layer.after_scoring(&snapshot, &mut results, &labels, candidates, correction);
+            layer.after_scoring(&snapshot, &mut results, &labels, candidates, correction, budget).await;
         }
         Ok(results)
     }

@@ -97,7 +97,7 @@ pub fn false_negative_rate_with_fixed_rho0(positive_rate: f64, overturn_rate: f6
     }
     let overturned = (1.0 - positive_rate) * overturn_rate;
     let truly_positive = (positive_rate - rho0 + overturned) / (1.0 - rho0);
-    if !(truly_positive > 0.0) {
+    if truly_positive.is_nan() || truly_positive <= 0.0 {
         return None;
     }
     let rho1 = overturned / truly_positive;

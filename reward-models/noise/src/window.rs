@@ -39,7 +39,7 @@ impl CountWindow {
     pub fn validate(&self) -> Result<(), NoiseError> {
         match *self {
             CountWindow::All => Ok(()),
-            CountWindow::Sliding { steps } if steps == 0 => {
+            CountWindow::Sliding { steps: 0 } => {
                 Err(NoiseError::invalid("window.steps", "a sliding window needs at least 1 step"))
             }
             CountWindow::Sliding { .. } => Ok(()),

@@ -129,6 +129,7 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(noise::list))
         .routes(routes!(noise::get, noise::put, noise::delete))
         .routes(routes!(noise::audit))
+        .routes(routes!(noise::step))
         .routes(routes!(noise::appeals))
         .routes(routes!(noise::advantages))
         .routes(routes!(openrlhf::get_reward))

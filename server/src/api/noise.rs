@@ -8,6 +8,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use referee_noise::{AdvantageRequest, AdvantageResponse, NoiseError, RewardBasis, group_advantages};
 use serde::Deserialize;
+use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ApiJson, ErrorBody};
@@ -166,6 +167,47 @@ pub async fn audit(
     let label = query(label)?;
     let key = key(&state, &verifier, label.label.as_deref())?;
     let status = layer(&state)?.audit(&key, &upload).await.map_err(settings_error)?;
+    Ok(axum::Json(status))
+}
+
+/// The trainer's current step: the body of `PUT /v1/noise/{verifier}/step`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepUpdate {
+    /// The step now under way (e.g. verl's `global_steps`). New counts go to its bucket, and
+    /// windows count back from it. Steps only move forward: a smaller value changes nothing.
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
+    pub step: u64,
+}
+
+/// Sets a noise model's current training step, which count windows (`window` in the settings)
+/// count back from. Idempotent: the step only moves forward, so a retried call is harmless.
+#[utoipa::path(put, path = "/v1/noise/{verifier}/step", tag = "noise", request_body = StepUpdate,
+    params(("verifier" = String, Path, description = "The verifier id."), ("label" = Option<String>, Query, max_length = 256, description = "The task/source label; the verifier-wide model when absent.")),
+    responses(
+        (status = 200, description = "The noise model at its current step.", body = NoiseStatus),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No verifier has this id.", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
+        (status = 422, description = "The body is not a step.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn step(
+    State(state): State<AppState>,
+    Path(verifier): Path<String>,
+    label: Result<Query<LabelQuery>, QueryRejection>,
+    ApiJson(update): ApiJson<StepUpdate>,
+) -> Result<axum::Json<NoiseStatus>, ApiError> {
+    let label = query(label)?;
+    let key = key(&state, &verifier, label.label.as_deref())?;
+    // Steps are stored as signed 64-bit integers; JSON readers lose integers past 2^53.
+    const MAX_STEP: u64 = (1 << 53) - 1;
+    if update.step > MAX_STEP {
+        return Err(ApiError::InvalidBody(format!("`step` must be at most {MAX_STEP}, got {}", update.step)));
+    }
+    let status = layer(&state)?.advance_step(&key, update.step).await.map_err(storage_error)?;
     Ok(axum::Json(status))
 }
 

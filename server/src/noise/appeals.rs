@@ -27,6 +27,17 @@ pub struct AppealTask {
     pub(super) input: Value,
 }
 
+impl AppealTask {
+    /// The input the checker judges: the item's input with the appeal's patch applied.
+    pub(super) fn checker_input(&self) -> Value {
+        let mut input = self.input.clone();
+        if let Some(patch) = self.compiled.appeal.as_ref().and_then(|a| a.patch.as_ref()) {
+            merge_patch(&mut input, patch);
+        }
+        input
+    }
+}
+
 /// A thread that runs blocking checkers only when a core would otherwise be idle, so that
 /// appeals use the CPU time the request path leaves over instead of competing with it.
 struct IdleThread {
@@ -110,16 +121,7 @@ pub(super) async fn run(layer: Arc<NoiseLayer>, mut queue: mpsc::Receiver<Appeal
             }
         }
         for (checker, tasks) in by_checker {
-            let inputs: Vec<Value> = tasks
-                .iter()
-                .map(|task| {
-                    let mut input = task.input.clone();
-                    if let Some(patch) = task.compiled.appeal.as_ref().and_then(|a| a.patch.as_ref()) {
-                        merge_patch(&mut input, patch);
-                    }
-                    input
-                })
-                .collect();
+            let inputs: Vec<Value> = tasks.iter().map(AppealTask::checker_input).collect();
             let entry = layer.registry.at(checker);
             let verdicts = idle.verify(&entry.scorer, inputs, Budget::with_timeout(timeout)).await;
             layer.record_appeals(entry.id(), tasks, verdicts);

@@ -9,16 +9,17 @@
 mod appeals;
 mod store;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
+use referee_core::Budget;
 use referee_noise::{
-    AppealRates, BinomialInterval, ConfiguredRates, CorrectionPolicy, GoldLabel, MonteCarlo, NoiseModel, NoiseSource,
-    VerdictTally, binary_verdict,
+    AppealRates, BinomialInterval, ConfiguredRates, CorrectionPolicy, CountWindow, GoldLabel, MonteCarlo, NoiseModel,
+    NoiseSource, VerdictTally, binary_verdict,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -28,9 +29,10 @@ use utoipa::ToSchema;
 
 use crate::config::NoiseConfig;
 use crate::registry::Registry;
-use crate::scoring::{ScoreResult, SharedJson};
+use crate::scoring::{ScoreResult, SharedJson, run_scorer};
 use crate::storage::Storage;
 pub use appeals::AppealTask;
+use store::Stored as StoredRows;
 pub use store::{NoiseStore, Overturn, OverturnList, TallyKind};
 
 /// Which noise model: a verifier version and an optional task/source label (`""` for none).
@@ -63,6 +65,14 @@ pub struct NoiseSettings {
     /// and `configured` that has a model.
     #[serde(default, rename = "use")]
     pub use_source: Option<NoiseSource>,
+    /// Which counts the audit and appeal models are estimated from: every count (the default),
+    /// the last steps, or counts decayed by their age in steps. Steps are set with
+    /// `PUT /v1/noise/{verifier}/step`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<CountWindow>,
+    /// The interval of audit rates: `jeffreys` (the default), `wilson` or `clopper_pearson`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit_interval: Option<BinomialInterval>,
 }
 
 /// How verdicts are appealed.
@@ -78,6 +88,19 @@ pub struct AppealSettings {
     pub input_patch: Option<Value>,
     /// The share of verdicts 0 and of verdicts 1 re-checked.
     pub rates: AppealRates,
+    /// Take ρ0 as this value instead of estimating it, and estimate only ρ1 from re-checked
+    /// verdicts 0 (Cai et al.'s set-up: 0 for a rule-based verifier assumed never to pass a
+    /// wrong answer). Required when `rates.positives` is 0. A verifier that does pass wrong
+    /// answers gets a ρ1 that is too low and a backward reward that is too high.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0.0, exclusive_maximum = 1.0)]
+    pub fixed_rho0: Option<f64>,
+    /// Re-check the sampled items before answering, and report the checker's verdict as their
+    /// reward: `score` becomes the checker's 0 or 1 and `details.reward.appeal` says whether it
+    /// overturned the verifier. The sampled items wait for the checker (under
+    /// `noise.appeal_timeout_ms` and the request's deadline).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overturn: bool,
 }
 
 /// One source's model, or why it has none.
@@ -108,15 +131,17 @@ pub struct NoiseStatus {
     pub refused: Option<String>,
     /// The floor on J's lower bound in force.
     pub j_floor: f64,
+    /// The current training step, which windows count back from (0 until one is set).
+    pub step: u64,
     /// The model from configured rates.
     pub configured: SourceModel,
     /// The model from uploaded audits.
     pub audit: SourceModel,
     /// The model from appeals.
     pub appeal: SourceModel,
-    /// The gold-labelled verdicts uploaded.
+    /// The gold-labelled verdicts uploaded (within the window, when one is set).
     pub audit_counts: VerdictTally,
-    /// The verdicts seen and re-checked by appeals.
+    /// The verdicts seen and re-checked by appeals (within the window, when one is set).
     pub appeal_counts: VerdictTally,
 }
 
@@ -164,6 +189,8 @@ pub struct Compiled {
     /// The backward-corrected reward of a verdict 0 and 1, when the model allows correcting.
     backward: [Option<f64>; 2],
     appeal: Option<CompiledAppeal>,
+    /// The step whose bucket new counts go to.
+    step: u64,
 }
 
 #[derive(Debug)]
@@ -172,6 +199,7 @@ struct CompiledAppeal {
     checker: usize,
     patch: Option<Value>,
     rates: AppealRates,
+    overturn: bool,
 }
 
 impl CompiledAppeal {
@@ -217,14 +245,24 @@ pub struct Candidate {
 /// Counts and overturns not yet written to the database.
 #[derive(Debug, Default)]
 struct Pending {
-    tallies: HashMap<NoiseKey, VerdictTally>,
+    /// Appeal counts by model and step.
+    tallies: HashMap<(NoiseKey, u64), VerdictTally>,
     overturns: Vec<store::OverturnRow>,
     /// Appeals whose outcome is in `tallies` (or that were undecided).
     appealed: u64,
 }
 
-/// An appeal model with the tally it was computed from.
-type AppealModel = (VerdictTally, Result<NoiseModel, String>);
+/// What the database holds for one model, as `reload` gathers it.
+#[derive(Debug, Default)]
+struct Stored {
+    settings: Option<NoiseSettings>,
+    step: u64,
+    audit: Vec<(u64, VerdictTally)>,
+    appeal: Vec<(u64, VerdictTally)>,
+}
+
+/// An appeal model with the tally and fixed ρ0 it was computed from.
+type AppealModel = (VerdictTally, Option<u64>, Result<NoiseModel, String>);
 
 /// The noisy-reward layer of one server.
 #[derive(Debug)]
@@ -312,7 +350,7 @@ impl NoiseLayer {
     pub fn status(&self, key: &NoiseKey) -> NoiseStatus {
         match self.snapshot().exact(key) {
             Some(compiled) => compiled.status.clone(),
-            None => self.compile(key.clone(), None, VerdictTally::default(), VerdictTally::default()).status,
+            None => self.compile(key.clone(), None, VerdictTally::default(), VerdictTally::default(), 0).status,
         }
     }
 
@@ -349,7 +387,7 @@ impl NoiseLayer {
 
     /// Forgets a model: its settings, tallies and overturns.
     pub async fn delete(&self, key: &NoiseKey) -> Result<(), sqlx::Error> {
-        self.pending.lock().unwrap_or_else(PoisonError::into_inner).tallies.remove(key);
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner).tallies.retain(|(pending, _), _| pending != key);
         self.store.delete(key).await?;
         self.reload().await
     }
@@ -361,6 +399,13 @@ impl NoiseLayer {
         }
         let tally = VerdictTally::from_gold_labels(&upload.labels);
         self.store.add_tally(key, TallyKind::Audit, &tally, upload.replace).await?;
+        self.reload().await?;
+        Ok(self.status(key))
+    }
+
+    /// Moves a model's current step forward to `step` (a smaller one changes nothing).
+    pub async fn advance_step(&self, key: &NoiseKey, step: u64) -> Result<NoiseStatus, sqlx::Error> {
+        self.store.advance_step(key, step).await?;
         self.reload().await?;
         Ok(self.status(key))
     }
@@ -377,9 +422,27 @@ impl NoiseLayer {
         {
             return invalid(format!("configured: {error}"));
         }
+        if let Some(window) = settings.window
+            && let Err(error) = window.validate()
+        {
+            return invalid(format!("window: {error}"));
+        }
         if let Some(appeal) = &settings.appeal {
             if let Err(error) = appeal.rates.validate() {
                 return invalid(format!("appeal.rates: {error}"));
+            }
+            match appeal.fixed_rho0 {
+                Some(rho0) if !(0.0..1.0).contains(&rho0) => {
+                    return invalid(format!("appeal.fixed_rho0: {rho0} is not a rate in [0, 1)"));
+                }
+                None if appeal.rates.positives == 0.0 => {
+                    return invalid(
+                        "appeal: with `rates.positives` 0 no verdict 1 is re-checked, so ρ0 cannot be estimated; set \
+                         `fixed_rho0` (0 when the verifier never passes a wrong answer) to estimate ρ1 alone"
+                            .to_owned(),
+                    );
+                }
+                _ => {}
             }
             if self.registry.get(&appeal.checker).is_none() {
                 return invalid(format!(
@@ -407,25 +470,33 @@ impl NoiseLayer {
     /// Re-reads every model from the database and swaps in the new snapshot.
     pub async fn reload(&self) -> Result<(), sqlx::Error> {
         let _guard = self.reloading.lock().await;
-        let (settings, tallies) = self.store.load().await?;
-        let mut keys: HashMap<NoiseKey, (Option<NoiseSettings>, VerdictTally, VerdictTally)> = HashMap::new();
-        for (key, value) in settings {
-            keys.entry(key).or_default().0 = Some(value);
+        let stored: StoredRows = self.store.load().await?;
+        let mut keys: HashMap<NoiseKey, Stored> = HashMap::new();
+        for (key, value) in stored.settings {
+            keys.entry(key).or_default().settings = Some(value);
         }
-        for (key, kind, tally) in tallies {
+        for (key, step) in stored.steps {
+            keys.entry(key).or_default().step = step;
+        }
+        for (key, kind, step, tally) in stored.counts {
             let entry = keys.entry(key).or_default();
             match kind {
-                TallyKind::Audit => entry.1 = tally,
-                TallyKind::Appeal => entry.2 = tally,
+                TallyKind::Audit => entry.audit.push((step, tally)),
+                TallyKind::Appeal => entry.appeal.push((step, tally)),
             }
         }
         let mut snapshot = Snapshot::default();
-        for (key, (settings, audit, appeal)) in keys {
+        for (key, stored) in keys {
             // Models of other versions of a verifier stay in the database but do not apply.
             if self.registry.get(&key.verifier).is_none_or(|e| e.version() != key.version) {
                 continue;
             }
-            let compiled = self.compile(key, settings, audit, appeal);
+            let window = stored.settings.as_ref().and_then(|s| s.window).unwrap_or(CountWindow::All);
+            let combine = |buckets: &[(u64, VerdictTally)]| {
+                window.combine(buckets.iter().map(|(step, tally)| (*step, tally)), stored.step)
+            };
+            let (audit, appeal) = (combine(&stored.audit), combine(&stored.appeal));
+            let compiled = self.compile(key, stored.settings, audit, appeal, stored.step);
             snapshot
                 .models
                 .entry(compiled.key.verifier.clone())
@@ -442,6 +513,7 @@ impl NoiseLayer {
         settings: Option<NoiseSettings>,
         audit: VerdictTally,
         appeal: VerdictTally,
+        step: u64,
     ) -> Compiled {
         let settings = settings.unwrap_or_default();
         let configured = match settings.configured {
@@ -451,13 +523,15 @@ impl NoiseLayer {
         let audit_model = if audit.checked() == 0 {
             SourceModel { model: None, unavailable: Some("no audit was uploaded".to_owned()) }
         } else {
-            source_model(NoiseModel::from_audit(&audit, BinomialInterval::Jeffreys).map_err(|e| e.to_string()))
+            let method = settings.audit_interval.unwrap_or_default();
+            source_model(NoiseModel::from_audit(&audit, method).map_err(|e| e.to_string()))
         };
         let appeal_model = if appeal.observed() == 0 && appeal.checked() == 0 {
             let why = if settings.appeal.is_some() { "no verdict was appealed yet" } else { "appeals are off" };
             SourceModel { model: None, unavailable: Some(why.to_owned()) }
         } else {
-            source_model(self.appeal_model(&key, &appeal))
+            let fixed_rho0 = settings.appeal.as_ref().and_then(|a| a.fixed_rho0);
+            source_model(self.appeal_model(&key, &appeal, fixed_rho0))
         };
         let chosen = match settings.use_source {
             Some(NoiseSource::Configured) => Some((NoiseSource::Configured, &configured)),
@@ -484,6 +558,7 @@ impl NoiseLayer {
                 checker: self.registry.index_of(&a.checker)?,
                 patch: a.input_patch.clone(),
                 rates: a.rates,
+                overturn: a.overturn,
             })
         });
         let status = NoiseStatus {
@@ -495,25 +570,37 @@ impl NoiseLayer {
             model,
             settings,
             j_floor: self.policy.j_floor,
+            step,
             configured,
             audit: audit_model,
             appeal: appeal_model,
             audit_counts: audit,
             appeal_counts: appeal,
         };
-        Compiled { key, status, rewards, backward, appeal: appeal_runner }
+        Compiled { key, status, rewards, backward, appeal: appeal_runner, step }
     }
 
-    fn appeal_model(&self, key: &NoiseKey, tally: &VerdictTally) -> Result<NoiseModel, String> {
+    fn appeal_model(
+        &self,
+        key: &NoiseKey,
+        tally: &VerdictTally,
+        fixed_rho0: Option<f64>,
+    ) -> Result<NoiseModel, String> {
         let mut cache = self.appeal_models.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((seen, model)) = cache.get(key)
+        let rho0_bits = fixed_rho0.map(f64::to_bits);
+        if let Some((seen, seen_rho0, model)) = cache.get(key)
             && seen == tally
+            && *seen_rho0 == rho0_bits
         {
             return model.clone();
         }
         let monte_carlo = MonteCarlo { draws: self.config.monte_carlo_draws, ..MonteCarlo::default() };
-        let model = NoiseModel::from_appeals(tally, &monte_carlo).map_err(|e| e.to_string());
-        cache.insert(key.clone(), (*tally, model.clone()));
+        let model = match fixed_rho0 {
+            Some(rho0) => NoiseModel::from_negative_appeals(tally, rho0, &monte_carlo),
+            None => NoiseModel::from_appeals(tally, &monte_carlo),
+        }
+        .map_err(|e| e.to_string());
+        cache.insert(key.clone(), (*tally, rho0_bits, model.clone()));
         model
     }
 
@@ -537,17 +624,20 @@ impl NoiseLayer {
 
     /// Adds `details.reward` to every binary verdict with a noise model (replacing `score`
     /// with the backward reward when asked), counts the verdicts of appealed verifiers, and
-    /// queues the sampled ones for their appeal.
-    pub fn after_scoring(
+    /// queues the sampled ones for their appeal; sampled ones whose appeal overturns are
+    /// re-checked now, within `budget`, and answered with the checker's verdict.
+    pub async fn after_scoring(
         &self,
         snapshot: &Snapshot,
         results: &mut [ScoreResult],
         labels: &[Option<String>],
         mut candidates: Vec<Option<Candidate>>,
         correction: Correction,
+        budget: Budget,
     ) {
-        let mut counts: HashMap<&NoiseKey, VerdictTally> = HashMap::new();
+        let mut counts: HashMap<(&NoiseKey, u64), VerdictTally> = HashMap::new();
         let mut tasks = Vec::new();
+        let mut inline = Vec::new();
         for (position, result) in results.iter_mut().enumerate() {
             let Some(verdict) = binary_verdict(result.status) else { continue };
             let Some(verifier) = result.verifier.as_deref() else { continue };
@@ -561,24 +651,29 @@ impl NoiseLayer {
                 }
             }
             let Some(appeal) = &compiled.appeal else { continue };
-            counts.entry(&compiled.key).or_default().observe(verdict);
+            counts.entry((&compiled.key, compiled.step)).or_default().observe(verdict);
             if let Some(candidate) = candidates.get_mut(position).and_then(Option::take)
                 && candidate.draw < appeal.rate(verdict)
             {
-                tasks.push(AppealTask {
+                let task = AppealTask {
                     compiled: Arc::clone(compiled),
                     verdict,
                     item_id: result.id.clone(),
                     verdict_status: result.status,
                     verdict_score: result.score,
                     input: candidate.input,
-                });
+                };
+                if appeal.overturn {
+                    inline.push((position, task));
+                } else {
+                    tasks.push(task);
+                }
             }
         }
         if !counts.is_empty() {
             let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
-            for (key, tally) in counts {
-                pending.tallies.entry(key.clone()).or_default().merge(&tally);
+            for ((key, step), tally) in counts {
+                pending.tallies.entry((key.clone(), step)).or_default().merge(&tally);
             }
         }
         for task in tasks {
@@ -590,6 +685,59 @@ impl NoiseLayer {
                 metrics::counter!("referee_noise_appeals_dropped_total", "verifier" => verifier).increment(1);
             }
         }
+        if !inline.is_empty() {
+            self.appeal_now(results, inline, budget).await;
+        }
+    }
+
+    /// Re-checks sampled items before the response, counts the outcomes like background
+    /// appeals, and reports each decided one as the item's reward: `score` becomes the
+    /// checker's verdict and `details.reward.appeal` names the checker and whether it overturned.
+    async fn appeal_now(&self, results: &mut [ScoreResult], inline: Vec<(usize, AppealTask)>, budget: Budget) {
+        let mut by_checker: BTreeMap<usize, Vec<(usize, AppealTask)>> = BTreeMap::new();
+        for (position, task) in inline {
+            if let Some(appeal) = &task.compiled.appeal {
+                by_checker.entry(appeal.checker).or_default().push((position, task));
+            }
+        }
+        let timeout = Duration::from_millis(self.config.appeal_timeout_ms);
+        for (checker, entries) in by_checker {
+            let inputs = entries.iter().map(|(_, task)| task.checker_input()).collect();
+            let entry = self.registry.at(checker);
+            let verdicts = run_scorer(&entry.scorer, inputs, budget.capped(timeout)).await;
+            let mut outcomes = Vec::with_capacity(entries.len());
+            {
+                let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+                for ((position, task), verdict) in entries.into_iter().zip(verdicts) {
+                    let (compiled, verdict_class, status) = (Arc::clone(&task.compiled), task.verdict, verdict.status);
+                    let truth = record_appeal(&mut pending, entry.id(), task, verdict);
+                    outcomes.push((position, compiled, verdict_class, status, truth));
+                }
+            }
+            for (position, compiled, verdict, status, truth) in outcomes {
+                let Some(result) = results.get_mut(position) else { continue };
+                let mut reward = match compiled.status.model {
+                    Some(model) => serde_json::to_value(model.correct(verdict, &self.policy)).unwrap_or(Value::Null),
+                    None => Value::Null,
+                };
+                if !reward.is_object() {
+                    reward = serde_json::json!({"raw": if verdict { 1.0 } else { 0.0 }});
+                }
+                let overturned = truth.is_some_and(|truth| truth != verdict);
+                if let Value::Object(fields) = &mut reward {
+                    fields.insert(
+                        "appeal".to_owned(),
+                        serde_json::json!({"checker": entry.id(), "status": status, "overturned": overturned}),
+                    );
+                }
+                if let Some(truth) = truth {
+                    // The checker's verdict is the item's label under the appeal's own
+                    // assumption (the checker is right); no correction improves on it.
+                    result.score = if truth { 1.0 } else { 0.0 };
+                }
+                result.reward = SharedJson::new(&reward).ok().or(result.reward.take());
+            }
+        }
     }
 
     /// Records the checker's verdicts on appealed items.
@@ -597,28 +745,7 @@ impl NoiseLayer {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         pending.appealed += tasks.len() as u64;
         for (task, verdict) in tasks.into_iter().zip(verdicts) {
-            let key = &task.compiled.key;
-            let Some(truth) = binary_verdict(verdict.status) else {
-                // A checker that timed out or failed says nothing about the response.
-                metrics::counter!("referee_noise_appeals_undecided_total", "verifier" => key.verifier.clone())
-                    .increment(1);
-                continue;
-            };
-            pending.tallies.entry(key.clone()).or_default().record_check(task.verdict, truth);
-            if truth != task.verdict {
-                metrics::counter!("referee_noise_overturns_total", "verifier" => key.verifier.clone()).increment(1);
-                pending.overturns.push(store::OverturnRow {
-                    key: key.clone(),
-                    item_id: task.item_id,
-                    verdict_status: task.verdict_status,
-                    verdict_score: task.verdict_score,
-                    checker: checker.to_owned(),
-                    checker_status: verdict.status,
-                    checker_score: verdict.score,
-                    checker_details: Value::Object(verdict.details).to_string(),
-                    input: task.input.to_string(),
-                });
-            }
+            record_appeal(&mut pending, checker, task, verdict);
         }
     }
 
@@ -665,6 +792,38 @@ impl NoiseTasks {
         let _ = self.stop.send(());
         let _ = self.maintenance.await;
     }
+}
+
+/// Counts one appeal's outcome and keeps an overturn for inspection; returns the checker's
+/// binary verdict, or `None` when it gave none (a timeout, an unreadable reference), which says
+/// nothing about the response and enters no tally.
+fn record_appeal(
+    pending: &mut Pending,
+    checker: &str,
+    task: AppealTask,
+    verdict: referee_core::Verdict,
+) -> Option<bool> {
+    let key = &task.compiled.key;
+    let Some(truth) = binary_verdict(verdict.status) else {
+        metrics::counter!("referee_noise_appeals_undecided_total", "verifier" => key.verifier.clone()).increment(1);
+        return None;
+    };
+    pending.tallies.entry((key.clone(), task.compiled.step)).or_default().record_check(task.verdict, truth);
+    if truth != task.verdict {
+        metrics::counter!("referee_noise_overturns_total", "verifier" => key.verifier.clone()).increment(1);
+        pending.overturns.push(store::OverturnRow {
+            key: key.clone(),
+            item_id: task.item_id,
+            verdict_status: task.verdict_status,
+            verdict_score: task.verdict_score,
+            checker: checker.to_owned(),
+            checker_status: verdict.status,
+            checker_score: verdict.score,
+            checker_details: Value::Object(verdict.details).to_string(),
+            input: task.input.to_string(),
+        });
+    }
+    Some(truth)
 }
 
 fn source_model(model: Result<NoiseModel, String>) -> SourceModel {

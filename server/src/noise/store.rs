@@ -76,6 +76,16 @@ pub struct OverturnList {
     pub overturns: Vec<Overturn>,
 }
 
+/// Everything stored about noise models, as [`NoiseStore::load`] reads it.
+#[derive(Debug, Default)]
+pub(super) struct Stored {
+    pub settings: Vec<(NoiseKey, NoiseSettings)>,
+    /// Counts per model, kind and step.
+    pub counts: Vec<(NoiseKey, TallyKind, u64, VerdictTally)>,
+    /// The current step of each model that has one (0 otherwise).
+    pub steps: Vec<(NoiseKey, u64)>,
+}
+
 /// The noise tables.
 #[derive(Debug, Clone)]
 pub struct NoiseStore {
@@ -119,12 +129,10 @@ impl NoiseStore {
         NoiseStore { storage }
     }
 
-    /// Every stored setting and tally.
-    pub(super) async fn load(
-        &self,
-    ) -> Result<(Vec<(NoiseKey, NoiseSettings)>, Vec<(NoiseKey, TallyKind, VerdictTally)>), sqlx::Error> {
+    /// Every stored setting, per-step count and current step.
+    pub(super) async fn load(&self) -> Result<Stored, sqlx::Error> {
         let pool = self.storage.pool();
-        let mut settings = Vec::new();
+        let mut stored = Stored::default();
         for row in sqlx::query("SELECT verifier, verifier_version, label, settings FROM noise_settings")
             .fetch_all(pool)
             .await?
@@ -132,21 +140,47 @@ impl NoiseStore {
             let key = NoiseKey { verifier: row.try_get(0)?, version: row.try_get(1)?, label: row.try_get(2)? };
             let text: String = row.try_get(3)?;
             match serde_json::from_str(&text) {
-                Ok(value) => settings.push((key, value)),
+                Ok(value) => stored.settings.push((key, value)),
                 Err(error) => tracing::warn!(%error, verifier = key.verifier, "ignoring unreadable noise settings"),
             }
         }
-        let mut tallies = Vec::new();
-        let sql = format!("SELECT verifier, verifier_version, label, kind, {TALLY_COLUMNS} FROM noise_tallies");
+        let sql = format!("SELECT verifier, verifier_version, label, kind, step, {TALLY_COLUMNS} FROM noise_counts");
         for row in sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await? {
             let key = NoiseKey { verifier: row.try_get(0)?, version: row.try_get(1)?, label: row.try_get(2)? };
             let kind = match row.try_get::<String, _>(3)?.as_str() {
                 "audit" => TallyKind::Audit,
                 _ => TallyKind::Appeal,
             };
-            tallies.push((key, kind, tally_from_row(&row, 4)?));
+            let step = u64::try_from(row.try_get::<i64, _>(4)?).unwrap_or(0);
+            stored.counts.push((key, kind, step, tally_from_row(&row, 5)?));
         }
-        Ok((settings, tallies))
+        for row in
+            sqlx::query("SELECT verifier, verifier_version, label, step FROM noise_steps").fetch_all(pool).await?
+        {
+            let key = NoiseKey { verifier: row.try_get(0)?, version: row.try_get(1)?, label: row.try_get(2)? };
+            stored.steps.push((key, u64::try_from(row.try_get::<i64, _>(3)?).unwrap_or(0)));
+        }
+        Ok(stored)
+    }
+
+    /// Moves a model's current step forward to `step`; a smaller step leaves it as it is, so a
+    /// retried call and replicas racing each other are harmless.
+    pub(super) async fn advance_step(&self, key: &NoiseKey, step: u64) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO noise_steps (verifier, verifier_version, label, step, updated_at_ms) \
+             VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (verifier, verifier_version, label) DO UPDATE SET \
+             step = CASE WHEN excluded.step > noise_steps.step THEN excluded.step ELSE noise_steps.step END, \
+             updated_at_ms = excluded.updated_at_ms",
+        )
+        .bind(&key.verifier)
+        .bind(&key.version)
+        .bind(&key.label)
+        .bind(i64::try_from(step).unwrap_or(i64::MAX))
+        .bind(now_ms())
+        .execute(self.storage.pool())
+        .await?;
+        Ok(())
     }
 
     /// Stores a model's settings, replacing earlier ones.
@@ -171,7 +205,7 @@ impl NoiseStore {
     /// Removes a model's settings, tallies and overturns.
     pub(super) async fn delete(&self, key: &NoiseKey) -> Result<(), sqlx::Error> {
         let mut tx = self.storage.pool().begin().await?;
-        for table in ["noise_settings", "noise_tallies", "noise_overturns"] {
+        for table in ["noise_settings", "noise_counts", "noise_steps", "noise_overturns"] {
             let sql = format!("DELETE FROM {table} WHERE verifier = $1 AND verifier_version = $2 AND label = $3");
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .bind(&key.verifier)
@@ -183,7 +217,8 @@ impl NoiseStore {
         tx.commit().await
     }
 
-    /// Adds counts to a tally (creating it), or replaces it when `replace`.
+    /// Adds counts to the current step's tally (creating it), or replaces every step's tally
+    /// of that kind when `replace`.
     pub(super) async fn add_tally(
         &self,
         key: &NoiseKey,
@@ -194,7 +229,7 @@ impl NoiseStore {
         let mut tx = self.storage.pool().begin().await?;
         if replace {
             sqlx::query(
-                "DELETE FROM noise_tallies WHERE verifier = $1 AND verifier_version = $2 AND label = $3 AND kind = $4",
+                "DELETE FROM noise_counts WHERE verifier = $1 AND verifier_version = $2 AND label = $3 AND kind = $4",
             )
             .bind(&key.verifier)
             .bind(&key.version)
@@ -203,21 +238,30 @@ impl NoiseStore {
             .execute(&mut *tx)
             .await?;
         }
-        add_tally(&mut tx, key, kind, tally).await?;
+        let step: Option<i64> = sqlx::query_scalar(
+            "SELECT step FROM noise_steps WHERE verifier = $1 AND verifier_version = $2 AND label = $3",
+        )
+        .bind(&key.verifier)
+        .bind(&key.version)
+        .bind(&key.label)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let step = step.and_then(|s| u64::try_from(s).ok()).unwrap_or(0);
+        add_tally(&mut tx, key, kind, step, tally).await?;
         tx.commit().await
     }
 
-    /// Adds appeal tallies and inserts overturns in one transaction, then keeps only the newest
-    /// `keep` overturns of each model that got new ones.
+    /// Adds appeal tallies (each to its step's bucket) and inserts overturns in one
+    /// transaction, then keeps only the newest `keep` overturns of each model that got new ones.
     pub(super) async fn write_pending(
         &self,
-        tallies: &HashMap<NoiseKey, VerdictTally>,
+        tallies: &HashMap<(NoiseKey, u64), VerdictTally>,
         overturns: &[OverturnRow],
         keep: u32,
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.storage.pool().begin().await?;
-        for (key, tally) in tallies {
-            add_tally(&mut tx, key, TallyKind::Appeal, tally).await?;
+        for ((key, step), tally) in tallies {
+            add_tally(&mut tx, key, TallyKind::Appeal, *step, tally).await?;
         }
         let now = now_ms();
         for row in overturns {
@@ -301,30 +345,33 @@ impl NoiseStore {
     }
 }
 
-/// Adds counts to a tally in one upsert, so concurrent replicas never lose each other's counts.
+/// Adds counts to a step's tally in one upsert, so concurrent replicas never lose each other's
+/// counts.
 async fn add_tally(
     conn: &mut AnyConnection,
     key: &NoiseKey,
     kind: TallyKind,
+    step: u64,
     tally: &VerdictTally,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
-        "INSERT INTO noise_tallies (verifier, verifier_version, label, kind, {TALLY_COLUMNS}, updated_at_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-         ON CONFLICT (verifier, verifier_version, label, kind) DO UPDATE SET \
-         observed_positive = noise_tallies.observed_positive + excluded.observed_positive, \
-         observed_negative = noise_tallies.observed_negative + excluded.observed_negative, \
-         checked_positive = noise_tallies.checked_positive + excluded.checked_positive, \
-         overturned_positive = noise_tallies.overturned_positive + excluded.overturned_positive, \
-         checked_negative = noise_tallies.checked_negative + excluded.checked_negative, \
-         overturned_negative = noise_tallies.overturned_negative + excluded.overturned_negative, \
+        "INSERT INTO noise_counts (verifier, verifier_version, label, kind, step, {TALLY_COLUMNS}, updated_at_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (verifier, verifier_version, label, kind, step) DO UPDATE SET \
+         observed_positive = noise_counts.observed_positive + excluded.observed_positive, \
+         observed_negative = noise_counts.observed_negative + excluded.observed_negative, \
+         checked_positive = noise_counts.checked_positive + excluded.checked_positive, \
+         overturned_positive = noise_counts.overturned_positive + excluded.overturned_positive, \
+         checked_negative = noise_counts.checked_negative + excluded.checked_negative, \
+         overturned_negative = noise_counts.overturned_negative + excluded.overturned_negative, \
          updated_at_ms = excluded.updated_at_ms"
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(&key.verifier)
         .bind(&key.version)
         .bind(&key.label)
-        .bind(kind.as_str());
+        .bind(kind.as_str())
+        .bind(i64::try_from(step).unwrap_or(i64::MAX));
     for count in counts(tally) {
         query = query.bind(count);
     }
