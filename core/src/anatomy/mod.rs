@@ -244,55 +244,58 @@ fn answer_tag(text: &str) -> Option<Range<usize>> {
 }
 
 /// Every balanced `\boxed{...}`/`\fbox{...}` content with its offset, in order; a box nested
-/// inside another counts as part of it.
+/// inside another counts as part of it. One pass with a stack of open braces (`\{`, `\}`
+/// skipped), so a response of ten thousand unclosed boxes costs no more than its length.
 fn all_boxes(text: &str) -> Vec<(&str, usize)> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(found) = text[at..].find(['\\']) {
-        let start = at + found;
-        let rest = &text[start + 1..];
-        let command = ["boxed", "fbox"].into_iter().find(|c| rest.starts_with(c));
-        let Some(command) = command else {
-            at = start + 1;
-            continue;
-        };
-        let after = start + 1 + command.len();
-        match braced(text, after) {
-            Some(body) => {
-                out.push((&text[body.clone()], body.start));
-                at = body.end + 1;
+    let bytes = text.as_bytes();
+    // Content start of each open brace, and whether a box command opened it.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut closed: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                let rest = &bytes[i + 1..];
+                if let Some(command) = [&b"boxed"[..], b"fbox"].into_iter().find(|c| rest.starts_with(c)) {
+                    let mut j = i + 1 + command.len();
+                    while bytes.get(j).is_some_and(u8::is_ascii_whitespace) {
+                        j += 1;
+                    }
+                    if bytes.get(j) == Some(&b'{') {
+                        open.push((j + 1, true));
+                        j += 1;
+                    }
+                    i = j;
+                } else if matches!(rest.first(), Some(b'{' | b'}')) {
+                    i += 2;
+                } else {
+                    i += 1;
+                }
             }
-            None => at = after,
+            b'{' => {
+                open.push((i + 1, false));
+                i += 1;
+            }
+            b'}' => {
+                if let Some((start, true)) = open.pop() {
+                    closed.push(start..i);
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    // Inner boxes close first; keep the outermost, in order of their start.
+    closed.sort_by_key(|r| r.start);
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    let mut covered_to = 0;
+    for range in closed {
+        if range.start >= covered_to {
+            covered_to = range.end;
+            out.push((&text[range.clone()], range.start));
         }
     }
     out
-}
-
-/// The byte range of a `{...}` group's content starting at `at` (after optional spaces), braces
-/// balanced and `\{`, `\}` skipped.
-fn braced(text: &str, at: usize) -> Option<Range<usize>> {
-    let skipped = text[at..].len() - text[at..].trim_start().len();
-    let open = at + skipped;
-    if text.as_bytes().get(open) != Some(&b'{') {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut escaped = false;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + 1..open + i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Line spans `(start, end)` without the line terminator, last line first.

@@ -3,6 +3,8 @@
 
 mod scan;
 
+use referee_core::anatomy::{Anatomy, Marker};
+
 use crate::options::ExtractionMode;
 pub use scan::{Segment, math_segments};
 use scan::{bold_spans, boxes, find_markers, last_number, sentence_after};
@@ -29,23 +31,23 @@ pub enum Extraction {
     Hedged(Vec<String>),
 }
 
-/// Tokens that end a model's turn; whatever follows was not part of the answer.
-const TURN_ENDS: &[&str] = &["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>"];
-
-/// The part of the response that can hold the final answer: before any end-of-turn token and
-/// after the last `</think>`.
+/// The part of the response that can hold the final answer: its final text under the shared
+/// response anatomy ([`referee_core::anatomy`]), which cuts the turn at its end token and drops
+/// the reasoning. A response whose `<think>` never closed has no final text: it yields "".
 pub fn answer_region(response: &str) -> &str {
-    let mut text = response;
-    if let Some(cut) = TURN_ENDS.iter().filter_map(|t| text.find(t)).min() {
-        text = &text[..cut];
-    }
-    if let Some(at) = text.rfind("</think>") {
-        let after = &text[at + "</think>".len()..];
-        if !after.trim().is_empty() {
-            text = after;
-        }
-    }
-    text
+    Anatomy::read(response).final_text()
+}
+
+/// The number after GSM8K's `####` marker as the math parser reads it: thousands separators
+/// (`1,000`), a currency sign and a closing full stop removed.
+fn gsm8k_answer(marked: &str) -> String {
+    let text = marked.trim().trim_end_matches('.').trim();
+    let text = text.strip_prefix('$').unwrap_or(text).trim();
+    let digits_and_commas =
+        !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-'));
+    let grouped =
+        text.split(',').skip(1).all(|group| group.len() >= 3 && group[..3].chars().all(|c| c.is_ascii_digit()));
+    if digits_and_commas && text.contains(',') && grouped { text.replace(',', "") } else { text.to_owned() }
 }
 
 fn is_plain(s: &str) -> bool {
@@ -126,11 +128,12 @@ pub fn extract_with(
     side: Side,
     fallbacks: bool,
 ) -> Extraction {
-    let region = answer_region(response);
+    let anatomy = Anatomy::read(response);
+    let region = anatomy.final_text();
     let (blanked, segments) = blank_invalid(region);
     let text: &str = &blanked;
     let mut out = Vec::new();
-    if let Some(tagged) = answer_tag(region) {
+    if let Some(tagged) = anatomy.get(Marker::AnswerTag).map(|c| c.text) {
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
     let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
@@ -149,6 +152,11 @@ pub fn extract_with(
             let joined = contents.join("; ");
             out.push(candidate(&joined, if contents.len() > 1 { "boxed_list" } else { "boxed" }, true, false));
         }
+    }
+    if let Some(marked) = anatomy.get(Marker::Gsm8kMarker) {
+        let number = gsm8k_answer(marked.text);
+        let plain = is_plain(&number);
+        out.push(candidate(&number, "gsm8k_marker", false, plain));
     }
     if mode == ExtractionMode::Boxed {
         return Extraction::Candidates(out);
@@ -208,10 +216,4 @@ pub fn extract_with(
     positional.sort_by_key(|b| std::cmp::Reverse(b.0));
     out.extend(positional.into_iter().map(|(_, c)| c));
     Extraction::Candidates(out)
-}
-
-fn answer_tag(text: &str) -> Option<&str> {
-    let start = text.rfind("<answer>")? + "<answer>".len();
-    let rest = &text[start..];
-    Some(rest.find("</answer>").map_or(rest, |end| &rest[..end]))
 }
