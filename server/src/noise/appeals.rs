@@ -2,15 +2,16 @@
 //! the stronger checker, and the maintenance task, which writes tallies and reloads models.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use referee_core::{Budget, Scorer, Status, Verdict};
+use referee_noise::binary_verdict;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Compiled, NoiseLayer, merge_patch};
-use crate::scoring::run_scorer;
+use super::{Compiled, NoiseLayer, Pending, merge_patch, store};
+use crate::scoring::{ScoreResult, SharedJson, run_scorer};
 
 /// Items a blocking checker judges per call: below the size at which a batch fans out onto the
 /// rayon pool the request path uses, so an appeal never takes those threads.
@@ -99,6 +100,90 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+impl NoiseLayer {
+    /// Re-checks sampled items before the response, counts the outcomes like background
+    /// appeals, and reports each decided one as the item's reward: `score` becomes the
+    /// checker's verdict and `details.reward.appeal` names the checker and whether it overturned.
+    pub(super) async fn appeal_now(
+        &self,
+        results: &mut [ScoreResult],
+        inline: Vec<(usize, AppealTask)>,
+        budget: Budget,
+    ) {
+        let mut by_checker: BTreeMap<usize, Vec<(usize, AppealTask)>> = BTreeMap::new();
+        for (position, task) in inline {
+            if let Some(appeal) = &task.compiled.appeal {
+                by_checker.entry(appeal.checker).or_default().push((position, task));
+            }
+        }
+        let timeout = Duration::from_millis(self.config.appeal_timeout_ms);
+        for (checker, entries) in by_checker {
+            let inputs = entries.iter().map(|(_, task)| task.checker_input()).collect();
+            let entry = self.registry.at(checker);
+            let verdicts = run_scorer(&entry.scorer, inputs, budget.capped(timeout)).await;
+            let mut outcomes = Vec::with_capacity(entries.len());
+            {
+                let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+                for ((position, task), verdict) in entries.into_iter().zip(verdicts) {
+                    let (compiled, verdict_class, status) = (Arc::clone(&task.compiled), task.verdict, verdict.status);
+                    let truth = record_appeal(&mut pending, entry.id(), task, verdict);
+                    outcomes.push((position, compiled, verdict_class, status, truth));
+                }
+            }
+            for (position, compiled, verdict, status, truth) in outcomes {
+                let Some(result) = results.get_mut(position) else { continue };
+                let mut reward = match compiled.status.model {
+                    Some(model) => serde_json::to_value(model.correct(verdict, &self.policy)).unwrap_or(Value::Null),
+                    None => Value::Null,
+                };
+                if !reward.is_object() {
+                    reward = serde_json::json!({"raw": if verdict { 1.0 } else { 0.0 }});
+                }
+                let overturned = truth.is_some_and(|truth| truth != verdict);
+                if let Value::Object(fields) = &mut reward {
+                    fields.insert(
+                        "appeal".to_owned(),
+                        serde_json::json!({"checker": entry.id(), "status": status, "overturned": overturned}),
+                    );
+                }
+                if let Some(truth) = truth {
+                    // The checker's verdict is the item's label under the appeal's own
+                    // assumption (the checker is right); no correction improves on it.
+                    result.score = if truth { 1.0 } else { 0.0 };
+                }
+                result.reward = SharedJson::new(&reward).ok().or(result.reward.take());
+            }
+        }
+    }
+}
+
+/// Counts one appeal's outcome and keeps an overturn for inspection; returns the checker's
+/// binary verdict, or `None` when it gave none (a timeout, an unreadable reference), which says
+/// nothing about the response and enters no tally.
+pub(super) fn record_appeal(pending: &mut Pending, checker: &str, task: AppealTask, verdict: Verdict) -> Option<bool> {
+    let key = &task.compiled.key;
+    let Some(truth) = binary_verdict(verdict.status) else {
+        metrics::counter!("referee_noise_appeals_undecided_total", "verifier" => key.verifier.clone()).increment(1);
+        return None;
+    };
+    pending.tallies.entry((key.clone(), task.compiled.step)).or_default().record_check(task.verdict, truth);
+    if truth != task.verdict {
+        metrics::counter!("referee_noise_overturns_total", "verifier" => key.verifier.clone()).increment(1);
+        pending.overturns.push(store::OverturnRow {
+            key: key.clone(),
+            item_id: task.item_id,
+            verdict_status: task.verdict_status,
+            verdict_score: task.verdict_score,
+            checker: checker.to_owned(),
+            checker_status: verdict.status,
+            checker_score: verdict.score,
+            checker_details: Value::Object(verdict.details).to_string(),
+            input: task.input.to_string(),
+        });
+    }
+    Some(truth)
+}
 
 /// Re-checks queued verdicts, one checker batch at a time, until the queue closes. Blocking
 /// checkers run on a thread of the lowest CPU priority; async ones on the runtime.
