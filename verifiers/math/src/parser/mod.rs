@@ -371,7 +371,9 @@ fn product_step<'a>(cur: &Node, i: Tokens<'a>) -> PResult<'a, ProductStep> {
         map(preceded(times, signed_power), ProductStep::Mul),
         map(preceded(over, signed_power), ProductStep::Div),
         // The token test is cheap and `has_number` walks the whole factor: test the token first.
-        map(preceded(pair(peek(tok(is_unit)), when(|_| cur.has_number())), unit), |()| ProductStep::Unit),
+        map(preceded(pair(peek(tok(is_unit)), when(|_| cur.has_number() || is_named_constant(cur))), unit), |()| {
+            ProductStep::Unit
+        }),
         map(percent, |_| ProductStep::Percent),
         preceded(when(starts_implicit_factor), implicit),
     ))
@@ -446,6 +448,16 @@ fn mul(a: Node, b: Node) -> Node {
             Node::Mul(v)
         }
         a => Node::Mul(vec![a, b]),
+    }
+}
+
+/// `\pi`, `e` or a product of them, which may carry a unit (`\pi \text{ rad}`); checked
+/// without walking the tree, since this runs at every step of a product.
+fn is_named_constant(n: &Node) -> bool {
+    let leaf = |n: &Node| matches!(n, Node::Const(crate::ast::Constant::Pi | crate::ast::Constant::E));
+    match n {
+        Node::Mul(v) => v.len() <= 4 && v.iter().all(leaf),
+        other => leaf(other),
     }
 }
 
