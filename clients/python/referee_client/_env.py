@@ -7,10 +7,15 @@ import os
 import threading
 import weakref
 
+from ._batch import Batcher
 from .client import DEFAULT_URL, AsyncReferee, Referee
 
 _lock = threading.Lock()
 _shared: Referee | None = None
+_batcher: Batcher | None = None
+#: The process that made `_shared`: a forked child (a process pool) must not reuse the
+#: parent's connections, so it makes its own client.
+_owner: int | None = None
 
 
 def base_url() -> str:
@@ -25,11 +30,44 @@ def api_key() -> str | None:
 
 def shared_client() -> Referee:
     """One synchronous client per process, made on first use from the environment."""
-    global _shared
+    global _shared, _batcher, _owner
     with _lock:
-        if _shared is None:
+        if _shared is None or _owner != os.getpid():
             _shared = Referee(base_url(), api_key=api_key())
+            _batcher = None
+            _owner = os.getpid()
         return _shared
+
+
+def env_float(name: str, default: float) -> float:
+    """A number from the environment, or `default` when unset; a malformed value is an error
+    that names the variable, not a silent default."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r} is not a number") from None
+
+
+def shared_batcher() -> Batcher:
+    """One [`Batcher`] per process over [`shared_client`]: single-rollout calls from any thread
+    or event loop are sent together. `REFEREE_BATCH_WINDOW_MS` (default 0: no wait, so a lone
+    caller pays no latency; rollouts that arrive while every slot is busy still go together) is
+    how long a batch waits for more rollouts; `REFEREE_BATCH_MAX_ITEMS` (default 1000) caps it;
+    `REFEREE_BATCH_CONCURRENCY` (default 4) is the number of batches in flight."""
+    global _batcher
+    client = shared_client()
+    with _lock:
+        if _batcher is None:
+            _batcher = Batcher(
+                client.score,
+                window=env_float("REFEREE_BATCH_WINDOW_MS", 0.0) / 1000.0,
+                max_items=int(env_float("REFEREE_BATCH_MAX_ITEMS", 1000)),
+                concurrency=int(env_float("REFEREE_BATCH_CONCURRENCY", 4)),
+            )
+        return _batcher
 
 
 _per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncReferee] = weakref.WeakKeyDictionary()

@@ -1,18 +1,27 @@
-"""verl: a custom reward function.
+"""verl: a custom reward function for both reward paths of verl.
 
-    custom_reward_function.path=<site-packages>/referee_client/verl.py
-    custom_reward_function.name=compute_score          # or compute_score_async, compute_score_batch
+    reward.custom_reward_function.path=<site-packages>/referee_client/verl.py
+    reward.custom_reward_function.name=compute_score_async   # reward loop (verl >= 0.7, the default)
+    reward.custom_reward_function.name=compute_score_batch   # legacy `reward_manager=batch`
 
-verl calls `compute_score(data_source=..., solution_str=..., ground_truth=..., extra_info=...)`
-for each response (`compute_score_batch(data_sources=..., solution_strs=..., ...)` with the
-batch reward manager). The data source picks the verifier: `extra_info["verifier"]` when set,
-else `REFEREE_VERL_ROUTES` (a JSON object from data source, or a prefix ending in `*`, to
-verifier id), else the built-in routes below, else `REFEREE_VERL_DEFAULT` (default `math`).
-The ground truth is the verifier's `reference`; a dict ground truth is merged into the input.
+verl's reward loop (`reward_model.use_reward_loop: true`, the default from 0.7) calls the
+function once per rollout, all rollouts of a worker's share of the batch at once; a coroutine
+(`compute_score_async`) is awaited on the worker's event loop, a plain function
+(`compute_score`) runs on its thread pool. Both queue the rollout in a per-process batcher that
+sends whatever has queued as one request whenever a request slot is free (see `_batch.py`), so the
+server still judges whole batches. The legacy batch manager calls `compute_score_batch` with the
+whole batch, which is sent as it is.
 
-The result is `{"score": float, "acc": bool}`: `acc` is true when the verdict is `correct`, so
-DAPO's group filter (`algorithm.filter_groups.metric=acc`) works. The server is `REFEREE_URL`
-(default http://127.0.0.1:8080), with `REFEREE_API_KEY` when keys are configured.
+The data source picks the verifier: `extra_info["verifier"]` when set, else
+`REFEREE_VERL_ROUTES` (a JSON object from data source, or a prefix ending in `*`, to verifier
+id), else the built-in routes below, else `REFEREE_VERL_DEFAULT` (default `math`). The ground
+truth is the verifier's `reference`; a dict ground truth is merged into the input.
+
+The result is `{"score": float, "acc": bool, "judged": int}`: `acc` is true when the verdict is
+`correct` (DAPO's group filter reads it, `algorithm.filter_groups.metric=acc`), and `judged` is 0
+when the server could not judge the rollout (status `timeout`, `resource_limit`, `invalid_input`
+or `internal_error`; the score is then 0). verl keeps both in `reward_extra_info`. The server is
+`REFEREE_URL` (default http://127.0.0.1:8080), with `REFEREE_API_KEY` when keys are configured.
 """
 
 from __future__ import annotations
@@ -23,19 +32,30 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee_client import _env
-from referee_client.client import Result
+from referee_client.client import Result, is_judged
 
-__all__ = ["compute_score", "compute_score_async", "compute_score_batch", "verifier_for"]
+__all__ = ["BUILTIN_ROUTES", "compute_score", "compute_score_async", "compute_score_batch", "verifier_for"]
 
-#: Data sources of verl's example datasets and their verifiers.
+#: The data sources that verl's `default_compute_score` knows (verl/utils/reward_score/__init__.py),
+#: and two multiple-choice sets verl leaves to a custom function, with the verifier that judges them.
+#: docs/integrations.md states each route's rule and where it differs from verl's scorer.
 BUILTIN_ROUTES: dict[str, str] = {
+    # verl: gsm8k.compute_score, the number after the last `####`, compared as text.
     "openai/gsm8k": "math",
+    # verl: math_reward.compute_score, the last \boxed{} compared after string normalisation.
     "lighteval/MATH": "math",
     "DigitalLearningGmbH/MATH-lighteval": "math",
     "HuggingFaceH4/MATH-500": "math",
+    # verl: math_dapo.compute_score, "Answer:" line or the last \boxed{}, Minerva normalisation.
     "math_dapo": "math",
+    "math": "math",
+    "math_dapo_reasoning": "math",
     "aime*": "math",
+    # verl: prime_math.compute_score.
     "numina_*": "math",
+    # verl: geo3k.compute_score, mathruler's grader on the last \boxed{} (plus a format bonus).
+    "hiyouga/geometry3k": "math",
+    # Not in verl's default scorer.
     "Idavidrein/gpqa": "multiple-choice",
     "cais/mmlu": "multiple-choice",
 }
@@ -45,7 +65,13 @@ def _routes() -> dict[str, str]:
     routes = dict(BUILTIN_ROUTES)
     extra = os.environ.get("REFEREE_VERL_ROUTES")
     if extra:
-        routes.update(json.loads(extra))
+        try:
+            parsed = json.loads(extra)
+        except ValueError as e:
+            raise ValueError(f"REFEREE_VERL_ROUTES is not JSON: {e}") from None
+        if not isinstance(parsed, dict) or not all(isinstance(v, str) for v in parsed.values()):
+            raise ValueError("REFEREE_VERL_ROUTES must be a JSON object from data source to verifier id")
+        routes.update(parsed)
     return routes
 
 
@@ -73,23 +99,30 @@ def _item(data_source: str, solution_str: str, ground_truth: Any, extra_info: di
 
 
 def _reward(result: Result) -> dict[str, Any]:
-    return {"score": float(result["score"]), "acc": result["status"] == "correct"}
+    # Every result has the same keys: verl builds `reward_extra_info` from the first one's keys.
+    judged = is_judged(result)
+    return {
+        "score": float(result["score"]) if judged else 0.0,
+        "acc": result["status"] == "correct",
+        "judged": 1 if judged else 0,
+    }
 
 
 def compute_score(
     data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None, **_: Any
 ) -> dict[str, Any]:
-    """The reward of one response, `{"score": float, "acc": bool}`."""
-    (result,) = _env.shared_client().score([_item(data_source, solution_str, ground_truth, extra_info)])
-    return _reward(result)
+    """The reward of one response, `{"score", "acc", "judged"}`; concurrent calls from several
+    threads are sent together."""
+    return _reward(_env.shared_batcher().score(_item(data_source, solution_str, ground_truth, extra_info)))
 
 
 async def compute_score_async(
     data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None, **_: Any
 ) -> dict[str, Any]:
-    """[`compute_score`] for verl's asynchronous reward loop."""
-    (result,) = await _env.loop_client().score([_item(data_source, solution_str, ground_truth, extra_info)])
-    return _reward(result)
+    """[`compute_score`] as a coroutine, for verl's reward loop: the rollouts awaited at once
+    on the worker's event loop are sent together."""
+    item = _item(data_source, solution_str, ground_truth, extra_info)
+    return _reward(await _env.shared_batcher().score_async(item))
 
 
 def compute_score_batch(
@@ -99,7 +132,7 @@ def compute_score_batch(
     extra_infos: Sequence[dict[str, Any] | None] | None = None,
     **_: Any,
 ) -> list[dict[str, Any]]:
-    """The rewards of a whole batch in one request (verl's `reward_model.reward_manager=batch`)."""
+    """The rewards of a whole batch in one request (verl's legacy `reward_manager=batch`)."""
     infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
     items = [_item(*row) for row in zip(data_sources, solution_strs, ground_truths, infos, strict=True)]
     return [_reward(result) for result in _env.shared_client().score(items)]

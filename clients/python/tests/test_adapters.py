@@ -132,7 +132,10 @@ def test_verl_async_and_batch(adapter_env: str) -> None:
             module.compute_score_async(data_source="openai/gsm8k", solution_str="#### 9", ground_truth="8"),
         )
 
-    assert asyncio.run(run()) == [{"score": 1.0, "acc": True}, {"score": 0.0, "acc": False}]
+    assert asyncio.run(run()) == [
+        {"score": 1.0, "acc": True, "judged": 1},
+        {"score": 0.0, "acc": False, "judged": 1},
+    ]
 
     before = requests_served(adapter_env, "/v1/score")
     # DAPO: 2 prompts x 3 samples; groups whose accuracy does not vary are filtered out.
