@@ -1,0 +1,1 @@
+"""verl's own rule-based scorers (see each file's header)."""
