@@ -30,7 +30,6 @@ use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::ApiKeys;
 use crate::config::{OpenRlhfConfig, ServerConfig};
@@ -189,7 +188,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(v1)
         .merge(Router::from(open_routes()))
-        .merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", document))
+        .merge(docs::swagger_ui(document))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
