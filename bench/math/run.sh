@@ -7,13 +7,16 @@
 # environment at $MATH_BENCH_VENV (default ~/.cache/referee/math-verify-venv); the Rust side
 # is built with --release into $CARGO_TARGET_DIR (default target/). Both score every pair
 # once, one pair at a time on one thread; Referee repeats the file $PASSES times (default 200)
-# so that its run, like Math-Verify's, lasts long enough to average out a shared machine's load. The summary is printed as a Markdown table.
+# so that its run, like Math-Verify's, lasts long enough to average out a shared machine's load.
+# PROFILE=dev builds the unoptimised example instead (same verdicts, slower; for accuracy
+# only). The summary is printed as a Markdown table.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 file="${1:-$root/verifiers/math/tests/data/peer_cases.jsonl}"
 venv="${MATH_BENCH_VENV:-$HOME/.cache/referee/math-verify-venv}"
 passes="${PASSES:-200}"
+profile="${PROFILE:-release}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 
 if [ ! -x "$venv/bin/python" ]; then
@@ -21,10 +24,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install -q "math-verify[antlr4_13_2]==0.8.0"
 
-(cd "$root" && cargo build -q --release -p referee-math --example bench_peer_cases)
+(cd "$root" && cargo build -q --profile "$profile" -p referee-math --example bench_peer_cases)
+out_dir="$([ "$profile" = dev ] && echo debug || echo "$profile")"
 
 echo "machine: $(nproc) cores, $(uname -srm), load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-referee="$("$target/release/examples/bench_peer_cases" "$file" "$passes")"
+referee="$("$target/$out_dir/examples/bench_peer_cases" "$file" "$passes")"
 mathverify="$("$venv/bin/python" "$root/bench/math/math_verify_bench.py" "$file")"
 
 python3 - "$referee" "$mathverify" <<'PY'
