@@ -1,27 +1,46 @@
-"""TRL: a reward function for `GRPOTrainer`.
+"""TRL: reward functions for `GRPOTrainer` (and the other TRL trainers that take `reward_funcs`).
 
-    from referee_client.trl import reward_function
+    from referee_client.trl import reward_function, async_reward_function
     trainer = GRPOTrainer(..., reward_funcs=[reward_function("math", reference_column="solution")])
 
 `GRPOTrainer` calls `f(prompts=..., completions=..., completion_ids=..., **columns)` once per
 step with every completion of the step and the dataset's other columns; the whole step is scored
-in one request. A completion is a string, or (conversational datasets) a list of messages whose
-last `content` is the response. The reference is the `reference_column` value of each row (a
-dict there is merged into the verifier's input). Items the server could not judge (status
-`timeout`, `resource_limit`, `invalid_input` or `internal_error`) are `None`, which TRL leaves out
-of the reward instead of counting them as 0.
+in one request. A coroutine function (`async_reward_function`) is awaited on TRL's own event-loop
+thread, concurrently with the step's other asynchronous reward functions. A completion is a
+string, or (conversational datasets) a list of messages whose last `content` is the response.
+The reference is the `reference_column` value of each row (a dict there is merged into the
+verifier's input); with `verifier_column`, a row whose value there is a verifier id is judged by
+that verifier.
+
+Items the server could not judge (status `timeout`, `resource_limit`, `invalid_input` or
+`internal_error`) are `None` by default. TRL >= 1.6.0 leaves a completion whose every reward
+function returned `None` out of its group's baseline and gives it no advantage; older TRL turns
+`None` into NaN and sums it away to a reward of 0, so there pass `unjudged=0.0` to say so
+explicitly, or keep `None` together with another reward function that always answers.
+
+Through TRL's `log_metric` (TRL >= 1.0), each step also logs the fraction of completions with
+each status, `referee/<name>/<status>`, and `referee/<name>/unjudged`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from referee_client.client import DEFAULT_URL, Referee, is_judged
+from referee_api.models.status import STATUS_VALUES
 
-__all__ = ["reward_function"]
+from referee_client.client import DEFAULT_URL, UNJUDGED, AsyncReferee, Referee, Result, is_judged
+
+__all__ = ["async_reward_function", "reward_function"]
 
 RewardFunction = Callable[..., list[float | None]]
+AsyncRewardFunction = Callable[..., Awaitable[list[float | None]]]
+
+#: Every status, so that each step logs the same metrics (TRL averages a metric over the steps
+#: that logged it; one logged only when present would overstate it).
+STATUSES: tuple[str, ...] = tuple(sorted(STATUS_VALUES))
 
 
 def _text(completion: Any) -> str:
@@ -35,30 +54,105 @@ def _text(completion: Any) -> str:
     raise TypeError(f"a completion is a string or a list of messages, got {type(completion).__name__}")
 
 
+class _Step:
+    """What the synchronous and asynchronous functions share: the items of a step and the
+    rewards and metrics of its results."""
+
+    def __init__(
+        self, verifier: str, reference_column: str, verifier_column: str | None, unjudged: float | None
+    ) -> None:
+        self.verifier = verifier
+        self.reference_column = reference_column
+        self.verifier_column = verifier_column
+        self.unjudged = unjudged
+        self.name = f"referee_{verifier.replace('-', '_')}"
+
+    def items(self, completions: Sequence[Any], columns: dict[str, Any]) -> list[dict[str, Any]]:
+        references = columns.get(self.reference_column)
+        if references is None:
+            raise KeyError(f"the dataset has no `{self.reference_column}` column; set reference_column")
+        if self.verifier_column is not None and self.verifier_column not in columns:
+            raise KeyError(f"the dataset has no `{self.verifier_column}` column; set verifier_column")
+        verifiers = columns.get(self.verifier_column) if self.verifier_column else None
+        if verifiers is None:
+            verifiers = [None] * len(completions)
+        items = []
+        for completion, reference, verifier in zip(completions, references, verifiers, strict=True):
+            one: dict[str, Any] = dict(reference) if isinstance(reference, dict) else {"reference": str(reference)}
+            one["response"] = _text(completion)
+            chosen = verifier if isinstance(verifier, str) and verifier else self.verifier
+            items.append({"verifier": chosen, "input": one})
+        return items
+
+    def rewards(self, results: list[Result], columns: dict[str, Any]) -> list[float | None]:
+        log_metric = columns.get("log_metric")
+        if callable(log_metric) and results:
+            for status in STATUSES:
+                share = sum(r["status"] == status for r in results) / len(results)
+                log_metric(f"referee/{self.name}/{status}", share)
+            log_metric(f"referee/{self.name}/unjudged", sum(r["status"] in UNJUDGED for r in results) / len(results))
+        return [float(r["score"]) if is_judged(r) else self.unjudged for r in results]
+
+    def single_verifier(self, items: list[dict[str, Any]]) -> bool:
+        return all(item["verifier"] == self.verifier for item in items)
+
+
 def reward_function(
     verifier: str = "math",
     *,
     reference_column: str = "solution",
+    verifier_column: str | None = None,
+    unjudged: float | None = None,
     base_url: str = DEFAULT_URL,
     api_key: str | None = None,
     client: Referee | None = None,
     timeout_ms: int | None = None,
 ) -> RewardFunction:
-    """A `GRPOTrainer` reward function that scores completions with `verifier`."""
+    """A `GRPOTrainer` reward function that scores completions with `verifier` (or each row's
+    `verifier_column` value). Its `__name__`, the name TRL logs, is `referee_<verifier>`."""
     referee = client if client is not None else Referee(base_url, api_key=api_key, chunk_size=16_384)
+    step = _Step(verifier, reference_column, verifier_column, unjudged)
 
     def reward(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float | None]:
-        references = columns.get(reference_column)
-        if references is None:
-            raise KeyError(f"the dataset has no `{reference_column}` column; set reference_column")
-        inputs = []
-        for completion, reference in zip(completions, references, strict=True):
-            one: dict[str, Any] = dict(reference) if isinstance(reference, dict) else {"reference": str(reference)}
-            one["response"] = _text(completion)
-            inputs.append(one)
-        results = referee.score_with(verifier, inputs, timeout_ms=timeout_ms)
-        return [float(r["score"]) if is_judged(r) else None for r in results]
+        items = step.items(completions, columns)
+        if step.single_verifier(items):
+            results = referee.score_with(verifier, [item["input"] for item in items], timeout_ms=timeout_ms)
+        else:
+            results = referee.score(items, timeout_ms=timeout_ms)
+        return step.rewards(results, columns)
 
-    reward.__name__ = f"referee_{verifier.replace('-', '_')}"
-    reward.__qualname__ = reward.__name__
+    reward.__name__ = step.name
+    reward.__qualname__ = step.name
+    return reward
+
+
+def async_reward_function(
+    verifier: str = "math",
+    *,
+    reference_column: str = "solution",
+    verifier_column: str | None = None,
+    unjudged: float | None = None,
+    base_url: str = DEFAULT_URL,
+    api_key: str | None = None,
+    timeout_ms: int | None = None,
+) -> AsyncRewardFunction:
+    """[`reward_function`] as a coroutine function. TRL awaits it on its own event-loop thread;
+    the HTTP client is made there, on first use, since an asyncio client belongs to one loop."""
+    step = _Step(verifier, reference_column, verifier_column, unjudged)
+    clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncReferee] = weakref.WeakKeyDictionary()
+
+    async def reward(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float | None]:
+        loop = asyncio.get_running_loop()
+        referee = clients.get(loop)
+        if referee is None:
+            referee = clients[loop] = AsyncReferee(base_url, api_key=api_key, chunk_size=16_384)
+        items = step.items(completions, columns)
+        if step.single_verifier(items):
+            results = await referee.score_with(verifier, [item["input"] for item in items], timeout_ms=timeout_ms)
+        else:
+            results = await referee.score(items, timeout_ms=timeout_ms)
+        return step.rewards(results, columns)
+
+    reward.__name__ = step.name
+    reward.__qualname__ = step.name
     return reward
