@@ -6,7 +6,6 @@ import asyncio
 import threading
 
 import pytest
-
 from referee_client._batch import Batcher
 
 
