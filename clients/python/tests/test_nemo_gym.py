@@ -193,7 +193,15 @@ def test_settings_from_gym_configuration(monkeypatch: pytest.MonkeyPatch) -> Non
     config = {"referee": {"resources_servers": {"referee": {"host": "0.0.0.0", "port": 8123, "verifier": "np"}}}}
     module = types.ModuleType("nemo_gym.global_config")
     module.get_global_config_dict = lambda: config  # type: ignore[attr-defined]
-    module.get_first_server_config_dict = lambda d, name: list(list(d[name].values())[0].values())[0]  # type: ignore[attr-defined]
+
+    def get_first_server_config_dict(global_config_dict, top_level_path):
+        # Gym's own body, from the file named above.
+        server_config_dict = global_config_dict[top_level_path]
+        server_config_dict = list(server_config_dict.values())[0]  # noqa: RUF015
+        server_config_dict = list(server_config_dict.values())[0]  # noqa: RUF015
+        return server_config_dict
+
+    module.get_first_server_config_dict = get_first_server_config_dict  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "nemo_gym", types.ModuleType("nemo_gym"))
     monkeypatch.setitem(sys.modules, "nemo_gym.global_config", module)
     monkeypatch.setenv("NEMO_GYM_CONFIG_PATH", "referee")
