@@ -79,7 +79,7 @@ impl Verifier for MathVerifier {
     fn description(&self) -> Description {
         Description {
             id: "math",
-            version: "1",
+            version: "2",
             summary: "Math answer equivalence: extracts the final answer from a response and compares it with the \
                       reference exactly (big rationals, radicals, polynomial normal forms), numerically where exact \
                       forms cannot decide, and structurally for sets, intervals, tuples, matrices and equations. \

@@ -329,7 +329,7 @@ fn large_exact_values_are_still_decided() {
 fn verifier_reports_details_and_description() {
     let v = MathVerifier::new();
     assert_eq!(v.description().id, "math");
-    assert_eq!(v.description().version, "1");
+    assert_eq!(v.description().version, "2");
     let inputs = vec![
         MathInput {
             response: "so \\boxed{\\frac{1}{2}}".into(),

@@ -143,8 +143,10 @@ fn text_answer(tokens: &[Token]) -> Option<String> {
                 if !inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '\'' || c == '-') {
                     return None;
                 }
-                // Set upright on purpose (`\text{no}`), two letters are already a word.
-                long_word |= inner.split_whitespace().any(|w| w.len() >= 3) || inner.chars().count() >= 2;
+                // Set upright on purpose (`\text{no}`), two letters are already a word; capitals
+                // alone (`\text{AB}`) stay names of points.
+                long_word |= inner.split_whitespace().any(|w| w.len() >= 3)
+                    || (inner.chars().count() >= 2 && !inner.chars().all(|c| c.is_ascii_uppercase()));
                 words.extend(inner.split_whitespace().map(str::to_lowercase));
             }
             Tok::Punct('.' | ',' | '!') | Tok::Other(_) => {}
