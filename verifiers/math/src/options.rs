@@ -61,8 +61,7 @@ pub enum AcceptRounded {
 #[serde(deny_unknown_fields)]
 pub struct RoundedFigures {
     /// The fewest significant figures the decimal must state (leading zeros do not count):
-    /// with 3, `3.14` may answer `\pi` but `3.1` may not.
-    #[schema(minimum = 1, maximum = 40)]
+    /// with 3, `3.14` may answer `\pi` but `3.1` may not. 0 counts as 1.
     pub significant_figures: u32,
 }
 
