@@ -1,5 +1,7 @@
 import ssl
-from typing import Any, Self
+from typing import Any
+
+from typing_extensions import Self
 
 import httpx
 from attrs import define, evolve, field

@@ -1,6 +1,8 @@
-"""Referee's Python client: batch scoring over the generated `referee_api` package, and
-adapters for trainers (`referee_client.openrlhf`, `referee_client.verl`, `referee_client.trl`)."""
+"""Referee's Python client: batch scoring and batch jobs over the generated `referee_api`
+package, and adapters for trainers (`referee_client.openrlhf`, `referee_client.verl`,
+`referee_client.trl`)."""
 
-from .client import UNJUDGED, AsyncReferee, Referee, RefereeError, Result, is_judged
+from .client import UNJUDGED, AsyncReferee, Item, Referee, RefereeError, Result, is_judged
+from .jobs import Jobs, JobStatus
 
-__all__ = ["UNJUDGED", "AsyncReferee", "Referee", "RefereeError", "Result", "is_judged"]
+__all__ = ["UNJUDGED", "AsyncReferee", "Item", "JobStatus", "Jobs", "Referee", "RefereeError", "Result", "is_judged"]

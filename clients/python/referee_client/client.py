@@ -9,17 +9,22 @@ import random
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 from referee_api import AuthenticatedClient, Client
 from referee_api.models.status import Status
+from typing_extensions import Self  # noqa: UP035 (typing.Self is Python 3.11+; the client supports 3.10)
+
+if TYPE_CHECKING:
+    from .jobs import Jobs
 
 __all__ = [
     "UNJUDGED",
     "AsyncReferee",
+    "Item",
     "Referee",
     "RefereeError",
     "Result",
@@ -29,6 +34,26 @@ __all__ = [
 #: One verdict as the server returns it: `id`, `verifier`, `score`, `status`, `details`,
 #: `elapsed_us` (the `ScoreResult` schema).
 Result = dict[str, Any]
+
+
+class Model(Protocol):
+    """A generated model (`referee_api.models`), e.g. `MathScoreItem` or `MathInput`."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+#: An item as the calls take it: a generated, typed model (`MathScoreItem(verifier="math",
+#: input=MathInput(...))`, which a type checker verifies) or the same item as a plain dict.
+Item = Model | Mapping[str, Any]
+
+
+def as_json(item: Item) -> Any:
+    """The JSON value of an item: a generated model's `to_dict()`, a mapping as it is."""
+    to_dict = getattr(item, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    return item
+
 
 #: Statuses that say nothing about the response: the item could not be judged.
 UNJUDGED: frozenset[Status] = frozenset({"timeout", "resource_limit", "invalid_input", "internal_error"})
@@ -114,7 +139,7 @@ class _Policy:
 
     @staticmethod
     def body(items: Sequence[Any], timeout_ms: int | None) -> dict[str, Any]:
-        body: dict[str, Any] = {"items": list(items)}
+        body: dict[str, Any] = {"items": [as_json(item) for item in items]}
         if timeout_ms is not None:
             body["timeout_ms"] = timeout_ms
         return body
@@ -222,16 +247,23 @@ class Referee:
         parts = self._pool.map(lambda chunk: self._chunk(path, chunk, timeout_ms), chunks)
         return [result for part in parts for result in part]
 
-    def score(self, items: Iterable[dict[str, Any]], *, timeout_ms: int | None = None) -> list[Result]:
-        """Scores items `{"id"?, "verifier", "input"}`; one result per item, in order."""
+    def score(self, items: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+        """Scores items `{"id"?, "verifier", "input"}` (dicts or generated models such as
+        `MathScoreItem`); one result per item, in order."""
         return self._run("/v1/score", list(items), timeout_ms)
 
-    def score_with(
-        self, verifier: str, inputs: Iterable[dict[str, Any]], *, timeout_ms: int | None = None
-    ) -> list[Result]:
-        """Scores verifier inputs with one verifier; one result per input, in order."""
-        items = [{"input": one} for one in inputs]
+    def score_with(self, verifier: str, inputs: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+        """Scores verifier inputs (dicts or generated models such as `MathInput`) with one
+        verifier; one result per input, in order."""
+        items = [{"input": as_json(one)} for one in inputs]
         return self._run(_Policy.path(verifier), items, timeout_ms)
+
+    @property
+    def jobs(self) -> Jobs:
+        """Batch jobs: upload a JSONL file, follow its progress, stream its results."""
+        from .jobs import Jobs
+
+        return Jobs(self)
 
     def verifiers(self) -> list[dict[str, Any]]:
         """`GET /v1/verifiers`: every verifier with its input schema."""
@@ -316,15 +348,15 @@ class AsyncReferee:
         parts = await asyncio.gather(*(self._chunk(path, c, timeout_ms) for c in self.policy.chunks(items)))
         return [result for part in parts for result in part]
 
-    async def score(self, items: Iterable[dict[str, Any]], *, timeout_ms: int | None = None) -> list[Result]:
-        """Scores items `{"id"?, "verifier", "input"}`; one result per item, in order."""
+    async def score(self, items: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+        """Scores items `{"id"?, "verifier", "input"}` (dicts or generated models such as
+        `MathScoreItem`); one result per item, in order."""
         return await self._run("/v1/score", list(items), timeout_ms)
 
-    async def score_with(
-        self, verifier: str, inputs: Iterable[dict[str, Any]], *, timeout_ms: int | None = None
-    ) -> list[Result]:
-        """Scores verifier inputs with one verifier; one result per input, in order."""
-        items = [{"input": one} for one in inputs]
+    async def score_with(self, verifier: str, inputs: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+        """Scores verifier inputs (dicts or generated models such as `MathInput`) with one
+        verifier; one result per input, in order."""
+        items = [{"input": as_json(one)} for one in inputs]
         return await self._run(_Policy.path(verifier), items, timeout_ms)
 
     async def verifiers(self) -> list[dict[str, Any]]:

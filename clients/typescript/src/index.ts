@@ -5,6 +5,12 @@ import type { components, paths } from "./schema.js";
 export type { components, paths };
 export type Schemas = components["schemas"];
 export type ScoreRequest = Schemas["ScoreRequest"];
+/** One item of `POST /v1/score`: a union discriminated on `verifier`, each variant with its verifier's input type. */
+export type ScoreItem = Schemas["ScoreItem"];
+/** The verifier ids the document knows. */
+export type VerifierId = ScoreItem["verifier"];
+/** One item of `POST /v1/verifiers/{id}/score`. */
+export type VerifierScoreRequest = Schemas["VerifierScoreRequest"];
 export type ScoreResponse = Schemas["ScoreResponse"];
 export type ScoreResult = Schemas["ScoreResult"];
 export type Status = Schemas["Status"];

@@ -267,6 +267,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/noise/{verifier}/step": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets a noise model's current training step, which count windows (`window` in the settings)
+         *     count back from. Idempotent: the step only moves forward, so a retried call is harmless.
+         */
+        put: operations["step"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reward-models/rlpr/filter": {
         parameters: {
             query?: never;
@@ -277,9 +297,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-         *     β times the run's moving average. The run's first step fixes its settings; its state is
-         *     kept in the database, and a retried step (same `step`) gets the same answer.
+         * Decides one generation round of a training step: each group's reward std (N − 1) and whether
+         *     it reaches β times the run's moving average, fixed for every round of the step. A step closes
+         *     at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+         *     all its rounds then moves the average once. The run's first step fixes its settings; its
+         *     state is kept in the database. A retried round (same `step`, `round` and body) gets the
+         *     stored answer; another body for an answered round is a 409.
          */
         post: operations["filter"];
         delete?: never;
@@ -465,6 +488,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Approximate acceptance of a rounded decimal for an exact value: `false` (the default),
+         *     `true` (at least [`DEFAULT_ROUNDED_FIGURES`] significant figures) or
+         *     `{"significant_figures": n}`.
+         */
+        AcceptRounded: boolean | components["schemas"]["RoundedFigures"];
         /** @description Rewards grouped by prompt, and how to turn them into advantages. */
         AdvantageRequest: {
             /**
@@ -480,6 +509,8 @@ export interface components {
             normalisation?: components["schemas"]["Normalisation"];
             /** @description Raw rewards, or corrected ones. */
             reward?: components["schemas"]["RewardBasis"];
+            /** @description What a group of one rollout gets: verl's convention (mean 0, std 1) by default. */
+            single_rollout?: components["schemas"]["SingleRollout"];
             /** @description Sample (N − 1) or population (N) std. */
             std_estimator?: components["schemas"]["StdEstimator"];
             /** @description The verifier whose noise model corrects the rewards; required unless `reward` is `raw`. */
@@ -496,13 +527,26 @@ export interface components {
             reward: components["schemas"]["RewardBasis"];
         };
         /** @description How criterion scores combine into the item's score. */
-        Aggregation: {
-            /** @enum {string} */
-            type: "weighted_mean";
-        } | {
+        Aggregation: components["schemas"]["AggregationWeightedMean"] | components["schemas"]["AggregationFormula"];
+        /**
+         * @description A formula over the criterion names with `+ - * /`, parentheses, numbers and the
+         *     functions `min max abs clip exp log sqrt`, e.g. `0.7 * clarity + 0.3 * min(tone, 1)`.
+         */
+        AggregationFormula: {
             formula: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "formula";
+        };
+        /** @description Σ weight·score / Σ weight over the criteria. */
+        AggregationWeightedMean: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "weighted_mean";
         };
         /** @description Which share of each verdict class is sent to the stronger checker. */
         AppealRates: {
@@ -522,10 +566,25 @@ export interface components {
             /** @description The stronger checker: the id of a registered verifier. */
             checker: string;
             /**
+             * Format: double
+             * @description Take ρ0 as this value instead of estimating it, and estimate only ρ1 from re-checked
+             *     verdicts 0 (Cai et al.'s set-up: 0 for a rule-based verifier assumed never to pass a
+             *     wrong answer). Required when `rates.positives` is 0. A verifier that does pass wrong
+             *     answers gets a ρ1 that is too low and a backward reward that is too high.
+             */
+            fixed_rho0?: number | null;
+            /**
              * @description A JSON merge patch (RFC 7396) applied to an item's input before the checker sees it,
              *     e.g. `{"options": {"accept_rounded": true}}` to re-check `math` leniently.
              */
             input_patch?: Record<string, unknown> | null;
+            /**
+             * @description Re-check the sampled items before answering, and report the checker's verdict as their
+             *     reward: `score` becomes the checker's 0 or 1 and `details.reward.appeal` says whether it
+             *     overturned the verifier. The sampled items wait for the checker (under
+             *     `noise.appeal_timeout_ms` and the request's deadline).
+             */
+            overturn?: boolean;
             /** @description The share of verdicts 0 and of verdicts 1 re-checked. */
             rates: components["schemas"]["AppealRates"];
         };
@@ -549,6 +608,11 @@ export interface components {
             /** @description Start the audit tally over with these labels instead of adding them to it. */
             replace?: boolean;
         };
+        /**
+         * @description How a 95% interval for a binomial proportion is computed.
+         * @enum {string}
+         */
+        BinomialInterval: "wilson" | "jeffreys" | "clopper_pearson";
         /** @description One chat message, rendered into a prompt by the source's chat template. */
         ChatMessage: {
             /** @description The message text. */
@@ -609,62 +673,63 @@ export interface components {
         /** @description Checker, limits and scoring of one item. */
         CodeOptions: {
             /**
-             * @description How standard output is compared (default `exact`; `lines` forgives trailing whitespace).
-             * @default exact
+             * @description How standard output is compared (default `lines`: trailing whitespace on each line and
+             *     trailing blank lines are ignored; `exact` compares bytes).
+             * @default lines
              */
-            checker: components["schemas"]["CheckerKind"];
+            checker?: components["schemas"]["CheckerKind"];
             /**
              * @description The special judge for `checker: program`, in the item's sandbox language (Python).
              * @default null
              */
-            checker_program: string | null;
+            checker_program?: string | null;
             /**
              * Format: double
              * @description Absolute tolerance of the `float` checker (default 1e-6).
              * @default 0.000001
              */
-            float_abs_tol: number;
+            float_abs_tol?: number;
             /**
              * Format: double
              * @description Relative tolerance of the `float` checker (default 1e-6).
              * @default 0.000001
              */
-            float_rel_tol: number;
+            float_rel_tol?: number;
             /**
              * Format: int64
              * @description Fuel per test (default 2·10^10, about two seconds of interpreter CPU).
              * @default 20000000000
              */
-            fuel: number;
+            fuel?: number;
             /**
              * Format: int64
              * @description Memory cap per run, in MiB (default 256).
              * @default 256
              */
-            memory_mb: number;
+            memory_mb?: number;
             /**
              * Format: int64
              * @description Cap on standard output per run, in bytes (default 32 MiB).
              * @default 33554432
              */
-            output_limit_bytes: number;
+            output_limit_bytes?: number;
             /**
              * @description All-or-nothing (default) or the fraction of tests passed.
              * @default all_or_nothing
              */
-            scoring: components["schemas"]["Scoring"];
+            scoring?: components["schemas"]["Scoring"];
             /**
              * @description Stop at the first failing test; the rest are reported as `skipped`. Defaults to true
              *     with `all_or_nothing` scoring (one failure decides the score) and false with `fraction`.
              * @default null
              */
-            stop_on_first_failure: boolean | null;
+            stop_on_first_failure?: boolean | null;
             /**
              * Format: int64
              * @description Wall-clock backstop per test, in milliseconds (default 10000).
              * @default 10000
              */
-            time_limit_ms: number;
+            time_limit_ms?: number;
         };
         /** @description An item for `code`. Runs a Python program (given, or the last fenced block of a response) against standard-input tests, function-call tests or a HumanEval-style check program in a WebAssembly sandbox with deterministic fuel budgets; scores all-or-nothing or the fraction of tests passed, with a verdict per test. */
         CodeScoreItem: {
@@ -707,6 +772,27 @@ export interface components {
          * @enum {string}
          */
         Correction: "none" | "backward";
+        /** @description Which counts a noise model is estimated from. */
+        CountWindow: {
+            /** @enum {string} */
+            kind: "all";
+        } | {
+            /** @enum {string} */
+            kind: "sliding";
+            /**
+             * Format: int64
+             * @description How many steps, at least 1.
+             */
+            steps: number;
+        } | {
+            /**
+             * Format: double
+             * @description The age, in steps, at which a count weighs one half; more than 0.
+             */
+            half_life_steps: number;
+            /** @enum {string} */
+            kind: "decay";
+        };
         /** @description One thing a response is judged on. */
         Criterion: {
             /**
@@ -736,16 +822,51 @@ export interface components {
         };
         /**
          * @description How a criterion is scored: a rule computed locally, a registered verifier, or a question to
-         *     the LLM judge. Every kind scores in [0, 1].
+         *     the LLM judge. Every kind scores in [0, 1], except a `principle` with `score: logit`.
          */
-        CriterionKind: {
-            /** @description Pass when the pattern does not match. */
-            absent?: boolean;
-            /** @description A Rust `regex` pattern (linear time; `(?i)` for case-insensitive). */
-            pattern: string;
-            /** @enum {string} */
-            type: "regex";
-        } | {
+        CriterionKind: components["schemas"]["CriterionKindRegex"] | components["schemas"]["CriterionKindKeywords"] | components["schemas"]["CriterionKindLength"] | components["schemas"]["CriterionKindValidJson"] | components["schemas"]["CriterionKindJsonSchema"] | components["schemas"]["CriterionKindLanguage"] | components["schemas"]["CriterionKindSection"] | components["schemas"]["CriterionKindFormat"] | components["schemas"]["CriterionKindSimilarity"] | components["schemas"]["CriterionKindVerifier"] | components["schemas"]["CriterionKindScore"] | components["schemas"]["CriterionKindLabel"] | components["schemas"]["CriterionKindChoices"] | components["schemas"]["CriterionKindPrinciple"];
+        /**
+         * @description The judge picks one of ordered tiers, worst to best; tier i of k scores `scores[i]`, or
+         *     i/(k-1) without `scores`.
+         */
+        CriterionKindChoices: {
+            /** @description 2 to 32 distinct tiers, worst first. */
+            choices: string[];
+            /**
+             * @description Each tier's score (Rubicon's scored tiers): one per tier, in [0, 1], never lower than
+             *     the tier before. Evenly spaced when absent.
+             */
+            scores?: number[] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "choices";
+        };
+        /** @description 1 when the response contains the format. */
+        CriterionKindFormat: {
+            format: components["schemas"]["TextFormat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "format";
+        };
+        /**
+         * @description 1 when the response is JSON valid against the schema (the JSON Schema keywords listed in
+         *     `docs/verifiers/rubric.md`).
+         */
+        CriterionKindJsonSchema: {
+            /** @description A JSON Schema object. */
+            schema: Record<string, unknown>;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json_schema";
+        };
+        /** @description Keywords found in the response, matched as whole words. */
+        CriterionKindKeywords: {
             /** @description Match case exactly (default: case-insensitive). */
             case_sensitive?: boolean;
             /** @description 1 to 256 keywords or phrases. */
@@ -755,9 +876,36 @@ export interface components {
              *     none is present.
              */
             mode?: components["schemas"]["KeywordMode"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "keywords";
-        } | {
+        };
+        /** @description The judge picks a label; 1 when it is one of `passing`. */
+        CriterionKindLabel: {
+            /** @description 2 to 32 distinct labels. */
+            labels: string[];
+            /** @description The labels that pass. */
+            passing: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "label";
+        };
+        /** @description 1 when the response is written in the language (ISO 639-1 code, e.g. `en`, `de`). */
+        CriterionKindLanguage: {
+            /** @description One of `en de fr es it pt nl ru uk zh ja ko ar he el hi th`. */
+            language: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "language";
+        };
+        /** @description 1 when the response's length is within the bounds. */
+        CriterionKindLength: {
             /**
              * Format: int64
              * @description Greatest length, inclusive.
@@ -768,66 +916,105 @@ export interface components {
              * @description Least length, inclusive.
              */
             min?: number | null;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "length";
             /** @description What is counted. */
             unit: components["schemas"]["LengthUnit"];
-        } | {
-            /** @enum {string} */
-            type: "valid_json";
-        } | {
-            /** @description A JSON Schema object. */
-            schema: Record<string, unknown>;
-            /** @enum {string} */
-            type: "json_schema";
-        } | {
-            /** @description One of `en de fr es it pt nl ru uk zh ja ko ar he el hi th`. */
-            language: string;
-            /** @enum {string} */
-            type: "language";
-        } | {
-            heading: string;
-            /** @enum {string} */
-            type: "section";
-        } | {
-            format: components["schemas"]["TextFormat"];
-            /** @enum {string} */
-            type: "format";
-        } | {
-            metric: components["schemas"]["SimilarityMetric"];
-            /** @description The reference; the item's `reference` when absent. */
-            reference?: string | null;
-            /** @enum {string} */
-            type: "similarity";
-        } | {
-            /** @description Fields of the verifier's input besides the response. */
-            input?: Record<string, unknown>;
-            /** @enum {string} */
-            type: "verifier";
-            /** @description A verifier id from `GET /v1/verifiers` (not `rubric`). */
-            verifier: string;
-        } | {
+        };
+        /**
+         * @description A binary principle (RLBFF): the judge answers Yes or No to whether the response fulfils
+         *     the `description`. Read from the judge's log-probs at its answer's Yes/No token (after
+         *     any reasoning) when it returns them, else from the answer's text (1 or 0).
+         */
+        CriterionKindPrinciple: {
+            /**
+             * @description `p_yes` (default): P(Yes) normalised over Yes and No, in [0, 1]. `logit`: RLBFF's
+             *     reward, ln P(Yes) − ln P(No), unbounded; it needs the log-probs, so an answer
+             *     without them fails the item.
+             */
+            score?: components["schemas"]["PrincipleScore"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "principle";
+        };
+        /** @description 1 when the pattern matches somewhere in the response (or, with `absent`, when it does not). */
+        CriterionKindRegex: {
+            /** @description Pass when the pattern does not match. */
+            absent?: boolean;
+            /** @description A Rust `regex` pattern (linear time; `(?i)` for case-insensitive). */
+            pattern: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regex";
+        };
+        /**
+         * @description The judge gives a number in [min, max]; it is clipped to the range and mapped to [0, 1].
+         *     A reply without a number fails the item.
+         */
+        CriterionKindScore: {
             /** Format: double */
             max: number;
             /** Format: double */
             min: number;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "score";
-        } | {
-            /** @description 2 to 32 distinct labels. */
-            labels: string[];
-            /** @description The labels that pass. */
-            passing: string[];
-            /** @enum {string} */
-            type: "label";
-        } | {
-            /** @description 2 to 32 distinct tiers, worst first. */
-            choices: string[];
-            /** @enum {string} */
-            type: "choices";
-        } | {
-            /** @enum {string} */
-            type: "principle";
+        };
+        /**
+         * @description 1 when the response has a section with this heading (a Markdown heading, a bold line or
+         *     a `Heading:` line; case-insensitive).
+         */
+        CriterionKindSection: {
+            heading: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "section";
+        };
+        /** @description Similarity to a reference text, in [0, 1]. */
+        CriterionKindSimilarity: {
+            metric: components["schemas"]["SimilarityMetric"];
+            /** @description The reference; the item's `reference` when absent. */
+            reference?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "similarity";
+        };
+        /** @description 1 when the response (or the one fenced code block it consists of) is valid JSON. */
+        CriterionKindValidJson: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "valid_json";
+        };
+        /**
+         * @description The score of a registered verifier (`math`, `exact-match`, ...), called with
+         *     `{"response": <the response>, "reference": <the item's reference>}` overlaid with `input`.
+         *     A verifier that cannot judge the item fails the item.
+         */
+        CriterionKindVerifier: {
+            /** @description Fields of the verifier's input besides the response. */
+            input?: Record<string, unknown>;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "verifier";
+            /** @description A verifier id from `GET /v1/verifiers` (not `rubric`). */
+            verifier: string;
         };
         /**
          * @description Whether smaller or larger objective values are better.
@@ -856,7 +1043,7 @@ export interface components {
              * @description Replace every run of whitespace with one space on both sides.
              * @default true
              */
-            collapse_whitespace: boolean;
+            collapse_whitespace?: boolean;
             /**
              * @description Where to find the answer inside the response. When the marker is missing the item is
              *     `unparseable` (except with `auto`, which falls back to the whole response).
@@ -869,15 +1056,21 @@ export interface components {
             nfkc?: boolean;
             /** @description The comparison to apply. */
             operation?: components["schemas"]["Operation"];
+            /**
+             * @description What to do with a `<think>...</think>` block: `drop` (default) compares only the text
+             *     after it, and a response whose reasoning never closed is `unparseable`; `keep` reads the
+             *     whole response.
+             */
+            reasoning?: components["schemas"]["Reasoning"];
             /** @description The expected answer. It is normalised like the response but never extracted from. */
             reference: string;
-            /** @description The model's output. */
+            /** @description The model's output; its reasoning is dropped unless `reasoning` is `keep`. */
             response: string;
             /**
              * @description Strip leading and trailing whitespace from both sides.
              * @default true
              */
-            trim: boolean;
+            trim?: boolean;
         };
         /** @description An item for `exact-match`. Compares the response with a reference string using OpenAI string_check operations (eq, ne, like, ilike) after optional answer extraction (<answer> tags, \boxed{}, a final 'Answer:' line) and normalisation (trim, whitespace collapse, case folding, Unicode NFKC). Scores 1 when the operation holds and 0 otherwise. */
         ExactMatchScoreItem: {
@@ -906,7 +1099,7 @@ export interface components {
          * @description Where to find the answer inside a full response before comparing it.
          * @enum {string}
          */
-        Extraction: "none" | "answer_tag" | "boxed" | "answer_line" | "auto";
+        Extraction: "none" | "answer_tag" | "boxed" | "answer_line" | "gsm8k_marker" | "auto";
         /**
          * @description Where the answer is looked for in the response.
          * @enum {string}
@@ -914,18 +1107,25 @@ export interface components {
         ExtractionMode: "auto" | "boxed" | "whole";
         /** @description The answer of `POST /v1/reward-models/rlpr/filter`. */
         FilterAnswer: {
+            /** @description Whether the step was closed by this request (its mean std entered the moving average). */
+            closed?: boolean;
             /**
              * Format: double
-             * @description The moving average after this step; null during warm-up.
+             * @description The moving average after this request; null during warm-up.
              */
             ema?: number | null;
             groups: components["schemas"]["GroupAnswer"][];
             /**
              * Format: double
-             * @description The step's mean std over rollouts, which entered the moving average; null when no
-             *     group had two rollouts.
+             * @description The step's mean std over the rollouts of its rounds so far (what enters the moving
+             *     average when the step closes); null when no group had a std.
              */
             mean_std?: number | null;
+            /**
+             * Format: int64
+             * @description The round decided within the step (1-based).
+             */
+            round?: number;
             run: string;
             /**
              * Format: int64
@@ -934,7 +1134,7 @@ export interface components {
             step: number;
             /**
              * Format: double
-             * @description β·EMA applied to this step; 0 before filtering starts.
+             * @description β·EMA applied to every round of this step; 0 before filtering starts.
              */
             threshold: number;
         };
@@ -945,17 +1145,30 @@ export interface components {
             /** @description The rollouts' final rewards. */
             rewards: number[];
         };
-        /** @description The body of `POST /v1/reward-models/rlpr/filter`. */
+        /** @description The body of `POST /v1/reward-models/rlpr/filter`: one generation round of a training step. */
         FilterRequest: {
-            /** @description The step's groups. */
+            /**
+             * @description Whether this round is the step's last (default true): the step's mean std over all its
+             *     rounds then moves the moving average. With `false` the step stays open for more rounds
+             *     until a round that closes it, or round 1 of the next step, which closes it first.
+             */
+            close?: boolean | null;
+            /** @description The round's groups (empty to close a step without another round). */
             groups: components["schemas"]["FilterGroup"][];
+            /**
+             * Format: int64
+             * @description The generation round within the step (1-based, default 1). Every round of a step is
+             *     decided against the threshold fixed at its first round.
+             */
+            round?: number | null;
             /** @description The training run (1 to 256 bytes): each run has its own moving average. */
             run: string;
             settings?: components["schemas"]["StdFilter"] | null;
             /**
              * Format: int64
-             * @description The step being decided (1-based). When given, it must be the run's next step, or its
-             *     last one to have that answer again (a retry); when absent, the next step.
+             * @description The step being decided (1-based): the open step, the one after it, or the last one
+             *     answered (a retry). When absent, round 1 opens the next step and a later round continues
+             *     the open one.
              */
             step?: number | null;
         };
@@ -991,7 +1204,7 @@ export interface components {
              * @description How many instances, 1 to 256.
              * @default 1
              */
-            count: number;
+            count?: number;
             /**
              * Format: int32
              * @description Difficulty level, from 1 to the task's highest (see `GET /v1/environments`).
@@ -1044,7 +1257,7 @@ export interface components {
         };
         /** @description One group's advantages and statistics. */
         GroupAdvantages: {
-            /** @description One advantage per rollout; all 0 in a group of one. */
+            /** @description One advantage per rollout: exactly 0 where all values agree (zero std). */
             advantages: number[];
             /**
              * @description Whether every rollout got the same raw reward: the group teaches nothing under any
@@ -1057,12 +1270,15 @@ export interface components {
             keep: boolean;
             /**
              * Format: double
-             * @description The mean of `values`.
+             * @description The baseline subtracted: the mean of `values`, or 0 for a group of one under
+             *     `single_rollout: verl` (v for `zero`).
              */
             mean: number;
             /**
              * Format: double
-             * @description The std of `values` by the requested estimator (0 in a group of one).
+             * @description The scale divided by (before epsilon): the std of `values` by the requested estimator, 0
+             *     when all values agree, and for a group of one 1 under `single_rollout: verl` (0 for
+             *     `zero`).
              */
             std: number;
             /** @description The values the advantages come from: the rewards, or their corrections. */
@@ -1075,7 +1291,8 @@ export interface components {
             keep: boolean;
             /**
              * Format: double
-             * @description The unbiased (N − 1) std of the group's rewards; null for fewer than two rollouts.
+             * @description The unbiased (N − 1) std of the group's rewards (1 for a single rollout under
+             *     `single_rollout: std_one`); null for a single rollout under `drop`.
              */
             std?: number | null;
         };
@@ -1103,7 +1320,7 @@ export interface components {
          * @description How a rate's interval was obtained.
          * @enum {string}
          */
-        IntervalMethod: "wilson" | "jeffreys" | "monte_carlo" | "rate_bounds" | "configured";
+        IntervalMethod: "wilson" | "jeffreys" | "clopper_pearson" | "monte_carlo" | "rate_bounds" | "configured";
         /** @description A JSONL file on the server to score, for servers that allow paths (`jobs.allowed_paths`). */
         JobFromPath: {
             /** @description Absolute path of a JSONL file inside one of the allowed directories. */
@@ -1180,8 +1397,6 @@ export interface components {
              */
             level: number;
         };
-        /** @description Any value that is not a well-formed item. It is answered with its own `invalid_input` result, in its place; it never fails the request. */
-        MalformedItem: unknown;
         /**
          * @description Whether the pattern must match the whole answer or any part of it.
          * @enum {string}
@@ -1205,40 +1420,58 @@ export interface components {
         /** @description Options of one math item; every field has a default. */
         MathOptions: {
             /**
-             * @description Accept a decimal that equals the exact value rounded to the places written, when it
-             *     has at least two significant digits (`0.33` for `1/3`, `16386.17` for `16386.169...`).
-             * @default true
+             * @description Accept a decimal that is the exact value correctly rounded at its last written place
+             *     (`0.33` for `\frac{1}{3}`, `1.414` for `\sqrt{2}`) when it states at least
+             *     the required significant figures. Off by default (`false`): such an answer is
+             *     close, not equal, and a policy that learns to round instead of solving is rewarded for
+             *     it. A decimal wrong in its last stated digit (`0.12` for `0.125`, `1.41` truncated from
+             *     a value that rounds to `1.42`) is never accepted.
+             * @default false
              */
-            accept_rounded: boolean;
+            accept_rounded?: components["schemas"]["AcceptRounded"];
             /**
              * @description Whether an assignment `x = 3` matches the value `3` (and `k = 1/3` matches `1/3`).
              * @default true
              */
-            allow_assignment: boolean;
+            allow_assignment?: boolean;
             /**
              * @description Whether several boxed answers next to each other form one list answer (`\boxed{1}`
-             *     and `\boxed{2}` answer `1, 2`). When false, a response with several different boxed
-             *     answers is treated as hedging and scored incorrect.
+             *     and `\boxed{2}` answer `1, 2`). When false, only boxes that all restate the reference
+             *     are credited. Either way, several boxes that are neither the list the reference asks for
+             *     nor restatements of one answer are a hedge and score 0.
              * @default true
              */
-            allow_multiple_boxed: boolean;
+            allow_multiple_boxed?: boolean;
+            /**
+             * @description Whether an answer in degrees may match one in radians (`\pi` for `180^\circ`). Off by
+             *     default: a bare `\pi` against `180^\circ` is incorrect. When both sides state their unit
+             *     (`60^\circ` against `\frac{\pi}{3}\text{ rad}`), they are converted regardless.
+             * @default false
+             */
+            angle_conversion?: boolean;
             /**
              * @description Where to look for the answer in the response.
              * @default auto
              */
-            extraction: components["schemas"]["ExtractionMode"];
+            extraction?: components["schemas"]["ExtractionMode"];
             /**
              * @description How a percentage compares with a plain number.
              * @default either
              */
-            percent: components["schemas"]["PercentPolicy"];
+            percent?: components["schemas"]["PercentPolicy"];
             /**
              * Format: double
-             * @description Relative tolerance for comparisons in which either side is written with decimals
-             *     (`3.14159265` against `\pi`). Exact values are always compared exactly.
+             * @description Relative tolerance for expressions compared numerically when the *reference* is written
+             *     with decimals (`\frac{9.5}{3.14159}`). A response's decimals never widen the comparison:
+             *     against an exact reference only the exact value is credited.
              * @default 1e-9
              */
-            relative_tolerance: number;
+            relative_tolerance?: number;
+            /**
+             * @description Whether units after numbers are ignored or must match the reference's.
+             * @default ignore
+             */
+            units?: components["schemas"]["UnitPolicy"];
         };
         /** @description An item for `math`. Math answer equivalence: extracts the final answer from a response and compares it with the reference exactly (big rationals, radicals, polynomial normal forms), numerically where exact forms cannot decide, and structurally for sets, intervals, tuples, matrices and equations. Score 1 when equivalent, else 0. */
         MathScoreItem: {
@@ -1271,7 +1504,10 @@ export interface components {
             options?: string[] | null;
             /** @description The correct option letter(s). */
             reference: components["schemas"]["ChoiceReference"];
-            /** @description The model's output; text before a closing `</think>` is ignored. */
+            /**
+             * @description The model's output; its reasoning is ignored (the shared response anatomy), and a response
+             *     whose `<think>` never closed is `unparseable`.
+             */
             response: string;
         };
         /** @description An item for `multiple-choice`. Extracts the option letter(s) a free-text response chooses, from the most explicit marker present: \boxed{}, <answer> tags, 'the answer is (B)', a bold **B**, or a bare final line, or an option's exact text. Scores 1 when the chosen set equals the reference set. A response that names more options than the reference (hedging, 'A or B') scores 0. */
@@ -1338,8 +1574,10 @@ export interface components {
         /** @description What a person sets for one noise model: the body of `PUT /v1/noise/{verifier}`. */
         NoiseSettings: {
             appeal?: components["schemas"]["AppealSettings"] | null;
+            audit_interval?: components["schemas"]["BinomialInterval"] | null;
             configured?: components["schemas"]["ConfiguredRates"] | null;
             use?: components["schemas"]["NoiseSource"] | null;
+            window?: components["schemas"]["CountWindow"] | null;
         };
         /**
          * @description Where a noise model's rates came from.
@@ -1350,11 +1588,11 @@ export interface components {
         NoiseStatus: {
             /** @description The model from appeals. */
             appeal: components["schemas"]["SourceModel"];
-            /** @description The verdicts seen and re-checked by appeals. */
+            /** @description The verdicts seen and re-checked by appeals (within the window, when one is set). */
             appeal_counts: components["schemas"]["VerdictTally"];
             /** @description The model from uploaded audits. */
             audit: components["schemas"]["SourceModel"];
-            /** @description The gold-labelled verdicts uploaded. */
+            /** @description The gold-labelled verdicts uploaded (within the window, when one is set). */
             audit_counts: components["schemas"]["VerdictTally"];
             /** @description The model from configured rates. */
             configured: components["schemas"]["SourceModel"];
@@ -1371,6 +1609,11 @@ export interface components {
             /** @description What was set by hand. */
             settings: components["schemas"]["NoiseSettings"];
             source?: components["schemas"]["NoiseSource"] | null;
+            /**
+             * Format: int64
+             * @description The current training step, which windows count back from (0 until one is set).
+             */
+            step: number;
             /** @description The verifier id. */
             verifier: string;
             /** @description The verifier version the model applies to (the one this server runs). */
@@ -1434,6 +1677,33 @@ export interface components {
              */
             verifier: "np";
         };
+        /** @description The step being decided, between its first round and its close. */
+        OpenStep: {
+            /** @description Whether the step filters (the threshold applies). */
+            filtering: boolean;
+            /** Format: int64 */
+            rollouts: number;
+            /**
+             * Format: int64
+             * @description Rounds decided so far.
+             */
+            rounds: number;
+            /**
+             * Format: double
+             * @description The sum of the rollouts' group stds over the step's rounds, and the rollouts counted.
+             */
+            std_sum: number;
+            /**
+             * Format: int64
+             * @description The step number (1-based).
+             */
+            step: number;
+            /**
+             * Format: double
+             * @description β·EMA, fixed when the step opened; every round of the step uses it (0: keep all).
+             */
+            threshold: number;
+        };
         /**
          * @description The comparison, as in OpenAI's `string_check` grader.
          * @enum {string}
@@ -1486,6 +1756,11 @@ export interface components {
             reference: string;
             /** @description The generated response, without padding. */
             response: string;
+            /**
+             * @description Prepare a response whose answer is blank like any other, as the reference scores it
+             *     (the `rlpr` option of the same name).
+             */
+            score_blank_answers?: boolean;
         };
         /** @description The body of `POST /v1/reward-models/rlpr/prepare`. */
         PrepareRequest: {
@@ -1514,6 +1789,11 @@ export interface components {
              */
             positions: number[];
         };
+        /**
+         * @description What a principle criterion scores.
+         * @enum {string}
+         */
+        PrincipleScore: "p_yes" | "logit";
         /** @description A probe's answer. */
         ProbeStatus: {
             /** @description `ok` or `ready`. */
@@ -1531,6 +1811,11 @@ export interface components {
             /** @description How the interval was obtained. */
             method: components["schemas"]["IntervalMethod"];
         };
+        /**
+         * @description What to do with a `<think>...</think>` reasoning block.
+         * @enum {string}
+         */
+        Reasoning: "drop" | "keep";
         /** @description The reference solution of an instance, computed once at generation. */
         Reference: {
             /** @description The reference solution written in the task's answer format. */
@@ -1575,7 +1860,13 @@ export interface components {
             mode?: components["schemas"]["MatchMode"];
             /** @description The pattern, at most 4096 bytes, nesting at most 64 deep. */
             pattern: string;
-            /** @description The model's output. */
+            /**
+             * @description What to do with a `<think>...</think>` block: `drop` (default) compares only the text
+             *     after it, and a response whose reasoning never closed is `unparseable`; `keep` reads the
+             *     whole response.
+             */
+            reasoning?: components["schemas"]["Reasoning"];
+            /** @description The model's output; its reasoning is dropped unless `reasoning` is `keep`. */
             response: string;
         };
         /** @description An item for `regex-match`. Matches a user-supplied regular expression (Rust regex syntax: linear time, no backreferences or look-around, size and nesting limits) against the response or the answer extracted from it, as a full or partial match, optionally ignoring case. Scores 1 on a match and 0 otherwise; an invalid pattern is that item's invalid_input. */
@@ -1712,6 +2003,15 @@ export interface components {
              */
             verifier: "rlpr";
         };
+        /** @description How precise a rounded decimal must be to be credited. */
+        RoundedFigures: {
+            /**
+             * Format: int32
+             * @description The fewest significant figures the decimal must state (leading zeros do not count):
+             *     with 3, `3.14` may answer `\pi` but `3.1` may not.
+             */
+            significant_figures: number;
+        };
         /**
          * @description A rubric without its id and version: the criteria, the aggregation and the veto floor.
          *
@@ -1827,8 +2127,8 @@ export interface components {
              *     the corrections in `details.reward`.
              */
             correction?: components["schemas"]["Correction"];
-            /** @description The items, answered in the same order. */
-            items: (components["schemas"]["ScoreItem"] | components["schemas"]["MalformedItem"])[];
+            /** @description The items, answered in the same order. An item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never fails the request. */
+            items: components["schemas"]["ScoreItem"][];
             /**
              * Format: int64
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
@@ -1876,6 +2176,11 @@ export interface components {
          * @enum {string}
          */
         SimilarityMetric: "bleu" | "rouge_l" | "fuzzy_ratio";
+        /**
+         * @description What a group of a single rollout counts as.
+         * @enum {string}
+         */
+        SingleRollout: "std_one" | "drop";
         /** @description One source's model, or why it has none. */
         SourceModel: {
             model?: components["schemas"]["NoiseModel"] | null;
@@ -1902,26 +2207,31 @@ export interface components {
              * @description β: a group is kept when its std is at least β·EMA (0.5 Qwen, 0.9 Llama, 1.0 Gemma).
              * @default 0.5
              */
-            beta: number;
+            beta?: number;
             /**
              * Format: int64
              * @description The first step (1-based) whose mean std enters the warm-up average.
              * @default 6
              */
-            ema_start_step: number;
+            ema_start_step?: number;
             /**
              * Format: int64
              * @description The first step that filters, not before `ema_start_step`; the EMA starts from the
              *     warm-up average then.
              * @default 11
              */
-            filter_start_step: number;
+            filter_start_step?: number;
             /**
              * Format: double
              * @description The EMA's weight on its previous value, in [0, 1).
              * @default 0.99
              */
-            ratio: number;
+            ratio?: number;
+            /**
+             * @description A group of one rollout: `std_one` (RLPR: std 1) or `drop`.
+             * @default std_one
+             */
+            single_rollout?: components["schemas"]["SingleRollout"];
         };
         /** @description What a training run's filter remembers between steps. */
         StdFilterState: {
@@ -1930,9 +2240,10 @@ export interface components {
              * @description The moving average, once filtering has started.
              */
             ema?: number | null;
+            open?: components["schemas"]["OpenStep"] | null;
             /**
              * Format: int64
-             * @description Steps decided so far.
+             * @description Steps closed so far.
              */
             step: number;
             /** Format: int64 */
@@ -1949,6 +2260,15 @@ export interface components {
             expected_stdout: string;
             /** @description The program's standard input. */
             stdin: string;
+        };
+        /** @description The trainer's current step: the body of `PUT /v1/noise/{verifier}/step`. */
+        StepUpdate: {
+            /**
+             * Format: int64
+             * @description The step now under way (e.g. verl's `global_steps`). New counts go to its bucket, and
+             *     windows count back from it. Steps only move forward: a smaller value changes nothing.
+             */
+            step: number;
         };
         /** @description One task as listed by `GET /v1/environments`. */
         TaskInfo: {
@@ -1973,6 +2293,11 @@ export interface components {
          * @enum {string}
          */
         TextFormat: "bullet_list" | "numbered_list" | "heading" | "code_block" | "table";
+        /**
+         * @description Whether units written after a number must match the reference's.
+         * @enum {string}
+         */
+        UnitPolicy: "ignore" | "require";
         /**
          * @description Counts of verdicts seen and of verdicts checked against a stronger label, split by the
          *     verdict: the accumulator behind audits and appeals alike.
@@ -2051,8 +2376,8 @@ export interface components {
              *     the corrections in `details.reward`.
              */
             correction?: components["schemas"]["Correction"];
-            /** @description The items, answered in the same order. */
-            items: (components["schemas"]["VerifierScoreItem"] | components["schemas"]["MalformedItem"])[];
+            /** @description The items, answered in the same order. An item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never fails the request. */
+            items: components["schemas"]["VerifierScoreItem"][];
             /**
              * Format: int64
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
@@ -2089,6 +2414,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "labels": [
+                 *         "42",
+                 *         "42"
+                 *       ],
+                 *       "prompts": [
+                 *         "What is 6 times 7?",
+                 *         "What is 6 times 7?"
+                 *       ],
+                 *       "query": [
+                 *         "What is 6 times 7? The answer is \\boxed{42}.",
+                 *         "What is 6 times 7? I think \\boxed{48}."
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RewardRequest"];
             };
         };
@@ -2288,13 +2629,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The task id, as listed by `GET /v1/environments`. */
+                /**
+                 * @description The task id, as listed by `GET /v1/environments`.
+                 * @example tsp
+                 */
                 task: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "count": 2,
+                 *       "level": 1,
+                 *       "seed": 42
+                 *     }
+                 */
                 "application/json": components["schemas"]["GenerateInstances"];
             };
         };
@@ -2382,6 +2733,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "groups": [
+                 *         {
+                 *           "id": "prompt-1",
+                 *           "rewards": [
+                 *             1,
+                 *             0,
+                 *             1,
+                 *             0
+                 *           ]
+                 *         },
+                 *         {
+                 *           "id": "prompt-2",
+                 *           "rewards": [
+                 *             1,
+                 *             1,
+                 *             1,
+                 *             0
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdvantageRequest"];
             };
         };
@@ -2483,6 +2858,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["JobFromPath"];
+                /**
+                 * @example {"id": "r1", "verifier": "exact-match", "input": {"response": "Paris", "reference": "Paris"}}
+                 *     {"id": "r2", "verifier": "math", "input": {"response": "\\boxed{2}", "reference": "3"}}
+                 */
                 "application/x-ndjson": string;
             };
         };
@@ -2819,13 +3198,24 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier id. */
+                /**
+                 * @description The verifier id.
+                 * @example math
+                 */
                 verifier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "configured": {
+                 *         "rho0": 0.1,
+                 *         "rho1": 0.05
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["NoiseSettings"];
             };
         };
@@ -3027,13 +3417,34 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier id. */
+                /**
+                 * @description The verifier id.
+                 * @example math
+                 */
                 verifier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "labels": [
+                 *         {
+                 *           "gold": true,
+                 *           "verdict": true
+                 *         },
+                 *         {
+                 *           "gold": false,
+                 *           "verdict": true
+                 *         },
+                 *         {
+                 *           "gold": false,
+                 *           "verdict": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuditUpload"];
             };
         };
@@ -3112,6 +3523,90 @@ export interface operations {
             };
         };
     };
+    step: {
+        parameters: {
+            query?: {
+                /** @description The task/source label; the verifier-wide model when absent. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier id. */
+                verifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpdate"];
+            };
+        };
+        responses: {
+            /** @description The noise model at its current step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoiseStatus"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No verifier has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not a step. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     filter: {
         parameters: {
             query?: never;
@@ -3121,6 +3616,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "groups": [
+                 *         {
+                 *           "id": "prompt-1",
+                 *           "rewards": [
+                 *             0.9,
+                 *             0.2,
+                 *             0.4,
+                 *             0.7
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "run": "example-run",
+                 *       "step": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["FilterRequest"];
             };
         };
@@ -3152,7 +3664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The step is not the run's next or last, or the settings differ from the run's. */
+            /** @description `run_conflict`: the step and round are neither the open step's next round, round 1 of the next step, nor a retry of the last answered round with the same body; or the settings differ from the run's. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3179,7 +3691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is invalid (run name, settings, a reward that is not finite). */
+            /** @description The body is invalid (run name, settings, a step or round of 0, a reward that is not finite). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3208,6 +3720,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "prompt": "What is 6 times 7?",
+                 *           "reference": "42",
+                 *           "response": "<think>6 times 7 is 42.</think>The answer is 42."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PrepareRequest"];
             };
         };
@@ -3295,6 +3818,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ReloadRequest"];
             };
         };
@@ -3545,6 +4069,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "criteria": [
+                 *         {
+                 *           "kind": {
+                 *             "format": "heading",
+                 *             "type": "format"
+                 *           },
+                 *           "name": "title"
+                 *         },
+                 *         {
+                 *           "kind": {
+                 *             "keywords": [
+                 *               "Paris"
+                 *             ],
+                 *             "type": "keywords"
+                 *           },
+                 *           "name": "mentions_paris",
+                 *           "weight": 2
+                 *         }
+                 *       ],
+                 *       "id": "example-essay"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewRubric"];
             };
         };
@@ -3690,13 +4238,40 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The rubric's id. */
+                /**
+                 * @description The rubric's id.
+                 * @example example-essay
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "criteria": [
+                 *         {
+                 *           "kind": {
+                 *             "format": "heading",
+                 *             "type": "format"
+                 *           },
+                 *           "name": "title"
+                 *         },
+                 *         {
+                 *           "kind": {
+                 *             "keywords": [
+                 *               "Paris"
+                 *             ],
+                 *             "type": "keywords"
+                 *           },
+                 *           "name": "mentions_paris",
+                 *           "weight": 2
+                 *         }
+                 *       ],
+                 *       "veto_floor": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["RubricDefinition"];
             };
         };
@@ -3882,6 +4457,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "id": "r1",
+                 *           "input": {
+                 *             "extract": "boxed",
+                 *             "reference": "Paris",
+                 *             "response": "So the capital is \\boxed{Paris}."
+                 *           },
+                 *           "verifier": "exact-match"
+                 *         },
+                 *         {
+                 *           "id": "r2",
+                 *           "input": {
+                 *             "reference": "0.5",
+                 *             "response": "Adding them gives \\boxed{\\frac{1}{2}}."
+                 *           },
+                 *           "verifier": "math"
+                 *         },
+                 *         {
+                 *           "id": "r3",
+                 *           "input": {
+                 *             "reference": "B",
+                 *             "response": "The answer is (A) or (B)."
+                 *           },
+                 *           "verifier": "multiple-choice"
+                 *         }
+                 *       ],
+                 *       "timeout_ms": 5000
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScoreRequest"];
             };
         };
@@ -4003,13 +4610,38 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The verifier id, as listed by `GET /v1/verifiers`. */
+                /**
+                 * @description The verifier id, as listed by `GET /v1/verifiers`.
+                 * @example exact-match
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "id": "r1",
+                 *           "input": {
+                 *             "extract": "answer_tag",
+                 *             "reference": "Paris",
+                 *             "response": "<answer>Paris</answer>"
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": "r2",
+                 *           "input": {
+                 *             "extract": "answer_tag",
+                 *             "reference": "Paris",
+                 *             "response": "<answer>Lyon</answer>"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["VerifierScoreRequest"];
             };
         };

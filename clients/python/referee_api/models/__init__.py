@@ -2,16 +2,17 @@
 
 from .advantage_request import AdvantageRequest
 from .advantage_response import AdvantageResponse
-from .aggregation_type_0 import AggregationType0
-from .aggregation_type_0_type import AggregationType0Type
-from .aggregation_type_1 import AggregationType1
-from .aggregation_type_1_type import AggregationType1Type
+from .aggregation_formula import AggregationFormula
+from .aggregation_formula_type import AggregationFormulaType
+from .aggregation_weighted_mean import AggregationWeightedMean
+from .aggregation_weighted_mean_type import AggregationWeightedMeanType
 from .appeal_rates import AppealRates
 from .appeal_settings import AppealSettings
 from .appeal_settings_input_patch_type_0 import AppealSettingsInputPatchType0
 from .appealed_verdict import AppealedVerdict
 from .appealed_verdict_details_type_0 import AppealedVerdictDetailsType0
 from .audit_upload import AuditUpload
+from .binomial_interval import BinomialInterval
 from .chat_message import ChatMessage
 from .check_program import CheckProgram
 from .checker_kind import CheckerKind
@@ -23,35 +24,43 @@ from .configured_rates import ConfiguredRates
 from .configured_rates_rho_0_interval_type_0 import ConfiguredRatesRho0IntervalType0
 from .configured_rates_rho_1_interval_type_0 import ConfiguredRatesRho1IntervalType0
 from .correction import Correction
+from .count_window_type_0 import CountWindowType0
+from .count_window_type_0_kind import CountWindowType0Kind
+from .count_window_type_1 import CountWindowType1
+from .count_window_type_1_kind import CountWindowType1Kind
+from .count_window_type_2 import CountWindowType2
+from .count_window_type_2_kind import CountWindowType2Kind
 from .criterion import Criterion
-from .criterion_kind_type_0 import CriterionKindType0
-from .criterion_kind_type_0_type import CriterionKindType0Type
-from .criterion_kind_type_1 import CriterionKindType1
-from .criterion_kind_type_1_type import CriterionKindType1Type
-from .criterion_kind_type_2 import CriterionKindType2
-from .criterion_kind_type_2_type import CriterionKindType2Type
-from .criterion_kind_type_3 import CriterionKindType3
-from .criterion_kind_type_3_type import CriterionKindType3Type
-from .criterion_kind_type_4_schema import CriterionKindType4Schema
-from .criterion_kind_type_4_type import CriterionKindType4Type
-from .criterion_kind_type_5 import CriterionKindType5
-from .criterion_kind_type_5_type import CriterionKindType5Type
-from .criterion_kind_type_6 import CriterionKindType6
-from .criterion_kind_type_6_type import CriterionKindType6Type
-from .criterion_kind_type_7 import CriterionKindType7
-from .criterion_kind_type_7_type import CriterionKindType7Type
-from .criterion_kind_type_8 import CriterionKindType8
-from .criterion_kind_type_8_type import CriterionKindType8Type
-from .criterion_kind_type_9_input import CriterionKindType9Input
-from .criterion_kind_type_9_type import CriterionKindType9Type
-from .criterion_kind_type_10 import CriterionKindType10
-from .criterion_kind_type_10_type import CriterionKindType10Type
-from .criterion_kind_type_11 import CriterionKindType11
-from .criterion_kind_type_11_type import CriterionKindType11Type
-from .criterion_kind_type_12 import CriterionKindType12
-from .criterion_kind_type_12_type import CriterionKindType12Type
-from .criterion_kind_type_13 import CriterionKindType13
-from .criterion_kind_type_13_type import CriterionKindType13Type
+from .criterion_kind_choices import CriterionKindChoices
+from .criterion_kind_choices_type import CriterionKindChoicesType
+from .criterion_kind_format import CriterionKindFormat
+from .criterion_kind_format_type import CriterionKindFormatType
+from .criterion_kind_json_schema import CriterionKindJsonSchema
+from .criterion_kind_json_schema_schema import CriterionKindJsonSchemaSchema
+from .criterion_kind_json_schema_type import CriterionKindJsonSchemaType
+from .criterion_kind_keywords import CriterionKindKeywords
+from .criterion_kind_keywords_type import CriterionKindKeywordsType
+from .criterion_kind_label import CriterionKindLabel
+from .criterion_kind_label_type import CriterionKindLabelType
+from .criterion_kind_language import CriterionKindLanguage
+from .criterion_kind_language_type import CriterionKindLanguageType
+from .criterion_kind_length import CriterionKindLength
+from .criterion_kind_length_type import CriterionKindLengthType
+from .criterion_kind_principle import CriterionKindPrinciple
+from .criterion_kind_principle_type import CriterionKindPrincipleType
+from .criterion_kind_regex import CriterionKindRegex
+from .criterion_kind_regex_type import CriterionKindRegexType
+from .criterion_kind_score import CriterionKindScore
+from .criterion_kind_score_type import CriterionKindScoreType
+from .criterion_kind_section import CriterionKindSection
+from .criterion_kind_section_type import CriterionKindSectionType
+from .criterion_kind_similarity import CriterionKindSimilarity
+from .criterion_kind_similarity_type import CriterionKindSimilarityType
+from .criterion_kind_valid_json import CriterionKindValidJson
+from .criterion_kind_valid_json_type import CriterionKindValidJsonType
+from .criterion_kind_verifier import CriterionKindVerifier
+from .criterion_kind_verifier_input import CriterionKindVerifierInput
+from .criterion_kind_verifier_type import CriterionKindVerifierType
 from .direction import Direction
 from .environment_list import EnvironmentList
 from .error_body import ErrorBody
@@ -102,6 +111,7 @@ from .np_input import NpInput
 from .np_input_instance_type_0 import NpInputInstanceType0
 from .np_score_item import NpScoreItem
 from .np_score_item_verifier import NpScoreItemVerifier
+from .open_step import OpenStep
 from .operation import Operation
 from .overturn import Overturn
 from .overturn_input import OverturnInput
@@ -112,8 +122,10 @@ from .prepare_item import PrepareItem
 from .prepare_request import PrepareRequest
 from .prepared_item import PreparedItem
 from .prepared_sequence import PreparedSequence
+from .principle_score import PrincipleScore
 from .probe_status import ProbeStatus
 from .rate_estimate import RateEstimate
+from .reasoning import Reasoning
 from .reference import Reference
 from .reference_kind import ReferenceKind
 from .regex_match_input import RegexMatchInput
@@ -130,6 +142,7 @@ from .rlpr_input import RlprInput
 from .rlpr_input_options import RlprInputOptions
 from .rlpr_score_item import RlprScoreItem
 from .rlpr_score_item_verifier import RlprScoreItemVerifier
+from .rounded_figures import RoundedFigures
 from .rubric_definition import RubricDefinition
 from .rubric_history import RubricHistory
 from .rubric_input import RubricInput
@@ -146,14 +159,17 @@ from .score_result_details import ScoreResultDetails
 from .scorer_kind import ScorerKind
 from .scoring import Scoring
 from .similarity_metric import SimilarityMetric
+from .single_rollout import SingleRollout
 from .source_model import SourceModel
 from .status import Status
 from .std_estimator import StdEstimator
 from .std_filter import StdFilter
 from .std_filter_state import StdFilterState
 from .stdio_test import StdioTest
+from .step_update import StepUpdate
 from .task_info import TaskInfo
 from .text_format import TextFormat
+from .unit_policy import UnitPolicy
 from .verdict_tally import VerdictTally
 from .verifier_info import VerifierInfo
 from .verifier_info_input_schema import VerifierInfoInputSchema
@@ -166,16 +182,17 @@ from .version_summary import VersionSummary
 __all__ = (
     "AdvantageRequest",
     "AdvantageResponse",
-    "AggregationType0",
-    "AggregationType0Type",
-    "AggregationType1",
-    "AggregationType1Type",
+    "AggregationFormula",
+    "AggregationFormulaType",
+    "AggregationWeightedMean",
+    "AggregationWeightedMeanType",
     "AppealRates",
     "AppealSettings",
     "AppealSettingsInputPatchType0",
     "AppealedVerdict",
     "AppealedVerdictDetailsType0",
     "AuditUpload",
+    "BinomialInterval",
     "ChatMessage",
     "CheckProgram",
     "CheckerKind",
@@ -187,35 +204,43 @@ __all__ = (
     "ConfiguredRatesRho0IntervalType0",
     "ConfiguredRatesRho1IntervalType0",
     "Correction",
+    "CountWindowType0",
+    "CountWindowType0Kind",
+    "CountWindowType1",
+    "CountWindowType1Kind",
+    "CountWindowType2",
+    "CountWindowType2Kind",
     "Criterion",
-    "CriterionKindType0",
-    "CriterionKindType0Type",
-    "CriterionKindType1",
-    "CriterionKindType1Type",
-    "CriterionKindType2",
-    "CriterionKindType2Type",
-    "CriterionKindType3",
-    "CriterionKindType3Type",
-    "CriterionKindType4Schema",
-    "CriterionKindType4Type",
-    "CriterionKindType5",
-    "CriterionKindType5Type",
-    "CriterionKindType6",
-    "CriterionKindType6Type",
-    "CriterionKindType7",
-    "CriterionKindType7Type",
-    "CriterionKindType8",
-    "CriterionKindType8Type",
-    "CriterionKindType9Input",
-    "CriterionKindType9Type",
-    "CriterionKindType10",
-    "CriterionKindType10Type",
-    "CriterionKindType11",
-    "CriterionKindType11Type",
-    "CriterionKindType12",
-    "CriterionKindType12Type",
-    "CriterionKindType13",
-    "CriterionKindType13Type",
+    "CriterionKindChoices",
+    "CriterionKindChoicesType",
+    "CriterionKindFormat",
+    "CriterionKindFormatType",
+    "CriterionKindJsonSchema",
+    "CriterionKindJsonSchemaSchema",
+    "CriterionKindJsonSchemaType",
+    "CriterionKindKeywords",
+    "CriterionKindKeywordsType",
+    "CriterionKindLabel",
+    "CriterionKindLabelType",
+    "CriterionKindLanguage",
+    "CriterionKindLanguageType",
+    "CriterionKindLength",
+    "CriterionKindLengthType",
+    "CriterionKindPrinciple",
+    "CriterionKindPrincipleType",
+    "CriterionKindRegex",
+    "CriterionKindRegexType",
+    "CriterionKindScore",
+    "CriterionKindScoreType",
+    "CriterionKindSection",
+    "CriterionKindSectionType",
+    "CriterionKindSimilarity",
+    "CriterionKindSimilarityType",
+    "CriterionKindValidJson",
+    "CriterionKindValidJsonType",
+    "CriterionKindVerifier",
+    "CriterionKindVerifierInput",
+    "CriterionKindVerifierType",
     "Direction",
     "EnvironmentList",
     "ErrorBody",
@@ -266,6 +291,7 @@ __all__ = (
     "NpInputInstanceType0",
     "NpScoreItem",
     "NpScoreItemVerifier",
+    "OpenStep",
     "Operation",
     "Overturn",
     "OverturnInput",
@@ -276,8 +302,10 @@ __all__ = (
     "PrepareRequest",
     "PreparedItem",
     "PreparedSequence",
+    "PrincipleScore",
     "ProbeStatus",
     "RateEstimate",
+    "Reasoning",
     "Reference",
     "ReferenceKind",
     "RegexMatchInput",
@@ -294,6 +322,7 @@ __all__ = (
     "RlprInputOptions",
     "RlprScoreItem",
     "RlprScoreItemVerifier",
+    "RoundedFigures",
     "RubricDefinition",
     "RubricHistory",
     "RubricInput",
@@ -310,14 +339,17 @@ __all__ = (
     "ScorerKind",
     "Scoring",
     "SimilarityMetric",
+    "SingleRollout",
     "SourceModel",
     "Status",
     "StdEstimator",
     "StdFilter",
     "StdFilterState",
     "StdioTest",
+    "StepUpdate",
     "TaskInfo",
     "TextFormat",
+    "UnitPolicy",
     "VerdictTally",
     "VerifierInfo",
     "VerifierInfoInputSchema",

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
 from ..models.normalisation import Normalisation, check_normalisation
 from ..models.reward_basis import RewardBasis, check_reward_basis
+from ..models.single_rollout import SingleRollout, check_single_rollout
 from ..models.std_estimator import StdEstimator, check_std_estimator
 from ..types import UNSET, Unset
 
@@ -27,6 +30,7 @@ class AdvantageRequest:
         label (None | str | Unset): The task/source label of that noise model; the verifier-wide model when absent.
         normalisation (Normalisation | Unset): How rewards are turned into advantages within a group.
         reward (RewardBasis | Unset): Which per-rollout value the advantages are computed from.
+        single_rollout (SingleRollout | Unset): What a group of a single rollout counts as.
         std_estimator (StdEstimator | Unset): Which standard deviation a group reports and divides by.
         verifier (None | str | Unset): The verifier whose noise model corrects the rewards; required unless `reward` is
             `raw`.
@@ -37,6 +41,7 @@ class AdvantageRequest:
     label: None | str | Unset = UNSET
     normalisation: Normalisation | Unset = UNSET
     reward: RewardBasis | Unset = UNSET
+    single_rollout: SingleRollout | Unset = UNSET
     std_estimator: StdEstimator | Unset = UNSET
     verifier: None | str | Unset = UNSET
 
@@ -61,6 +66,10 @@ class AdvantageRequest:
         reward: str | Unset = UNSET
         if not isinstance(self.reward, Unset):
             reward = self.reward
+
+        single_rollout: str | Unset = UNSET
+        if not isinstance(self.single_rollout, Unset):
+            single_rollout = self.single_rollout
 
         std_estimator: str | Unset = UNSET
         if not isinstance(self.std_estimator, Unset):
@@ -87,6 +96,8 @@ class AdvantageRequest:
             field_dict["normalisation"] = normalisation
         if reward is not UNSET:
             field_dict["reward"] = reward
+        if single_rollout is not UNSET:
+            field_dict["single_rollout"] = single_rollout
         if std_estimator is not UNSET:
             field_dict["std_estimator"] = std_estimator
         if verifier is not UNSET:
@@ -131,6 +142,13 @@ class AdvantageRequest:
         else:
             reward = check_reward_basis(_reward)
 
+        _single_rollout = d.pop("single_rollout", UNSET)
+        single_rollout: SingleRollout | Unset
+        if isinstance(_single_rollout, Unset):
+            single_rollout = UNSET
+        else:
+            single_rollout = check_single_rollout(_single_rollout)
+
         _std_estimator = d.pop("std_estimator", UNSET)
         std_estimator: StdEstimator | Unset
         if isinstance(_std_estimator, Unset):
@@ -153,6 +171,7 @@ class AdvantageRequest:
             label=label,
             normalisation=normalisation,
             reward=reward,
+            single_rollout=single_rollout,
             std_estimator=std_estimator,
             verifier=verifier,
         )

@@ -1,27 +1,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.criterion_kind_type_0 import CriterionKindType0
-    from ..models.criterion_kind_type_1 import CriterionKindType1
-    from ..models.criterion_kind_type_2 import CriterionKindType2
-    from ..models.criterion_kind_type_3 import CriterionKindType3
-    from ..models.criterion_kind_type_4 import CriterionKindType4
-    from ..models.criterion_kind_type_5 import CriterionKindType5
-    from ..models.criterion_kind_type_6 import CriterionKindType6
-    from ..models.criterion_kind_type_7 import CriterionKindType7
-    from ..models.criterion_kind_type_8 import CriterionKindType8
-    from ..models.criterion_kind_type_9 import CriterionKindType9
-    from ..models.criterion_kind_type_10 import CriterionKindType10
-    from ..models.criterion_kind_type_11 import CriterionKindType11
-    from ..models.criterion_kind_type_12 import CriterionKindType12
-    from ..models.criterion_kind_type_13 import CriterionKindType13
+    from ..models.criterion_kind_choices import CriterionKindChoices
+    from ..models.criterion_kind_format import CriterionKindFormat
+    from ..models.criterion_kind_json_schema import CriterionKindJsonSchema
+    from ..models.criterion_kind_keywords import CriterionKindKeywords
+    from ..models.criterion_kind_label import CriterionKindLabel
+    from ..models.criterion_kind_language import CriterionKindLanguage
+    from ..models.criterion_kind_length import CriterionKindLength
+    from ..models.criterion_kind_principle import CriterionKindPrinciple
+    from ..models.criterion_kind_regex import CriterionKindRegex
+    from ..models.criterion_kind_score import CriterionKindScore
+    from ..models.criterion_kind_section import CriterionKindSection
+    from ..models.criterion_kind_similarity import CriterionKindSimilarity
+    from ..models.criterion_kind_valid_json import CriterionKindValidJson
+    from ..models.criterion_kind_verifier import CriterionKindVerifier
 
 
 T = TypeVar("T", bound="Criterion")
@@ -32,11 +34,12 @@ class Criterion:
     """One thing a response is judged on.
 
     Attributes:
-        kind (CriterionKindType0 | CriterionKindType1 | CriterionKindType10 | CriterionKindType11 | CriterionKindType12
-            | CriterionKindType13 | CriterionKindType2 | CriterionKindType3 | CriterionKindType4 | CriterionKindType5 |
-            CriterionKindType6 | CriterionKindType7 | CriterionKindType8 | CriterionKindType9): How a criterion is scored: a
-            rule computed locally, a registered verifier, or a question to
-            the LLM judge. Every kind scores in [0, 1].
+        kind (CriterionKindChoices | CriterionKindFormat | CriterionKindJsonSchema | CriterionKindKeywords |
+            CriterionKindLabel | CriterionKindLanguage | CriterionKindLength | CriterionKindPrinciple | CriterionKindRegex |
+            CriterionKindScore | CriterionKindSection | CriterionKindSimilarity | CriterionKindValidJson |
+            CriterionKindVerifier): How a criterion is scored: a rule computed locally, a registered verifier, or a question
+            to
+            the LLM judge. Every kind scores in [0, 1], except a `principle` with `score: logit`.
         name (str): Unique within the rubric; an identifier (`clarity`, `has_title`) so formulas can name it.
         description (str | Unset): What the criterion asks, in words. Judge criteria send it to the judge (for
             `principle`
@@ -48,20 +51,20 @@ class Criterion:
     """
 
     kind: (
-        CriterionKindType0
-        | CriterionKindType1
-        | CriterionKindType10
-        | CriterionKindType11
-        | CriterionKindType12
-        | CriterionKindType13
-        | CriterionKindType2
-        | CriterionKindType3
-        | CriterionKindType4
-        | CriterionKindType5
-        | CriterionKindType6
-        | CriterionKindType7
-        | CriterionKindType8
-        | CriterionKindType9
+        CriterionKindChoices
+        | CriterionKindFormat
+        | CriterionKindJsonSchema
+        | CriterionKindKeywords
+        | CriterionKindLabel
+        | CriterionKindLanguage
+        | CriterionKindLength
+        | CriterionKindPrinciple
+        | CriterionKindRegex
+        | CriterionKindScore
+        | CriterionKindSection
+        | CriterionKindSimilarity
+        | CriterionKindValidJson
+        | CriterionKindVerifier
     )
     name: str
     description: str | Unset = UNSET
@@ -70,35 +73,35 @@ class Criterion:
     weight: float | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.criterion_kind_type_0 import CriterionKindType0
-        from ..models.criterion_kind_type_1 import CriterionKindType1
-        from ..models.criterion_kind_type_2 import CriterionKindType2
-        from ..models.criterion_kind_type_3 import CriterionKindType3
-        from ..models.criterion_kind_type_4 import CriterionKindType4
-        from ..models.criterion_kind_type_5 import CriterionKindType5
-        from ..models.criterion_kind_type_6 import CriterionKindType6
-        from ..models.criterion_kind_type_7 import CriterionKindType7
-        from ..models.criterion_kind_type_8 import CriterionKindType8
-        from ..models.criterion_kind_type_9 import CriterionKindType9
-        from ..models.criterion_kind_type_10 import CriterionKindType10
-        from ..models.criterion_kind_type_11 import CriterionKindType11
-        from ..models.criterion_kind_type_12 import CriterionKindType12
+        from ..models.criterion_kind_choices import CriterionKindChoices
+        from ..models.criterion_kind_format import CriterionKindFormat
+        from ..models.criterion_kind_json_schema import CriterionKindJsonSchema
+        from ..models.criterion_kind_keywords import CriterionKindKeywords
+        from ..models.criterion_kind_label import CriterionKindLabel
+        from ..models.criterion_kind_language import CriterionKindLanguage
+        from ..models.criterion_kind_length import CriterionKindLength
+        from ..models.criterion_kind_regex import CriterionKindRegex
+        from ..models.criterion_kind_score import CriterionKindScore
+        from ..models.criterion_kind_section import CriterionKindSection
+        from ..models.criterion_kind_similarity import CriterionKindSimilarity
+        from ..models.criterion_kind_valid_json import CriterionKindValidJson
+        from ..models.criterion_kind_verifier import CriterionKindVerifier
 
         kind: dict[str, Any]
         if (
-            isinstance(self.kind, CriterionKindType0)
-            or isinstance(self.kind, CriterionKindType1)
-            or isinstance(self.kind, CriterionKindType2)
-            or isinstance(self.kind, CriterionKindType3)
-            or isinstance(self.kind, CriterionKindType4)
-            or isinstance(self.kind, CriterionKindType5)
-            or isinstance(self.kind, CriterionKindType6)
-            or isinstance(self.kind, CriterionKindType7)
-            or isinstance(self.kind, CriterionKindType8)
-            or isinstance(self.kind, CriterionKindType9)
-            or isinstance(self.kind, CriterionKindType10)
-            or isinstance(self.kind, CriterionKindType11)
-            or isinstance(self.kind, CriterionKindType12)
+            isinstance(self.kind, CriterionKindRegex)
+            or isinstance(self.kind, CriterionKindKeywords)
+            or isinstance(self.kind, CriterionKindLength)
+            or isinstance(self.kind, CriterionKindValidJson)
+            or isinstance(self.kind, CriterionKindJsonSchema)
+            or isinstance(self.kind, CriterionKindLanguage)
+            or isinstance(self.kind, CriterionKindSection)
+            or isinstance(self.kind, CriterionKindFormat)
+            or isinstance(self.kind, CriterionKindSimilarity)
+            or isinstance(self.kind, CriterionKindVerifier)
+            or isinstance(self.kind, CriterionKindScore)
+            or isinstance(self.kind, CriterionKindLabel)
+            or isinstance(self.kind, CriterionKindChoices)
         ):
             kind = self.kind.to_dict()
         else:
@@ -135,45 +138,45 @@ class Criterion:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.criterion_kind_type_0 import CriterionKindType0
-        from ..models.criterion_kind_type_1 import CriterionKindType1
-        from ..models.criterion_kind_type_2 import CriterionKindType2
-        from ..models.criterion_kind_type_3 import CriterionKindType3
-        from ..models.criterion_kind_type_4 import CriterionKindType4
-        from ..models.criterion_kind_type_5 import CriterionKindType5
-        from ..models.criterion_kind_type_6 import CriterionKindType6
-        from ..models.criterion_kind_type_7 import CriterionKindType7
-        from ..models.criterion_kind_type_8 import CriterionKindType8
-        from ..models.criterion_kind_type_9 import CriterionKindType9
-        from ..models.criterion_kind_type_10 import CriterionKindType10
-        from ..models.criterion_kind_type_11 import CriterionKindType11
-        from ..models.criterion_kind_type_12 import CriterionKindType12
-        from ..models.criterion_kind_type_13 import CriterionKindType13
+        from ..models.criterion_kind_choices import CriterionKindChoices
+        from ..models.criterion_kind_format import CriterionKindFormat
+        from ..models.criterion_kind_json_schema import CriterionKindJsonSchema
+        from ..models.criterion_kind_keywords import CriterionKindKeywords
+        from ..models.criterion_kind_label import CriterionKindLabel
+        from ..models.criterion_kind_language import CriterionKindLanguage
+        from ..models.criterion_kind_length import CriterionKindLength
+        from ..models.criterion_kind_principle import CriterionKindPrinciple
+        from ..models.criterion_kind_regex import CriterionKindRegex
+        from ..models.criterion_kind_score import CriterionKindScore
+        from ..models.criterion_kind_section import CriterionKindSection
+        from ..models.criterion_kind_similarity import CriterionKindSimilarity
+        from ..models.criterion_kind_valid_json import CriterionKindValidJson
+        from ..models.criterion_kind_verifier import CriterionKindVerifier
 
         d = dict(src_dict)
 
         def _parse_kind(
             data: object,
         ) -> (
-            CriterionKindType0
-            | CriterionKindType1
-            | CriterionKindType10
-            | CriterionKindType11
-            | CriterionKindType12
-            | CriterionKindType13
-            | CriterionKindType2
-            | CriterionKindType3
-            | CriterionKindType4
-            | CriterionKindType5
-            | CriterionKindType6
-            | CriterionKindType7
-            | CriterionKindType8
-            | CriterionKindType9
+            CriterionKindChoices
+            | CriterionKindFormat
+            | CriterionKindJsonSchema
+            | CriterionKindKeywords
+            | CriterionKindLabel
+            | CriterionKindLanguage
+            | CriterionKindLength
+            | CriterionKindPrinciple
+            | CriterionKindRegex
+            | CriterionKindScore
+            | CriterionKindSection
+            | CriterionKindSimilarity
+            | CriterionKindValidJson
+            | CriterionKindVerifier
         ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_0 = CriterionKindType0.from_dict(
+                componentsschemas_criterion_kind_type_0 = CriterionKindRegex.from_dict(
                     data
                 )
 
@@ -183,8 +186,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_1 = CriterionKindType1.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_1 = (
+                    CriterionKindKeywords.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_1
@@ -193,7 +196,7 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_2 = CriterionKindType2.from_dict(
+                componentsschemas_criterion_kind_type_2 = CriterionKindLength.from_dict(
                     data
                 )
 
@@ -203,8 +206,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_3 = CriterionKindType3.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_3 = (
+                    CriterionKindValidJson.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_3
@@ -213,8 +216,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_4 = CriterionKindType4.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_4 = (
+                    CriterionKindJsonSchema.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_4
@@ -223,8 +226,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_5 = CriterionKindType5.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_5 = (
+                    CriterionKindLanguage.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_5
@@ -233,8 +236,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_6 = CriterionKindType6.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_6 = (
+                    CriterionKindSection.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_6
@@ -243,7 +246,7 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_7 = CriterionKindType7.from_dict(
+                componentsschemas_criterion_kind_type_7 = CriterionKindFormat.from_dict(
                     data
                 )
 
@@ -253,8 +256,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_8 = CriterionKindType8.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_8 = (
+                    CriterionKindSimilarity.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_8
@@ -263,8 +266,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_9 = CriterionKindType9.from_dict(
-                    data
+                componentsschemas_criterion_kind_type_9 = (
+                    CriterionKindVerifier.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_9
@@ -273,8 +276,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_10 = (
-                    CriterionKindType10.from_dict(data)
+                componentsschemas_criterion_kind_type_10 = CriterionKindScore.from_dict(
+                    data
                 )
 
                 return componentsschemas_criterion_kind_type_10
@@ -283,8 +286,8 @@ class Criterion:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_criterion_kind_type_11 = (
-                    CriterionKindType11.from_dict(data)
+                componentsschemas_criterion_kind_type_11 = CriterionKindLabel.from_dict(
+                    data
                 )
 
                 return componentsschemas_criterion_kind_type_11
@@ -294,7 +297,7 @@ class Criterion:
                 if not isinstance(data, dict):
                     raise TypeError()
                 componentsschemas_criterion_kind_type_12 = (
-                    CriterionKindType12.from_dict(data)
+                    CriterionKindChoices.from_dict(data)
                 )
 
                 return componentsschemas_criterion_kind_type_12
@@ -302,7 +305,7 @@ class Criterion:
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_criterion_kind_type_13 = CriterionKindType13.from_dict(
+            componentsschemas_criterion_kind_type_13 = CriterionKindPrinciple.from_dict(
                 data
             )
 

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
 from ..models.extraction import Extraction, check_extraction
 from ..models.operation import Operation, check_operation
+from ..models.reasoning import Reasoning, check_reasoning
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ExactMatchInput")
@@ -19,13 +22,14 @@ class ExactMatchInput:
 
         Attributes:
             reference (str): The expected answer. It is normalised like the response but never extracted from.
-            response (str): The model's output.
+            response (str): The model's output; its reasoning is dropped unless `reasoning` is `keep`.
             case_fold (bool | Unset): Compare case-insensitively (Unicode lowercase).
             collapse_whitespace (bool | Unset): Replace every run of whitespace with one space on both sides. Default: True.
             extract (Extraction | Unset): Where to find the answer inside a full response before comparing it.
             nfkc (bool | Unset): Apply Unicode NFKC first: full-width digits, ligatures and compatibility forms become
                 plain ones.
             operation (Operation | Unset): The comparison, as in OpenAI's `string_check` grader.
+            reasoning (Reasoning | Unset): What to do with a `<think>...</think>` reasoning block.
             trim (bool | Unset): Strip leading and trailing whitespace from both sides. Default: True.
     """
 
@@ -36,6 +40,7 @@ class ExactMatchInput:
     extract: Extraction | Unset = UNSET
     nfkc: bool | Unset = UNSET
     operation: Operation | Unset = UNSET
+    reasoning: Reasoning | Unset = UNSET
     trim: bool | Unset = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,6 +62,10 @@ class ExactMatchInput:
         if not isinstance(self.operation, Unset):
             operation = self.operation
 
+        reasoning: str | Unset = UNSET
+        if not isinstance(self.reasoning, Unset):
+            reasoning = self.reasoning
+
         trim = self.trim
 
         field_dict: dict[str, Any] = {}
@@ -77,6 +86,8 @@ class ExactMatchInput:
             field_dict["nfkc"] = nfkc
         if operation is not UNSET:
             field_dict["operation"] = operation
+        if reasoning is not UNSET:
+            field_dict["reasoning"] = reasoning
         if trim is not UNSET:
             field_dict["trim"] = trim
 
@@ -109,6 +120,13 @@ class ExactMatchInput:
         else:
             operation = check_operation(_operation)
 
+        _reasoning = d.pop("reasoning", UNSET)
+        reasoning: Reasoning | Unset
+        if isinstance(_reasoning, Unset):
+            reasoning = UNSET
+        else:
+            reasoning = check_reasoning(_reasoning)
+
         trim = d.pop("trim", UNSET)
 
         exact_match_input = cls(
@@ -119,6 +137,7 @@ class ExactMatchInput:
             extract=extract,
             nfkc=nfkc,
             operation=operation,
+            reasoning=reasoning,
             trim=trim,
         )
 

@@ -1,12 +1,15 @@
 from typing import Literal
 
-Extraction = Literal["answer_line", "answer_tag", "auto", "boxed", "none"]
+Extraction = Literal[
+    "answer_line", "answer_tag", "auto", "boxed", "gsm8k_marker", "none"
+]
 
 EXTRACTION_VALUES: set[Extraction] = {
     "answer_line",
     "answer_tag",
     "auto",
     "boxed",
+    "gsm8k_marker",
     "none",
 }
 

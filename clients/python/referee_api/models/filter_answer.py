@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -23,19 +25,23 @@ class FilterAnswer:
         groups (list[GroupAnswer]):
         run (str):
         step (int): The step decided (1-based).
-        threshold (float): β·EMA applied to this step; 0 before filtering starts.
-        ema (float | None | Unset): The moving average after this step; null during warm-up.
-        mean_std (float | None | Unset): The step's mean std over rollouts, which entered the moving average; null when
-            no
-            group had two rollouts.
+        threshold (float): β·EMA applied to every round of this step; 0 before filtering starts.
+        closed (bool | Unset): Whether the step was closed by this request (its mean std entered the moving average).
+        ema (float | None | Unset): The moving average after this request; null during warm-up.
+        mean_std (float | None | Unset): The step's mean std over the rollouts of its rounds so far (what enters the
+            moving
+            average when the step closes); null when no group had a std.
+        round_ (int | Unset): The round decided within the step (1-based).
     """
 
     groups: list[GroupAnswer]
     run: str
     step: int
     threshold: float
+    closed: bool | Unset = UNSET
     ema: float | None | Unset = UNSET
     mean_std: float | None | Unset = UNSET
+    round_: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +56,8 @@ class FilterAnswer:
 
         threshold = self.threshold
 
+        closed = self.closed
+
         ema: float | None | Unset
         if isinstance(self.ema, Unset):
             ema = UNSET
@@ -62,6 +70,8 @@ class FilterAnswer:
         else:
             mean_std = self.mean_std
 
+        round_ = self.round_
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -72,10 +82,14 @@ class FilterAnswer:
                 "threshold": threshold,
             }
         )
+        if closed is not UNSET:
+            field_dict["closed"] = closed
         if ema is not UNSET:
             field_dict["ema"] = ema
         if mean_std is not UNSET:
             field_dict["mean_std"] = mean_std
+        if round_ is not UNSET:
+            field_dict["round"] = round_
 
         return field_dict
 
@@ -97,6 +111,8 @@ class FilterAnswer:
 
         threshold = d.pop("threshold")
 
+        closed = d.pop("closed", UNSET)
+
         def _parse_ema(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -115,13 +131,17 @@ class FilterAnswer:
 
         mean_std = _parse_mean_std(d.pop("mean_std", UNSET))
 
+        round_ = d.pop("round", UNSET)
+
         filter_answer = cls(
             groups=groups,
             run=run,
             step=step,
             threshold=threshold,
+            closed=closed,
             ema=ema,
             mean_std=mean_std,
+            round_=round_,
         )
 
         filter_answer.additional_properties = d

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -14,13 +16,16 @@ class GroupAdvantages:
     """One group's advantages and statistics.
 
     Attributes:
-        advantages (list[float]): One advantage per rollout; all 0 in a group of one.
+        advantages (list[float]): One advantage per rollout: exactly 0 where all values agree (zero std).
         all_agree (bool): Whether every rollout got the same raw reward: the group teaches nothing under any
             group-constant correction.
         id (str): The group key, as given.
         keep (bool): DAPO's dynamic-sampling rule: keep a group unless all of its several rollouts agree.
-        mean (float): The mean of `values`.
-        std (float): The std of `values` by the requested estimator (0 in a group of one).
+        mean (float): The baseline subtracted: the mean of `values`, or 0 for a group of one under
+            `single_rollout: verl` (v for `zero`).
+        std (float): The scale divided by (before epsilon): the std of `values` by the requested estimator, 0
+            when all values agree, and for a group of one 1 under `single_rollout: verl` (0 for
+            `zero`).
         values (list[float]): The values the advantages come from: the rewards, or their corrections.
     """
 

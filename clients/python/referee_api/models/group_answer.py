@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -18,7 +20,8 @@ class GroupAnswer:
     Attributes:
         keep (bool): Whether the group is kept.
         id (None | str | Unset):
-        std (float | None | Unset): The unbiased (N − 1) std of the group's rewards; null for fewer than two rollouts.
+        std (float | None | Unset): The unbiased (N − 1) std of the group's rewards (1 for a single rollout under
+            `single_rollout: std_one`); null for a single rollout under `drop`.
     """
 
     keep: bool

@@ -1,10 +1,11 @@
 from typing import Literal
 
 IntervalMethod = Literal[
-    "configured", "jeffreys", "monte_carlo", "rate_bounds", "wilson"
+    "clopper_pearson", "configured", "jeffreys", "monte_carlo", "rate_bounds", "wilson"
 ]
 
 INTERVAL_METHOD_VALUES: set[IntervalMethod] = {
+    "clopper_pearson",
     "configured",
     "jeffreys",
     "monte_carlo",

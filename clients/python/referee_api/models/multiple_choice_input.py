@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
@@ -18,7 +20,8 @@ class MultipleChoiceInput:
 
         Attributes:
             reference (list[str] | str): The correct option letter(s): `"B"`, `"A, C"`, `"(B)"` or `["A", "C"]`.
-            response (str): The model's output; text before a closing `</think>` is ignored.
+            response (str): The model's output; its reasoning is ignored (the shared response anatomy), and a response
+                whose `<think>` never closed is `unparseable`.
             num_options (int | None | Unset): How many options there are when `options` is not given (default 10: A to J).
             options (list[str] | None | Unset): The option texts in order (A first). Bounds the valid letters, and a
                 response whose

@@ -1,15 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.aggregation_type_0 import AggregationType0
-    from ..models.aggregation_type_1 import AggregationType1
+    from ..models.aggregation_formula import AggregationFormula
+    from ..models.aggregation_weighted_mean import AggregationWeightedMean
     from ..models.criterion import Criterion
 
 
@@ -24,17 +26,18 @@ class NewRubric:
         criteria (list[Criterion]): The criteria, each with a unique name. 1 to 64 of them.
         id (str): The id items name it by: letters, digits, `.`, `_` and `-`, starting with a letter or
             digit, at most 128 characters.
-        aggregation (AggregationType0 | AggregationType1 | Unset): How criterion scores combine into the item's score.
+        aggregation (AggregationFormula | AggregationWeightedMean | Unset): How criterion scores combine into the item's
+            score.
         veto_floor (float | Unset): The score of an item that fails a veto criterion (default 0).
     """
 
     criteria: list[Criterion]
     id: str
-    aggregation: AggregationType0 | AggregationType1 | Unset = UNSET
+    aggregation: AggregationFormula | AggregationWeightedMean | Unset = UNSET
     veto_floor: float | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.aggregation_type_0 import AggregationType0
+        from ..models.aggregation_weighted_mean import AggregationWeightedMean
 
         criteria = []
         for criteria_item_data in self.criteria:
@@ -46,7 +49,7 @@ class NewRubric:
         aggregation: dict[str, Any] | Unset
         if isinstance(self.aggregation, Unset):
             aggregation = UNSET
-        elif isinstance(self.aggregation, AggregationType0):
+        elif isinstance(self.aggregation, AggregationWeightedMean):
             aggregation = self.aggregation.to_dict()
         else:
             aggregation = self.aggregation.to_dict()
@@ -70,8 +73,8 @@ class NewRubric:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.aggregation_type_0 import AggregationType0
-        from ..models.aggregation_type_1 import AggregationType1
+        from ..models.aggregation_formula import AggregationFormula
+        from ..models.aggregation_weighted_mean import AggregationWeightedMean
         from ..models.criterion import Criterion
 
         d = dict(src_dict)
@@ -86,20 +89,22 @@ class NewRubric:
 
         def _parse_aggregation(
             data: object,
-        ) -> AggregationType0 | AggregationType1 | Unset:
+        ) -> AggregationFormula | AggregationWeightedMean | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_aggregation_type_0 = AggregationType0.from_dict(data)
+                componentsschemas_aggregation_type_0 = (
+                    AggregationWeightedMean.from_dict(data)
+                )
 
                 return componentsschemas_aggregation_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_aggregation_type_1 = AggregationType1.from_dict(data)
+            componentsschemas_aggregation_type_1 = AggregationFormula.from_dict(data)
 
             return componentsschemas_aggregation_type_1
 

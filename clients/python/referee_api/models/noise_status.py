@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -53,6 +55,7 @@ class NoiseStatus:
         configured (SourceModel): One source's model, or why it has none.
         j_floor (float): The floor on J's lower bound in force.
         settings (NoiseSettings): What a person sets for one noise model: the body of `PUT /v1/noise/{verifier}`.
+        step (int): The current training step, which windows count back from (0 until one is set).
         verifier (str): The verifier id.
         version (str): The verifier version the model applies to (the one this server runs).
         label (None | str | Unset): The task/source label; absent for the verifier-wide model.
@@ -69,6 +72,7 @@ class NoiseStatus:
     configured: SourceModel
     j_floor: float
     settings: NoiseSettings
+    step: int
     verifier: str
     version: str
     label: None | str | Unset = UNSET
@@ -93,6 +97,8 @@ class NoiseStatus:
         j_floor = self.j_floor
 
         settings = self.settings.to_dict()
+
+        step = self.step
 
         verifier = self.verifier
 
@@ -137,6 +143,7 @@ class NoiseStatus:
                 "configured": configured,
                 "j_floor": j_floor,
                 "settings": settings,
+                "step": step,
                 "verifier": verifier,
                 "version": version,
             }
@@ -173,6 +180,8 @@ class NoiseStatus:
         j_floor = d.pop("j_floor")
 
         settings = NoiseSettings.from_dict(d.pop("settings"))
+
+        step = d.pop("step")
 
         verifier = d.pop("verifier")
 
@@ -238,6 +247,7 @@ class NoiseStatus:
             configured=configured,
             j_floor=j_floor,
             settings=settings,
+            step=step,
             verifier=verifier,
             version=version,
             label=label,

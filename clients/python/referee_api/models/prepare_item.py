@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
@@ -29,6 +31,9 @@ class PrepareItem:
             prompt (None | str | Unset): The prompt already rendered with the chat template, up to the assistant's turn;
                 instead
                 of `messages`.
+            score_blank_answers (bool | Unset): Prepare a response whose answer is blank like any other, as the reference
+                scores it
+                (the `rlpr` option of the same name).
     """
 
     reference: str
@@ -36,6 +41,7 @@ class PrepareItem:
     format_mode: FormatMode | Unset = UNSET
     messages: list[ChatMessage] | None | Unset = UNSET
     prompt: None | str | Unset = UNSET
+    score_blank_answers: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         reference = self.reference
@@ -64,6 +70,8 @@ class PrepareItem:
         else:
             prompt = self.prompt
 
+        score_blank_answers = self.score_blank_answers
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -78,6 +86,8 @@ class PrepareItem:
             field_dict["messages"] = messages
         if prompt is not UNSET:
             field_dict["prompt"] = prompt
+        if score_blank_answers is not UNSET:
+            field_dict["score_blank_answers"] = score_blank_answers
 
         return field_dict
 
@@ -130,12 +140,15 @@ class PrepareItem:
 
         prompt = _parse_prompt(d.pop("prompt", UNSET))
 
+        score_blank_answers = d.pop("score_blank_answers", UNSET)
+
         prepare_item = cls(
             reference=reference,
             response=response,
             format_mode=format_mode,
             messages=messages,
             prompt=prompt,
+            score_blank_answers=score_blank_answers,
         )
 
         return prepare_item

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
 from ..models.extraction import Extraction, check_extraction
 from ..models.match_mode import MatchMode, check_match_mode
+from ..models.reasoning import Reasoning, check_reasoning
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="RegexMatchInput")
@@ -20,10 +23,11 @@ class RegexMatchInput:
 
         Attributes:
             pattern (str): The pattern, at most 4096 bytes, nesting at most 64 deep.
-            response (str): The model's output.
+            response (str): The model's output; its reasoning is dropped unless `reasoning` is `keep`.
             case_insensitive (bool | Unset): Match letters regardless of case.
             extract (Extraction | Unset): Where to find the answer inside a full response before comparing it.
             mode (MatchMode | Unset): Whether the pattern must match the whole answer or any part of it.
+            reasoning (Reasoning | Unset): What to do with a `<think>...</think>` reasoning block.
     """
 
     pattern: str
@@ -31,6 +35,7 @@ class RegexMatchInput:
     case_insensitive: bool | Unset = UNSET
     extract: Extraction | Unset = UNSET
     mode: MatchMode | Unset = UNSET
+    reasoning: Reasoning | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         pattern = self.pattern
@@ -47,6 +52,10 @@ class RegexMatchInput:
         if not isinstance(self.mode, Unset):
             mode = self.mode
 
+        reasoning: str | Unset = UNSET
+        if not isinstance(self.reasoning, Unset):
+            reasoning = self.reasoning
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -61,6 +70,8 @@ class RegexMatchInput:
             field_dict["extract"] = extract
         if mode is not UNSET:
             field_dict["mode"] = mode
+        if reasoning is not UNSET:
+            field_dict["reasoning"] = reasoning
 
         return field_dict
 
@@ -87,12 +98,20 @@ class RegexMatchInput:
         else:
             mode = check_match_mode(_mode)
 
+        _reasoning = d.pop("reasoning", UNSET)
+        reasoning: Reasoning | Unset
+        if isinstance(_reasoning, Unset):
+            reasoning = UNSET
+        else:
+            reasoning = check_reasoning(_reasoning)
+
         regex_match_input = cls(
             pattern=pattern,
             response=response,
             case_insensitive=case_insensitive,
             extract=extract,
             mode=mode,
+            reasoning=reasoning,
         )
 
         return regex_match_input

@@ -1,14 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.aggregation_type_0 import AggregationType0
-    from ..models.aggregation_type_1 import AggregationType1
+    from ..models.aggregation_formula import AggregationFormula
+    from ..models.aggregation_weighted_mean import AggregationWeightedMean
     from ..models.criterion import Criterion
 
 
@@ -20,7 +22,7 @@ class RubricVersion:
     """One stored version of a rubric.
 
     Attributes:
-        aggregation (AggregationType0 | AggregationType1): How criterion scores combine into the item's score.
+        aggregation (AggregationFormula | AggregationWeightedMean): How criterion scores combine into the item's score.
         created_at_ms (int): When this version was stored, in milliseconds since the Unix epoch.
         criteria (list[Criterion]):
         id (str):
@@ -28,7 +30,7 @@ class RubricVersion:
         veto_floor (float):
     """
 
-    aggregation: AggregationType0 | AggregationType1
+    aggregation: AggregationFormula | AggregationWeightedMean
     created_at_ms: int
     criteria: list[Criterion]
     id: str
@@ -37,10 +39,10 @@ class RubricVersion:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.aggregation_type_0 import AggregationType0
+        from ..models.aggregation_weighted_mean import AggregationWeightedMean
 
         aggregation: dict[str, Any]
-        if isinstance(self.aggregation, AggregationType0):
+        if isinstance(self.aggregation, AggregationWeightedMean):
             aggregation = self.aggregation.to_dict()
         else:
             aggregation = self.aggregation.to_dict()
@@ -75,24 +77,28 @@ class RubricVersion:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.aggregation_type_0 import AggregationType0
-        from ..models.aggregation_type_1 import AggregationType1
+        from ..models.aggregation_formula import AggregationFormula
+        from ..models.aggregation_weighted_mean import AggregationWeightedMean
         from ..models.criterion import Criterion
 
         d = dict(src_dict)
 
-        def _parse_aggregation(data: object) -> AggregationType0 | AggregationType1:
+        def _parse_aggregation(
+            data: object,
+        ) -> AggregationFormula | AggregationWeightedMean:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_aggregation_type_0 = AggregationType0.from_dict(data)
+                componentsschemas_aggregation_type_0 = (
+                    AggregationWeightedMean.from_dict(data)
+                )
 
                 return componentsschemas_aggregation_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_aggregation_type_1 = AggregationType1.from_dict(data)
+            componentsschemas_aggregation_type_1 = AggregationFormula.from_dict(data)
 
             return componentsschemas_aggregation_type_1
 

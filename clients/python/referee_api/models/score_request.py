@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
@@ -29,8 +31,10 @@ class ScoreRequest:
     result: it never fails the batch.
 
         Attributes:
-            items (list[Any | CodeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
-                RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order.
+            items (list[CodeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
+                RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order. An item that
+                does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own
+                `invalid_input` result, in its place; it never fails the request.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
@@ -38,8 +42,7 @@ class ScoreRequest:
     """
 
     items: list[
-        Any
-        | CodeScoreItem
+        CodeScoreItem
         | ExactMatchScoreItem
         | MathScoreItem
         | MultipleChoiceScoreItem
@@ -59,11 +62,10 @@ class ScoreRequest:
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
         from ..models.rlpr_score_item import RlprScoreItem
-        from ..models.rubric_score_item import RubricScoreItem
 
         items = []
         for items_item_data in self.items:
-            items_item: Any | dict[str, Any]
+            items_item: dict[str, Any]
             if (
                 isinstance(items_item_data, ExactMatchScoreItem)
                 or isinstance(items_item_data, RegexMatchScoreItem)
@@ -72,11 +74,11 @@ class ScoreRequest:
                 or isinstance(items_item_data, NpScoreItem)
                 or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, CodeScoreItem)
-                or isinstance(items_item_data, RubricScoreItem)
             ):
                 items_item = items_item_data.to_dict()
             else:
-                items_item = items_item_data
+                items_item = items_item_data.to_dict()
+
             items.append(items_item)
 
         correction: str | Unset = UNSET
@@ -122,8 +124,7 @@ class ScoreRequest:
             def _parse_items_item(
                 data: object,
             ) -> (
-                Any
-                | CodeScoreItem
+                CodeScoreItem
                 | ExactMatchScoreItem
                 | MathScoreItem
                 | MultipleChoiceScoreItem
@@ -194,28 +195,11 @@ class ScoreRequest:
                     return componentsschemas_score_item_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(
-                        data
-                    )
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(data)
 
-                    return componentsschemas_score_item_type_7
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                return cast(
-                    Any
-                    | CodeScoreItem
-                    | ExactMatchScoreItem
-                    | MathScoreItem
-                    | MultipleChoiceScoreItem
-                    | NpScoreItem
-                    | RegexMatchScoreItem
-                    | RlprScoreItem
-                    | RubricScoreItem,
-                    data,
-                )
+                return componentsschemas_score_item_type_7
 
             items_item = _parse_items_item(items_item_data)
 

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
+from ..models.single_rollout import SingleRollout, check_single_rollout
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="StdFilter")
@@ -22,12 +25,14 @@ class StdFilter:
             the
             warm-up average then. Default: 11.
         ratio (float | Unset): The EMA's weight on its previous value, in [0, 1). Default: 0.99.
+        single_rollout (SingleRollout | Unset): What a group of a single rollout counts as.
     """
 
     beta: float | Unset = 0.5
     ema_start_step: int | Unset = 6
     filter_start_step: int | Unset = 11
     ratio: float | Unset = 0.99
+    single_rollout: SingleRollout | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         beta = self.beta
@@ -37,6 +42,10 @@ class StdFilter:
         filter_start_step = self.filter_start_step
 
         ratio = self.ratio
+
+        single_rollout: str | Unset = UNSET
+        if not isinstance(self.single_rollout, Unset):
+            single_rollout = self.single_rollout
 
         field_dict: dict[str, Any] = {}
 
@@ -49,6 +58,8 @@ class StdFilter:
             field_dict["filter_start_step"] = filter_start_step
         if ratio is not UNSET:
             field_dict["ratio"] = ratio
+        if single_rollout is not UNSET:
+            field_dict["single_rollout"] = single_rollout
 
         return field_dict
 
@@ -63,11 +74,19 @@ class StdFilter:
 
         ratio = d.pop("ratio", UNSET)
 
+        _single_rollout = d.pop("single_rollout", UNSET)
+        single_rollout: SingleRollout | Unset
+        if isinstance(_single_rollout, Unset):
+            single_rollout = UNSET
+        else:
+            single_rollout = check_single_rollout(_single_rollout)
+
         std_filter = cls(
             beta=beta,
             ema_start_step=ema_start_step,
             filter_start_step=filter_start_step,
             ratio=ratio,
+            single_rollout=single_rollout,
         )
 
         return std_filter

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
@@ -20,26 +22,22 @@ class VerifierScoreRequest:
     """A batch of items for one verifier.
 
     Attributes:
-        items (list[Any | VerifierScoreItem]): The items, answered in the same order.
+        items (list[VerifierScoreItem]): The items, answered in the same order. An item that does not match its schema
+            (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its
+            place; it never fails the request.
         correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
         timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
             server's own.
     """
 
-    items: list[Any | VerifierScoreItem]
+    items: list[VerifierScoreItem]
     correction: Correction | Unset = UNSET
     timeout_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.verifier_score_item import VerifierScoreItem
-
         items = []
         for items_item_data in self.items:
-            items_item: Any | dict[str, Any]
-            if isinstance(items_item_data, VerifierScoreItem):
-                items_item = items_item_data.to_dict()
-            else:
-                items_item = items_item_data
+            items_item = items_item_data.to_dict()
             items.append(items_item)
 
         correction: str | Unset = UNSET
@@ -74,19 +72,7 @@ class VerifierScoreRequest:
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-
-            def _parse_items_item(data: object) -> Any | VerifierScoreItem:
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    items_item_type_0 = VerifierScoreItem.from_dict(data)
-
-                    return items_item_type_0
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                return cast(Any | VerifierScoreItem, data)
-
-            items_item = _parse_items_item(items_item_data)
+            items_item = VerifierScoreItem.from_dict(items_item_data)
 
             items.append(items_item)
 

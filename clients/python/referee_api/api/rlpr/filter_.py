@@ -95,12 +95,16 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: FilterRequest,
 ) -> Response[ErrorBody | FilterAnswer]:
-    """Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-    β times the run's moving average. The run's first step fixes its settings; its state is
-    kept in the database, and a retried step (same `step`) gets the same answer.
+    """Decides one generation round of a training step: each group's reward std (N − 1) and whether
+    it reaches β times the run's moving average, fixed for every round of the step. A step closes
+    at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+    all its rounds then moves the average once. The run's first step fixes its settings; its
+    state is kept in the database. A retried round (same `step`, `round` and body) gets the
+    stored answer; another body for an answered round is a 409.
 
     Args:
-        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`.
+        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`: one generation
+            round of a training step.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,12 +130,16 @@ def sync(
     client: AuthenticatedClient,
     body: FilterRequest,
 ) -> ErrorBody | FilterAnswer | None:
-    """Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-    β times the run's moving average. The run's first step fixes its settings; its state is
-    kept in the database, and a retried step (same `step`) gets the same answer.
+    """Decides one generation round of a training step: each group's reward std (N − 1) and whether
+    it reaches β times the run's moving average, fixed for every round of the step. A step closes
+    at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+    all its rounds then moves the average once. The run's first step fixes its settings; its
+    state is kept in the database. A retried round (same `step`, `round` and body) gets the
+    stored answer; another body for an answered round is a 409.
 
     Args:
-        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`.
+        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`: one generation
+            round of a training step.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,12 +160,16 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: FilterRequest,
 ) -> Response[ErrorBody | FilterAnswer]:
-    """Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-    β times the run's moving average. The run's first step fixes its settings; its state is
-    kept in the database, and a retried step (same `step`) gets the same answer.
+    """Decides one generation round of a training step: each group's reward std (N − 1) and whether
+    it reaches β times the run's moving average, fixed for every round of the step. A step closes
+    at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+    all its rounds then moves the average once. The run's first step fixes its settings; its
+    state is kept in the database. A retried round (same `step`, `round` and body) gets the
+    stored answer; another body for an answered round is a 409.
 
     Args:
-        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`.
+        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`: one generation
+            round of a training step.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,12 +193,16 @@ async def asyncio(
     client: AuthenticatedClient,
     body: FilterRequest,
 ) -> ErrorBody | FilterAnswer | None:
-    """Decides one training step's groups: each group's reward std (N − 1) and whether it reaches
-    β times the run's moving average. The run's first step fixes its settings; its state is
-    kept in the database, and a retried step (same `step`) gets the same answer.
+    """Decides one generation round of a training step: each group's reward std (N − 1) and whether
+    it reaches β times the run's moving average, fixed for every round of the step. A step closes
+    at a round with `close` (the default) or at round 1 of the next step, and its mean std over
+    all its rounds then moves the average once. The run's first step fixes its settings; its
+    state is kept in the database. A retried round (same `step`, `round` and body) gets the
+    stored answer; another body for an answered round is a 409.
 
     Args:
-        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`.
+        body (FilterRequest): The body of `POST /v1/reward-models/rlpr/filter`: one generation
+            round of a training step.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,36 @@
+// Compile-time checks of the item types: `tsc --strict` fails on any line below marked
+// `@ts-expect-error` that is *not* an error, so a loosened type (an `unknown` item, a verifier id
+// that is any string, an input that takes any field) breaks the build.
+import type { ScoreItem, ScoreRequest, VerifierId } from "./index.js";
+
+/** A well-typed item of each kind compiles. */
+export const typedItems: ScoreItem[] = [
+  { verifier: "math", input: { response: "\\boxed{2}", reference: "2" } },
+  { id: "x", verifier: "exact-match", input: { response: "Paris", reference: "Paris", extract: "boxed" } },
+  { verifier: "multiple-choice", input: { response: "(B)", reference: "B" } },
+];
+
+/** A misspelled verifier id is refused. */
+// @ts-expect-error "maths" is not a verifier id
+export const misspelledVerifier: ScoreItem = { verifier: "maths", input: { response: "2", reference: "2" } };
+
+/** A misspelled input field is refused. */
+export const misspelledField: ScoreRequest = {
+  // @ts-expect-error `refrence` is not a field of the math input
+  items: [{ verifier: "math", input: { response: "2", refrence: "2" } }],
+};
+
+/** An item field that does not exist is refused. */
+export const unknownItemField: ScoreRequest = {
+  // @ts-expect-error `weight` is not a field of a score item
+  items: [{ verifier: "math", weight: 2, input: { response: "2", reference: "2" } }],
+};
+
+/** The input type follows the verifier: exact-match's `extract` is not a math option. */
+export const wrongVerifierInput: ScoreRequest = {
+  // @ts-expect-error `extract` is an exact-match field, not a math one
+  items: [{ verifier: "math", input: { response: "2", reference: "2", extract: "boxed" } }],
+};
+
+/** The verifier ids are a closed set. */
+export const verifierIds: VerifierId[] = ["math", "code", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice"];
