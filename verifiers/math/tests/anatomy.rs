@@ -1,7 +1,7 @@
 //! The math verifier against the shared response-anatomy fixture, and GSM8K's `####` marker.
 
-use referee_core::anatomy::{Anatomy, Marker};
 use referee_core::anatomy::fixtures::rows;
+use referee_core::anatomy::{Anatomy, Marker};
 use referee_core::{Budget, Status};
 use referee_math::{MathOptions, judge};
 
@@ -65,5 +65,35 @@ fn gsm8k_reference_solutions_match_their_own_answers() {
         assert_eq!(status(&row.answer, &(wrong + 1).to_string()), Status::Incorrect, "row {}", i + 1);
     }
     assert_eq!(rows, 1319);
+    assert!(rejected.is_empty(), "{} reference solutions rejected: {rejected:?}", rejected.len());
+}
+
+/// Every MATH-500 reference solution (Hendrycks et al.'s MATH, PRM800K's test subset, MIT; see
+/// `data/README.md`) against its own answer: boxes in the working, restated answers and `\text{}`
+/// answers must all read as the solution meant. Integer answers are also checked against the
+/// answer plus one, so the test cannot pass by crediting everything.
+#[test]
+fn math500_reference_solutions_match_their_own_answers() {
+    #[derive(serde::Deserialize)]
+    struct Row {
+        solution: String,
+        answer: String,
+    }
+    let text = include_str!("data/math500_test.jsonl");
+    let mut rejected = Vec::new();
+    let (mut rows, mut integers) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        let row: Row = serde_json::from_str(line).unwrap_or_else(|e| panic!("math500 row {}: {e}", i + 1));
+        rows += 1;
+        if status(&row.solution, &row.answer) != Status::Correct {
+            rejected.push(format!("row {}: {}", i + 1, row.answer));
+        }
+        if let Ok(n) = row.answer.trim().parse::<i64>() {
+            integers += 1;
+            assert_eq!(status(&row.solution, &(n + 1).to_string()), Status::Incorrect, "row {}", i + 1);
+        }
+    }
+    assert_eq!(rows, 500);
+    assert!(integers > 200, "{integers} integer answers");
     assert!(rejected.is_empty(), "{} reference solutions rejected: {rejected:?}", rejected.len());
 }
