@@ -95,5 +95,17 @@ fn math500_reference_solutions_match_their_own_answers() {
     }
     assert_eq!(rows, 500);
     assert!(integers > 200, "{integers} integer answers");
+    // Each solution against the next row's answer: credited only when the two answers are
+    // themselves equivalent.
+    let rows: Vec<Row> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let mut false_accepts = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let other = &rows[(i + 1) % rows.len()].answer;
+        let same = status(&row.answer, other) == Status::Correct;
+        if !same && status(&row.solution, other) == Status::Correct {
+            false_accepts.push(format!("row {}: {other}", i + 1));
+        }
+    }
+    assert!(false_accepts.is_empty(), "{false_accepts:?}");
     assert!(rejected.is_empty(), "{} reference solutions rejected: {rejected:?}", rejected.len());
 }
