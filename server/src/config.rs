@@ -127,8 +127,15 @@ pub struct ServerConfig {
     pub body_limit_bytes: usize,
     /// Most items in one scoring request (413 above).
     pub max_batch_items: usize,
-    /// Requests processed at once; more are refused with 503 and `Retry-After`.
+    /// Requests processed at once; more are refused with 503 and `Retry-After`, except on
+    /// trainer-facing routes (`/get_reward`), which wait for room.
     pub max_concurrent_requests: usize,
+    /// Trainer-facing requests (`/get_reward`) that may wait at once for a request slot, each
+    /// until the request deadline; more are refused with 503 and `Retry-After`. A request that
+    /// holds a slot then also waits, until the same deadline, for room in the queues of the
+    /// scorers it needs. 0 refuses them like the general API (503 without a slot, 429 on a
+    /// full scorer queue).
+    pub max_waiting_requests: usize,
     /// Seconds a client is told to wait in `Retry-After` when refused for load.
     pub retry_after_secs: u32,
     /// How long shutdown waits for in-flight requests, in milliseconds.
@@ -284,6 +291,7 @@ impl Default for ServerConfig {
             body_limit_bytes: 64 << 20,
             max_batch_items: 16_384,
             max_concurrent_requests: 1024,
+            max_waiting_requests: 4096,
             retry_after_secs: 1,
             shutdown_grace_ms: 30_000,
         }

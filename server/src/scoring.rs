@@ -109,6 +109,10 @@ pub struct Engine {
     persistence: OnceLock<Persistence>,
     /// Set once the noise models are loaded; until then no verdict is corrected or appealed.
     noise: OnceLock<Arc<NoiseLayer>>,
+    /// Requests that wait for admission queue here, first come first served, so that under
+    /// sustained load the oldest waiter is admitted next and none waits past its deadline
+    /// while newer ones go through.
+    waiting_line: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// One item after its envelope (`id`, `verifier`, `input`) has been read.
@@ -126,8 +130,14 @@ trait Admit {
     /// What a full queue turns into: [`Busy`], or nothing for a policy that never refuses.
     type Refusal;
 
-    /// `Some` refuses the request; `None` waits and asks again.
-    fn refuse(busy: Busy) -> Option<Self::Refusal>;
+    /// `Some` refuses the request; `None` waits and asks again. `now` is when the queue was
+    /// found full.
+    fn refuse(&self, busy: Busy, now: Instant) -> Option<Self::Refusal>;
+
+    /// When waiting ends, if ever: no sleep reaches past it.
+    fn until(&self) -> Option<Instant> {
+        None
+    }
 }
 
 /// Refuse the whole request (HTTP 429 or 503 with `Retry-After`).
@@ -136,7 +146,7 @@ struct Refuse;
 impl Admit for Refuse {
     type Refusal = Busy;
 
-    fn refuse(busy: Busy) -> Option<Busy> {
+    fn refuse(&self, busy: Busy, _: Instant) -> Option<Busy> {
         Some(busy)
     }
 }
@@ -147,8 +157,28 @@ struct Wait;
 impl Admit for Wait {
     type Refusal = std::convert::Infallible;
 
-    fn refuse(_: Busy) -> Option<std::convert::Infallible> {
+    fn refuse(&self, _: Busy, _: Instant) -> Option<std::convert::Infallible> {
         None
+    }
+}
+
+/// Wait and ask again until an instant, then refuse with 503: trainer-facing requests, whose
+/// clients retry blindly or drop the reward, are held rather than refused while there is time.
+struct WaitUntil(Instant);
+
+impl Admit for WaitUntil {
+    type Refusal = Busy;
+
+    fn refuse(&self, busy: Busy, now: Instant) -> Option<Busy> {
+        (now >= self.0).then(|| Busy {
+            status: referee_core::BusyStatus::Unavailable,
+            message: format!("{}; no room came within the request deadline", busy.message),
+            ..busy
+        })
+    }
+
+    fn until(&self) -> Option<Instant> {
+        Some(self.0)
     }
 }
 
@@ -168,7 +198,7 @@ pub enum ItemShape<'a> {
 impl Engine {
     /// An engine over `registry` that persists nothing until [`Engine::attach`].
     pub fn new(registry: Arc<Registry>) -> Engine {
-        Engine { registry, persistence: OnceLock::new(), noise: OnceLock::new() }
+        Engine { registry, persistence: OnceLock::new(), noise: OnceLock::new(), waiting_line: Arc::default() }
     }
 
     /// Starts logging and caching through `persistence`; only the first call has an effect.
@@ -212,7 +242,7 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Vec<ScoreResult> {
-        match self.score_admitted::<Wait>(items, shape, correction, budget, request_id).await {
+        match self.score_admitted(&Wait, items, shape, correction, budget, request_id).await {
             Ok(results) => results,
             Err(never) => match never {},
         }
@@ -228,11 +258,27 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Result<Vec<ScoreResult>, Busy> {
-        self.score_admitted::<Refuse>(items, shape, correction, budget, request_id).await
+        self.score_admitted(&Refuse, items, shape, correction, budget, request_id).await
+    }
+
+    /// Like [`Engine::score`], but waits for room in a full scorer queue only until `until`;
+    /// then the whole request is refused with a 503 [`Busy`] and nothing is scored. Waiters
+    /// are admitted in arrival order. The budget starts once the items are admitted.
+    pub async fn score_waiting(
+        &self,
+        items: Vec<Value>,
+        shape: ItemShape<'_>,
+        correction: Correction,
+        budget: Budget,
+        request_id: &str,
+        until: Instant,
+    ) -> Result<Vec<ScoreResult>, Busy> {
+        self.score_admitted(&WaitUntil(until), items, shape, correction, budget, request_id).await
     }
 
     async fn score_admitted<A: Admit>(
         &self,
+        policy: &A,
         items: Vec<Value>,
         shape: ItemShape<'_>,
         correction: Correction,
@@ -270,7 +316,7 @@ impl Engine {
             names.push((envelope.id, envelope.verifier));
         }
 
-        let admissions = self.admit::<A>(&groups, &mut budget).await?;
+        let admissions = self.admit(policy, &groups, &mut budget).await?;
         let runs = groups
             .into_iter()
             .enumerate()
@@ -302,16 +348,19 @@ impl Engine {
     }
 
     /// Reserves each scorer's capacity for its group of items (in registry order). When one
-    /// refuses, what was reserved is released; then [`Refuse`] answers [`Busy`] and [`Wait`]
-    /// retries after a short backoff, moving the budget's deadline by the time it waited so
-    /// that queueing never turns into `timeout` verdicts.
+    /// refuses, what was reserved is released; then [`Refuse`] answers [`Busy`], and [`Wait`]
+    /// and [`WaitUntil`] join the waiting line and, at its head, retry after a short backoff.
+    /// The budget's deadline moves by the time spent waiting, so that queueing never turns
+    /// into `timeout` verdicts.
     async fn admit<A: Admit>(
         &self,
+        policy: &A,
         groups: &[Vec<(usize, Value)>],
         budget: &mut Budget,
     ) -> Result<Vec<Admission>, A::Refusal> {
         let started = Instant::now();
         let mut backoff = ADMISSION_BACKOFF_MIN;
+        let mut place_in_line = None;
         loop {
             let reserved: Result<Vec<Admission>, Busy> = groups
                 .iter()
@@ -328,11 +377,26 @@ impl Engine {
                 }
                 Err(busy) => busy,
             };
-            if let Some(refusal) = A::refuse(busy) {
+            let now = Instant::now();
+            if let Some(refusal) = policy.refuse(busy, now) {
                 metrics::counter!("referee_admissions_refused_total").increment(1);
                 return Err(refusal);
             }
-            tokio::time::sleep(backoff).await;
+            if place_in_line.is_none() {
+                // Wait for the head of the line, then ask again at once.
+                let line = self.waiting_line.lock();
+                match policy.until() {
+                    None => place_in_line = Some(line.await),
+                    Some(until) => {
+                        if let Ok(guard) = tokio::time::timeout_at(until.into(), line).await {
+                            place_in_line = Some(guard);
+                        }
+                    }
+                }
+                continue;
+            }
+            let pause = policy.until().map_or(backoff, |until| backoff.min(until.saturating_duration_since(now)));
+            tokio::time::sleep(pause).await;
             backoff = (backoff * 2).min(ADMISSION_BACKOFF_MAX);
         }
     }

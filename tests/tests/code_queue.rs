@@ -79,20 +79,22 @@ on_both_backends!(a_full_code_queue_answers_429_then_recovers, |backend| async m
     assert_eq!(body["code"], "busy", "{body}");
     assert!(body["message"].as_str().is_some_and(|m| m.contains("queue is full")), "{body}");
 
-    // The per-verifier route and OpenRLHF's route answer the same while the queue is full.
+    // The per-verifier route answers the same while the queue is full.
     let items = json!({"items": [{"input": sum_input()}]});
     let (status, retry_after, body) = post(&server, "/v1/verifiers/code/score", &items).await?;
-    assert_eq!((status, retry_after.as_deref(), body["code"].as_str()), (429, Some("3"), Some("busy")), "{body}");
-    let reward = json!({"query": ["```python\nprint(3)\n```"],
-        "labels": [{"language": "python", "tests": [{"stdin": "", "expected_stdout": "3\n"}]}]});
-    let (status, retry_after, body) = post(&server, "/get_reward?verifier=code", &reward).await?;
     assert_eq!((status, retry_after.as_deref(), body["code"].as_str()), (429, Some("3"), Some("busy")), "{body}");
     // Other verifiers are not behind the code queue.
     let exact = json!({"items": [{"verifier": "exact-match", "input": {"response": "4", "reference": "4"}}]});
     let (status, _, body) = post(&server, "/v1/score", &exact).await?;
     assert_eq!(status, 200, "{body}");
+    // OpenRLHF's route is trainer-facing: it waits for room and answers with the real reward.
+    let reward = json!({"query": ["```python\nprint(3)\n```"],
+        "labels": [{"language": "python", "tests": [{"stdin": "", "expected_stdout": "3\n"}]}]});
+    let (held, filled) = tokio::join!(post(&server, "/get_reward?verifier=code", &reward), filling);
+    let (status, _, body) = held?;
+    assert_eq!((status, &body["rewards"], &body["statuses"]), (200, &json!([1.0]), &json!(["correct"])), "{body}");
 
-    let (status, burnt) = filling.await??;
+    let (status, burnt) = filled??;
     assert_eq!(status, 200, "{burnt}");
     for result in burnt["results"].as_array().into_iter().flatten() {
         assert_eq!(result["status"], "incorrect", "{result}");

@@ -88,3 +88,145 @@ on_both_backends!(configured_defaults, |backend| async move {
     assert_eq!((status, body["code"].as_str()), (413, Some("too_many_items")), "{body}");
     server.finish().await
 });
+
+/// A few-shot math prompt in a chat template whose earlier assistant turn answers `\boxed{42}`,
+/// ending with the generation prompt.
+fn few_shot(template: &str) -> String {
+    let (user, assistant, end) = match template {
+        "chatml" => ("<|im_start|>user\n", "<|im_start|>assistant\n", "<|im_end|>\n"),
+        "llama3" => (
+            "<|start_header_id|>user<|end_header_id|>\n\n",
+            "<|start_header_id|>assistant<|end_header_id|>\n\n",
+            "<|eot_id|>",
+        ),
+        "gemma" => ("<start_of_turn>user\n", "<start_of_turn>model\n", "<end_of_turn>\n"),
+        "deepseek" => {
+            ("<\u{ff5c}User\u{ff5c}>", "<\u{ff5c}Assistant\u{ff5c}>", "<\u{ff5c}end\u{2581}of\u{2581}sentence\u{ff5c}>")
+        }
+        _ => ("[INST] ", "[/INST]", "</s>"),
+    };
+    format!("{user}What is 6*7?{end}{assistant}The answer is \\boxed{{42}}.{end}{user}What is 6*8?{end}{assistant}")
+}
+
+/// The value of an unlabelled Prometheus counter, 0 when it was never incremented.
+async fn counter(server: &TestServer, name: &str) -> anyhow::Result<f64> {
+    let text = server.client.get(server.url("/metrics")).send().await?.text().await?;
+    Ok(text.lines().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.trim().parse().ok())).unwrap_or(0.0))
+}
+
+on_both_backends!(truncated_prompts_never_score_prompt_text, |backend| async move {
+    let server = TestServer::start(backend).await?;
+    let templates = ["chatml", "llama3", "gemma", "deepseek", "mistral"];
+    let mut queries = Vec::new();
+    let mut prompts = Vec::new();
+    for template in templates {
+        let prompt = few_shot(template);
+        // OpenRLHF cut the prompt's start off before generating but sends the whole prompt.
+        let cut = prompt.char_indices().nth(prompt.chars().count() / 2).map_or(0, |(i, _)| i);
+        queries.push(format!("{}I do not know.", &prompt[cut..]));
+        prompts.push(prompt.clone());
+        queries.push(format!("{}6*8 is \\boxed{{48}}.", &prompt[cut..]));
+        prompts.push(prompt);
+    }
+    let labels = vec!["48"; queries.len()];
+    let (status, body) = server
+        .post("/get_reward?verifier=math", &json!({"query": queries, "prompts": prompts, "labels": labels}))
+        .await?;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(floats(&body, "rewards"), [0.0, 1.0].repeat(templates.len()), "{body}");
+    assert_eq!(body["extra_logs"]["judged"], json!(vec![1.0; queries.len()]), "{body}");
+
+    // Labelled 42, the few-shot answer: "I do not know." still earns nothing.
+    let prompt = few_shot("chatml");
+    let query = format!("{}I do not know.<|im_end|>", &prompt[20..]);
+    let (status, body) =
+        server.post("/get_reward", &json!({"query": [query], "prompts": [prompt], "labels": ["42"]})).await?;
+    assert_eq!((status, floats(&body, "rewards")), (200, vec![0.0]), "{body}");
+    assert_eq!(body["statuses"], json!(["unparseable"]), "{body}");
+
+    // Without a chat template nothing marks where the response starts: unjudged, and counted.
+    let before = counter(&server, "referee_openrlhf_unseparated_total").await?;
+    let prompt = "Q: What is 6*7?\nA: \\boxed{42}\nQ: What is 6*8?\nA: ";
+    let (status, body) = server
+        .post(
+            "/get_reward",
+            &json!({"query": [format!("{}I do not know.", &prompt[5..]), format!("{prompt}\\boxed{{48}}")],
+                "prompts": [prompt, prompt], "labels": ["42", "48"]}),
+        )
+        .await?;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(floats(&body, "rewards"), [0.0, 1.0], "{body}");
+    assert_eq!(body["statuses"], json!(["invalid_input", "correct"]), "{body}");
+    assert_eq!(body["extra_logs"]["judged"], json!([0.0, 1.0]), "{body}");
+    assert_eq!(counter(&server, "referee_openrlhf_unseparated_total").await? - before, 1.0);
+    server.finish().await
+});
+
+/// A `code` item whose one test burns its fuel (about a second of guest CPU).
+fn burner() -> Value {
+    json!({"items": [{"verifier": "code", "input": {
+        "language": "python", "program": "while True:\n    pass",
+        "tests": [{"stdin": "", "expected_stdout": "never\n"}],
+        "options": {"fuel": 10_000_000_000_u64, "time_limit_ms": 60_000}}}]})
+}
+
+on_both_backends!(trainer_requests_wait_for_room_while_the_general_api_sheds, |backend| async move {
+    let server = TestServer::start_with(backend, |config| {
+        config.server.max_concurrent_requests = 1;
+        config.server.max_waiting_requests = 1;
+        config.server.retry_after_secs = 2;
+        config.server.request_timeout_ms = 120_000;
+    })
+    .await?;
+    let exact = json!({"items": [{"verifier": "exact-match", "input": {"response": "4", "reference": "4"}}]});
+    // A burner takes the one request slot; a probe refused with 503 shows it holds it.
+    let mut burning = None;
+    for _ in 0..100 {
+        let (client, url) = (server.client.clone(), server.url("/v1/score"));
+        let task = tokio::spawn(async move { client.post(url).json(&burner()).send().await?.json::<Value>().await });
+        loop {
+            if task.is_finished() {
+                break;
+            }
+            let (status, body) = server.post("/v1/score", &exact).await?;
+            if status == 503 {
+                assert_eq!(body["code"], "overloaded", "{body}");
+                burning = Some(task);
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        if burning.is_some() {
+            break;
+        }
+    }
+    let Some(burning) = burning else { anyhow::bail!("the burner never held the request slot") };
+
+    // A trainer request waits for the slot instead of being refused.
+    let (client, url) = (server.client.clone(), server.url("/get_reward?verifier=exact-match"));
+    let held = tokio::spawn(async move {
+        let response = client.post(url).json(&json!({"query": ["4"], "prompts": [""], "labels": ["4"]})).send().await?;
+        anyhow::Ok((response.status().as_u16(), response.json::<Value>().await?))
+    });
+    while counter(&server, "referee_trainer_requests_waiting").await? < 1.0 {
+        anyhow::ensure!(!held.is_finished(), "the trainer request did not wait: {:?}", held.await);
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // One may wait; the next trainer request is refused with Retry-After.
+    let response = server
+        .client
+        .post(server.url("/get_reward?verifier=exact-match"))
+        .json(&json!({"query": ["4"]}))
+        .send()
+        .await?;
+    let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let (status, body) = (response.status().as_u16(), response.json::<Value>().await?);
+    assert_eq!((status, body["code"].as_str(), retry_after.as_deref()), (503, Some("busy"), Some("2")), "{body}");
+    assert!(body["message"].as_str().is_some_and(|m| m.contains("max_waiting_requests")), "{body}");
+
+    let burnt = burning.await??;
+    assert_eq!(burnt["results"][0]["details"]["tests"][0]["verdict"], "time_limit", "{burnt}");
+    let (status, body) = held.await??;
+    assert_eq!((status, floats(&body, "rewards")), (200, vec![1.0]), "{body}");
+    server.finish().await
+});

@@ -1,13 +1,18 @@
-//! Request-level layers: API keys, request ids, HTTP metrics, panics.
+//! Request-level layers: API keys, request ids, HTTP metrics, panics, and the room for
+//! requests in flight (shed for the general API, waited for on trainer-facing routes).
 
 use std::any::Any;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, Response, header};
 use axum::middleware::Next;
 use axum::response::IntoResponse;
+use referee_core::{Busy, BusyStatus};
+use tokio::sync::Semaphore;
 use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::AppState;
@@ -32,6 +37,105 @@ pub async fn guard_v1(State(state): State<AppState>, request: Request, next: Nex
         }
     }
     next.run(request).await
+}
+
+/// Room for requests in flight, shared by every load-limited route: `server.max_concurrent_requests`
+/// permits. General API requests take one or are shed at once ([`shed_when_full`]); trainer
+/// requests wait for one ([`hold_until_room`]), at most `server.max_waiting_requests` of them
+/// at a time and each no longer than the request deadline.
+#[derive(Debug, Clone)]
+pub struct RequestGate {
+    permits: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
+    max_waiting: usize,
+    wait: Duration,
+    retry_after_secs: u32,
+}
+
+impl RequestGate {
+    /// A gate of `max_concurrent` permits whose waiters give up after `wait`.
+    pub fn new(max_concurrent: usize, max_waiting: usize, wait: Duration, retry_after_secs: u32) -> RequestGate {
+        RequestGate {
+            permits: Arc::new(Semaphore::new(max_concurrent.min(Semaphore::MAX_PERMITS))),
+            waiting: Arc::default(),
+            max_waiting,
+            wait,
+            retry_after_secs,
+        }
+    }
+
+    fn busy(&self, message: String) -> ApiError {
+        ApiError::Busy(Busy { status: BusyStatus::Unavailable, retry_after_secs: self.retry_after_secs, message })
+    }
+}
+
+/// Until when a trainer-facing request may wait for room, in the gate and then in the queues of
+/// the scorers it needs: its arrival plus the request deadline. [`hold_until_room`] sets it.
+#[derive(Debug, Clone, Copy)]
+pub struct HoldUntil(pub Instant);
+
+/// One place among the waiting requests, given back when dropped.
+struct WaitingPlace(Arc<AtomicUsize>);
+
+impl WaitingPlace {
+    fn take(gate: &RequestGate) -> Option<WaitingPlace> {
+        gate.waiting
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < gate.max_waiting).then_some(n + 1))
+            .ok()
+            .map(|_| WaitingPlace(Arc::clone(&gate.waiting)))
+    }
+}
+
+impl Drop for WaitingPlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The general API's load shedding: a request that finds no room is refused at once with 503
+/// and `Retry-After` (code `overloaded`).
+pub async fn shed_when_full(State(gate): State<RequestGate>, request: Request, next: Next) -> Response<Body> {
+    let Ok(_permit) = Arc::clone(&gate.permits).try_acquire_owned() else {
+        metrics::counter!("referee_requests_shed_total").increment(1);
+        return ApiError::Overloaded { retry_after_secs: gate.retry_after_secs }.into_response();
+    };
+    next.run(request).await
+}
+
+/// Trainer-facing routes: a request that finds no room waits for it, first come first served,
+/// until the request deadline; only when `server.max_waiting_requests` already wait, or the
+/// deadline passes first, is it refused with 503 and `Retry-After` (code `busy`). Trainers such
+/// as OpenRLHF retry a few times without reading `Retry-After` and then drop the reward, so
+/// holding a request is what keeps its reward.
+pub async fn hold_until_room(State(gate): State<RequestGate>, mut request: Request, next: Next) -> Response<Body> {
+    let until = Instant::now() + gate.wait;
+    request.extensions_mut().insert(HoldUntil(until));
+    let permit = match Arc::clone(&gate.permits).try_acquire_owned() {
+        Ok(permit) => permit,
+        Err(_) => {
+            let Some(_place) = WaitingPlace::take(&gate) else {
+                metrics::counter!("referee_trainer_requests_refused_total", "reason" => "waiting_full").increment(1);
+                return gate
+                    .busy(format!("{} requests already wait for room (server.max_waiting_requests)", gate.max_waiting))
+                    .into_response();
+            };
+            let gauge = metrics::gauge!("referee_trainer_requests_waiting");
+            gauge.increment(1.0);
+            let acquired = tokio::time::timeout_at(until.into(), Arc::clone(&gate.permits).acquire_owned()).await;
+            gauge.decrement(1.0);
+            match acquired {
+                Ok(Ok(permit)) => permit,
+                // Timed out, or the semaphore was closed (it never is).
+                Ok(Err(_)) | Err(_) => {
+                    metrics::counter!("referee_trainer_requests_refused_total", "reason" => "deadline").increment(1);
+                    return gate.busy("no room came within the request deadline".to_owned()).into_response();
+                }
+            }
+        }
+    };
+    let response = next.run(request).await;
+    drop(permit);
+    response
 }
 
 /// Makes the configured body limit visible to the JSON extractor's error message.

@@ -19,7 +19,6 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
-use axum::error_handling::HandleErrorLayer;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, Uri};
 use metrics_exporter_prometheus::PrometheusHandle;
@@ -97,6 +96,8 @@ pub struct Limits {
     pub max_batch_items: usize,
     pub body_limit_bytes: usize,
     pub max_concurrent_requests: usize,
+    /// Trainer-facing requests that may wait for room at once.
+    pub max_waiting_requests: usize,
     pub retry_after_secs: u32,
     pub max_upload_bytes: usize,
 }
@@ -109,13 +110,14 @@ impl Limits {
             max_batch_items: config.max_batch_items,
             body_limit_bytes: config.body_limit_bytes,
             max_concurrent_requests: config.max_concurrent_requests,
+            max_waiting_requests: config.max_waiting_requests,
             retry_after_secs: config.retry_after_secs,
             max_upload_bytes,
         }
     }
 }
 
-/// The `/v1` routes and `/get_reward`: authenticated when keys are configured, and load-limited.
+/// The `/v1` routes: authenticated when keys are configured, and shed under load.
 fn v1_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(score::score))
@@ -131,7 +133,6 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(noise::step))
         .routes(routes!(noise::appeals))
         .routes(routes!(noise::advantages))
-        .routes(routes!(openrlhf::get_reward))
         .routes(routes!(rubrics::create_rubric, rubrics::list_rubrics))
         .routes(routes!(rubrics::get_rubric, rubrics::update_rubric, rubrics::delete_rubric))
         .routes(routes!(rubrics::rubric_versions))
@@ -139,6 +140,13 @@ fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rlpr::run_status, rlpr::delete_run))
         .routes(routes!(rlpr::reload))
         .routes(routes!(rlpr::prepare))
+}
+
+/// Trainer-facing routes, which speak a trainer's own protocol: authenticated like `/v1`, and
+/// held until there is room instead of shed ([`middleware::hold_until_room`]), since trainers
+/// retry blindly or drop the reward. Every adapter route for a trainer belongs here.
+fn trainer_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(openrlhf::get_reward))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.
@@ -157,9 +165,10 @@ fn open_routes() -> OpenApiRouter<AppState> {
 /// The OpenAPI document of a server with this registry, as served at `/openapi.json`.
 pub fn openapi_document(registry: &Registry) -> Value {
     let (_, v1) = v1_routes().split_for_parts();
+    let (_, trainer) = trainer_routes().split_for_parts();
     let (_, upload) = upload_routes().split_for_parts();
     let (_, open) = open_routes().split_for_parts();
-    docs::finish(docs::base_document().merge_from(v1).merge_from(upload).merge_from(open), registry)
+    docs::finish(docs::base_document().merge_from(v1).merge_from(trainer).merge_from(upload).merge_from(open), registry)
 }
 
 /// [`openapi_document`] as the pretty-printed JSON checked in at `openapi/openapi.json`.
@@ -171,20 +180,21 @@ pub fn openapi_json(registry: &Registry) -> String {
 pub fn app(state: AppState) -> Router {
     let limits = state.limits;
     let document = openapi_document(state.engine.registry());
-    let overload = ServiceBuilder::new()
-        .layer(HandleErrorLayer::new(move |_: tower::BoxError| async move {
-            metrics::counter!("referee_requests_shed_total").increment(1);
-            ApiError::Overloaded { retry_after_secs: limits.retry_after_secs }
-        }))
-        .load_shed()
-        .concurrency_limit(limits.max_concurrent_requests);
+    let gate = middleware::RequestGate::new(
+        limits.max_concurrent_requests,
+        limits.max_waiting_requests,
+        limits.request_timeout,
+        limits.retry_after_secs,
+    );
     let upload = Router::from(upload_routes())
         .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
         .layer(DefaultBodyLimit::max(limits.max_upload_bytes));
-    let v1 = Router::from(v1_routes())
+    let general = Router::from(v1_routes())
         .merge(upload)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1))
-        .layer(overload);
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full));
+    let trainer =
+        Router::from(trainer_routes()).layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room));
+    let v1 = general.merge(trainer).layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1));
     Router::new()
         .merge(v1)
         .merge(Router::from(open_routes()))

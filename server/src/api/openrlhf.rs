@@ -1,8 +1,18 @@
-//! `POST /get_reward`: OpenRLHF's remote reward protocol. OpenRLHF posts the rollouts of a step
-//! as `{"query": [...], "prompts": [...], "labels": [...]}` to `--remote_rm_url` and reads
-//! `rewards` (and `scores`, `extra_logs`) from the answer. Each query is the prompt followed by
-//! the response; the response is what follows the prompt, and the label is the reference.
+//! `POST /get_reward`: OpenRLHF's remote reward protocol. OpenRLHF posts each rollout as
+//! `{"query": [...], "prompts": [...], "labels": [...]}` to `--reward.remote_url` (before
+//! 0.10.2: `--remote_rm_url`) and reads `rewards` (and `scores`, `extra_logs`) from the answer.
+//! Each query is the prompt followed by the response, decoded from tokens; the response is what
+//! follows the prompt, and the label is the reference.
+//!
+//! OpenRLHF left-truncates a prompt that is too long before generating, but sends the whole
+//! prompt: the query then starts inside the prompt, and the prompt is no longer its prefix.
+//! Scoring such a query whole would read the prompt's text (a few-shot `\boxed{42}`) as the
+//! model's answer, so a query whose prompt is not its prefix is split after the prompt's own
+//! last assistant-turn marker, found again in the query, or else answered unjudged.
 
+use std::time::Instant;
+
+use axum::Extension;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
@@ -13,17 +23,23 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ApiJson, ErrorBody};
+use super::middleware::HoldUntil;
 use super::score::{budget, check_size, request_id};
 use crate::noise::Correction;
-use crate::scoring::{ItemShape, ScoreResult};
+use crate::scoring::ItemShape;
 
 /// What OpenRLHF sends. Fields other than these (some versions send more) are ignored.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RewardRequest {
     /// The rollouts, each the prompt followed by the response.
     pub query: Vec<String>,
-    /// The prompts, by position; a query whose prompt is missing or is not its prefix is
-    /// scored whole.
+    /// The prompts, by position. When a query starts with its prompt, the response is the rest.
+    /// When it does not (OpenRLHF left-truncates long prompts), the response is what follows
+    /// the last occurrence in the query of the prompt's final assistant-turn marker of a known
+    /// chat template (ChatML, Llama 3 and 4, Gemma, DeepSeek, Mistral, Phi-3, Granite,
+    /// Command R, Harmony) together with the prompt's text after that marker; without one the
+    /// query is answered unjudged (`invalid_input`, reward 0, `judged` 0). A query without a
+    /// prompt is split after its last known marker, or scored whole when it has none.
     #[serde(default)]
     pub prompts: Option<Vec<String>>,
     /// The references, by position. A string (or number) fills the verifier's label field; an
@@ -48,7 +64,7 @@ pub struct ExtraLogs {
     /// 1 where the verdict is `correct`, else 0.
     pub correct: Vec<f64>,
     /// 0 where the item could not be judged (`timeout`, `resource_limit`, `invalid_input`,
-    /// `internal_error`), else 1.
+    /// `internal_error`, including a response that could not be told from its prompt), else 1.
     pub judged: Vec<f64>,
 }
 
@@ -64,9 +80,58 @@ pub struct RewardResponse {
     pub statuses: Vec<Status>,
 }
 
-/// The verifier input of one rollout.
-fn input(query: &str, prompt: Option<&str>, label: Option<&Value>, label_field: &str) -> Value {
-    let response = prompt.and_then(|p| query.strip_prefix(p)).unwrap_or(query);
+/// The text a known chat template puts before the model's turn. A generation prompt ends with
+/// one of them (plus, for some templates, a fixed prefix of the turn such as a newline or an
+/// empty thinking block).
+const ASSISTANT_MARKERS: &[&str] = &[
+    // ChatML (Qwen, Yi, OLMo, SmolLM, ...).
+    "<|im_start|>assistant",
+    // Llama 3.
+    "<|start_header_id|>assistant<|end_header_id|>",
+    // Llama 4.
+    "<|header_start|>assistant<|header_end|>",
+    // Gemma.
+    "<start_of_turn>model",
+    // DeepSeek V3 and R1 (full-width bars).
+    "<\u{ff5c}Assistant\u{ff5c}>",
+    // Mistral and Llama 2.
+    "[/INST]",
+    // Phi-3, GLM-4, Zephyr.
+    "<|assistant|>",
+    // Granite.
+    "<|start_of_role|>assistant<|end_of_role|>",
+    // Command R.
+    "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    // Harmony (gpt-oss).
+    "<|start|>assistant",
+];
+
+/// The last known assistant-turn marker in `text`: where it starts and where it ends. Of two
+/// markers the one ending later wins.
+fn last_marker(text: &str) -> Option<(usize, usize)> {
+    ASSISTANT_MARKERS
+        .iter()
+        .filter_map(|marker| text.rfind(marker).map(|at| (at, at + marker.len())))
+        .max_by_key(|&(_, end)| end)
+}
+
+/// The response in `query`, or `None` when it cannot be told from the prompt with certainty.
+fn response_of<'q>(query: &'q str, prompt: Option<&str>) -> Option<&'q str> {
+    let Some(prompt) = prompt else {
+        return Some(last_marker(query).map_or(query, |(_, end)| &query[end..]));
+    };
+    if let Some(response) = query.strip_prefix(prompt) {
+        return Some(response);
+    }
+    // The prompt's last marker and all that follows it survive left truncation; the response
+    // is what follows their last occurrence in the query.
+    let (start, _) = last_marker(prompt)?;
+    let anchor = &prompt[start..];
+    query.rfind(anchor).map(|at| &query[at + anchor.len()..])
+}
+
+/// The verifier input of one rollout whose response is `response`.
+fn input(response: &str, label: Option<&Value>, label_field: &str) -> Value {
     let mut input = Map::new();
     match label {
         None | Some(Value::Null) => {}
@@ -86,20 +151,28 @@ fn is_judged(status: Status) -> bool {
     !matches!(status, Status::Timeout | Status::ResourceLimit | Status::InvalidInput | Status::InternalError)
 }
 
-fn response(results: &[ScoreResult]) -> RewardResponse {
-    let rewards: Vec<f64> = results.iter().map(|r| if is_judged(r.status) { r.score } else { 0.0 }).collect();
+/// The answer for verdicts given as (score, status), one per query.
+fn response(verdicts: &[(f64, Status)]) -> RewardResponse {
+    let rewards: Vec<f64> =
+        verdicts.iter().map(|&(score, status)| if is_judged(status) { score } else { 0.0 }).collect();
     RewardResponse {
         scores: rewards.clone(),
         rewards,
         extra_logs: ExtraLogs {
-            correct: results.iter().map(|r| f64::from(u8::from(r.status == Status::Correct))).collect(),
-            judged: results.iter().map(|r| f64::from(u8::from(is_judged(r.status)))).collect(),
+            correct: verdicts.iter().map(|&(_, status)| f64::from(u8::from(status == Status::Correct))).collect(),
+            judged: verdicts.iter().map(|&(_, status)| f64::from(u8::from(is_judged(status)))).collect(),
         },
-        statuses: results.iter().map(|r| r.status).collect(),
+        statuses: verdicts.iter().map(|&(_, status)| status).collect(),
     }
 }
 
-/// Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`).
+/// Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+/// `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+/// (earlier versions).
+///
+/// A request that finds no room waits for it, in arrival order, until the request deadline,
+/// instead of being refused: OpenRLHF retries a failed request a few times without reading
+/// `Retry-After` and then drops the reward.
 #[utoipa::path(post, path = "/get_reward", tag = "scoring", request_body = RewardRequest,
     params(
         ("verifier" = Option<String>, Query,
@@ -115,12 +188,13 @@ fn response(results: &[ScoreResult]) -> RewardResponse {
         (status = 413, description = "The body or the number of queries is over the limit.", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
         (status = 422, description = "The body is JSON but not a reward request, or the query string is malformed.", body = ErrorBody),
-        (status = 429, description = "A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
-        (status = 503, description = "Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 429, description = "Only with `server.max_waiting_requests = 0`: a scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 503, description = "No room came within the request deadline, `server.max_waiting_requests` requests already wait, or a scorer the request needs is unavailable (code `busy`); nothing was scored. Retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
 pub async fn get_reward(
     State(state): State<AppState>,
+    hold: Option<Extension<HoldUntil>>,
     params: Result<Query<RewardParams>, QueryRejection>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<RewardRequest>,
@@ -134,39 +208,135 @@ pub async fn get_reward(
     check_size(&state.limits, request.query.len())?;
     let prompts = request.prompts.unwrap_or_default();
     let labels = request.labels.unwrap_or_default();
-    let items = request
-        .query
-        .iter()
-        .enumerate()
-        .map(|(i, query)| input(query, prompts.get(i).map(String::as_str), labels.get(i), label_field))
-        .collect();
+    let mut items = Vec::with_capacity(request.query.len());
+    let mut separated = Vec::with_capacity(request.query.len());
+    for (i, query) in request.query.iter().enumerate() {
+        match response_of(query, prompts.get(i).map(String::as_str)) {
+            Some(response) => {
+                items.push(input(response, labels.get(i), label_field));
+                separated.push(true);
+            }
+            None => separated.push(false),
+        }
+    }
+    let unseparated = separated.iter().filter(|&&s| !s).count();
+    if unseparated > 0 {
+        metrics::counter!("referee_openrlhf_unseparated_total").increment(unseparated as u64);
+        tracing::warn!(unseparated, "queries whose response could not be told from the prompt are answered unjudged");
+    }
     let budget = budget(&state.limits, None);
-    let results = state
-        .engine
-        .try_score(items, ItemShape::For(verifier), Correction::None, budget, &request_id(&headers))
-        .await?;
-    Ok(axum::Json(response(&results)))
+    let request_id = request_id(&headers);
+    let results = if state.limits.max_waiting_requests == 0 {
+        state.engine.try_score(items, ItemShape::For(verifier), Correction::None, budget, &request_id).await?
+    } else {
+        let until = hold.map_or_else(|| Instant::now() + state.limits.request_timeout, |Extension(HoldUntil(t))| t);
+        state
+            .engine
+            .score_waiting(items, ItemShape::For(verifier), Correction::None, budget, &request_id, until)
+            .await?
+    };
+    let mut results = results.into_iter();
+    let verdicts: Vec<(f64, Status)> = separated
+        .iter()
+        .map(|&separated| match separated.then(|| results.next()).flatten() {
+            Some(result) => (result.score, result.status),
+            None => (0.0, Status::InvalidInput),
+        })
+        .collect();
+    Ok(axum::Json(response(&verdicts)))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_response_is_what_follows_the_prompt() {
+    fn labels_fill_the_input() {
         let label = Value::String("4".to_owned());
+        assert_eq!(input("A: 4", Some(&label), "reference"), json!({"input": {"reference": "4", "response": "A: 4"}}));
+        assert_eq!(input("A: 4", None, "reference"), json!({"input": {"response": "A: 4"}}));
+        assert_eq!(input("x", Some(&json!(12)), "reference"), json!({"input": {"reference": "12", "response": "x"}}));
         assert_eq!(
-            input("Q: 2+2? A: 4", Some("Q: 2+2? "), Some(&label), "reference"),
-            json!({"input": {"reference": "4", "response": "A: 4"}})
-        );
-        assert_eq!(input("A: 4", Some("other"), None, "reference"), json!({"input": {"response": "A: 4"}}));
-        assert_eq!(
-            input("x", None, Some(&json!(12)), "reference"),
-            json!({"input": {"reference": "12", "response": "x"}})
-        );
-        assert_eq!(
-            input("x", None, Some(&json!({"reference": "B", "options": {}})), "reference"),
+            input("x", Some(&json!({"reference": "B", "options": {}})), "reference"),
             json!({"input": {"reference": "B", "options": {}, "response": "x"}})
         );
+    }
+
+    #[test]
+    fn the_response_is_what_follows_the_prompt() {
+        assert_eq!(response_of("Q: 2+2? A: 4", Some("Q: 2+2? ")), Some("A: 4"));
+        assert_eq!(response_of("A: 4", Some("")), Some("A: 4"));
+        // No prompt and no marker: the query is the response.
+        assert_eq!(response_of("Is it 7?", None), Some("Is it 7?"));
+        assert_eq!(response_of("<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\nA", None), Some("\nA"));
+    }
+
+    /// A few-shot prompt in each template: an earlier assistant turn answers `\boxed{42}`, and
+    /// the generation prompt ends with the template's marker and its fixed turn prefix.
+    fn few_shot(template: &str) -> String {
+        let (user, assistant, end) = match template {
+            "chatml" => ("<|im_start|>user\n", "<|im_start|>assistant\n", "<|im_end|>\n"),
+            "llama3" => (
+                "<|start_header_id|>user<|end_header_id|>\n\n",
+                "<|start_header_id|>assistant<|end_header_id|>\n\n",
+                "<|eot_id|>",
+            ),
+            "gemma" => ("<start_of_turn>user\n", "<start_of_turn>model\n", "<end_of_turn>\n"),
+            "deepseek" => (
+                "<\u{ff5c}User\u{ff5c}>",
+                "<\u{ff5c}Assistant\u{ff5c}><think>\n",
+                "<\u{ff5c}end\u{2581}of\u{2581}sentence\u{ff5c}>",
+            ),
+            "mistral" => ("[INST] ", "[/INST]", "</s>"),
+            "qwen3" => ("<|im_start|>user\n", "<|im_start|>assistant\n<think>\n\n</think>\n\n", "<|im_end|>\n"),
+            other => panic!("no template {other}"),
+        };
+        let assistant_turn = if template == "qwen3" { "<|im_start|>assistant\n" } else { assistant };
+        format!(
+            "{user}What is 6*7?{end}{assistant_turn}The answer is \\boxed{{42}}.{end}{user}What is 6*8?{end}{assistant}"
+        )
+    }
+
+    #[test]
+    fn a_truncated_prompt_is_split_at_its_last_assistant_marker() {
+        for template in ["chatml", "llama3", "gemma", "deepseek", "mistral", "qwen3"] {
+            let prompt = few_shot(template);
+            let query = format!("{prompt}I do not know.");
+            assert_eq!(response_of(&query, Some(&prompt)), Some("I do not know."), "{template}, whole prompt");
+            // Left truncation at every character boundary that keeps the final marker.
+            let last = prompt.rfind(['<', '[']).unwrap_or_default();
+            for (cut, _) in prompt.char_indices().filter(|&(i, _)| i > 0 && i <= last.min(prompt.len() - 1)) {
+                let truncated = format!("{}I do not know.", &prompt[cut..]);
+                let response = response_of(&truncated, Some(&prompt));
+                assert!(
+                    response.is_none_or(|r| !r.contains("42")),
+                    "{template}, cut at {cut}: {response:?} holds prompt text"
+                );
+            }
+            let truncated = format!("{}I do not know.", &prompt[prompt.len() / 2..]);
+            assert_eq!(response_of(&truncated, Some(&prompt)), Some("I do not know."), "{template}");
+        }
+    }
+
+    #[test]
+    fn without_a_marker_a_truncated_prompt_leaves_the_query_unjudged() {
+        let prompt = "Q: What is 6*7?\nA: \\boxed{42}\nQ: What is 6*8?\nA:";
+        assert_eq!(response_of(&format!("{}I do not know.", &prompt[10..]), Some(prompt)), None);
+        // A decoded query that differs from the prompt anywhere is no more certain.
+        assert_eq!(response_of("Q: What is 6*7? A: \\boxed{42} I do not know.", Some(prompt)), None);
+    }
+
+    #[test]
+    fn a_marker_repeated_in_the_response_never_brings_back_prompt_text() {
+        let prompt = few_shot("chatml");
+        let query = format!("{}Fine.<|im_end|>\n<|im_start|>assistant\n\\boxed{{48}}", &prompt[30..]);
+        assert_eq!(response_of(&query, Some(&prompt)), Some("\\boxed{48}"));
+    }
+
+    #[test]
+    fn unseparated_queries_are_unjudged_zeros() {
+        let answer = response(&[(1.0, Status::Correct), (0.0, Status::InvalidInput), (0.5, Status::Timeout)]);
+        assert_eq!(answer.rewards, [1.0, 0.0, 0.0]);
+        assert_eq!(answer.extra_logs.judged, [1.0, 0.0, 0.0]);
+        assert_eq!(answer.extra_logs.correct, [1.0, 0.0, 0.0]);
     }
 }
