@@ -88,9 +88,11 @@ def scores(logprobs):
     }
 
 
-def score_text(model, tokenizer, text, gt, tail):
+def score_text(model, tokenizer, text, gt, tail, temperature=1.0):
     """Tokenises `text`, masks the tokens overlapping the last `gt` before `tail`, and gathers
-    their log-probs from the full logits."""
+    their log-probs from the full logits divided by the temperature (RLPR's
+    `compute_log_prob_pr` divides the logits by the rollout temperature before the
+    log-softmax)."""
     assert text.endswith(tail)
     start = text[: len(text) - len(tail)].rfind(gt)
     end = start + len(gt)
@@ -101,7 +103,7 @@ def score_text(model, tokenizer, text, gt, tail):
     if positions:
         with torch.no_grad():
             logits = model(torch.tensor([ids])).logits[0].float()
-        logp = torch.log_softmax(logits, dim=-1)
+        logp = torch.log_softmax(logits / temperature, dim=-1)
         logprobs = [logp[p - 1, ids[p]].item() for p in positions]
     return {"text": text, "ids": ids, "positions": positions, "logprobs": logprobs}
 
@@ -122,10 +124,11 @@ def main():
         gt, mode, response = case["reference"], case["format_mode"], case["response"]
         prompt = tokenizer.apply_chat_template(case["messages"], tokenize=False, add_generation_prompt=True)
         new_response = replace_answer_with_gt(response, gt, eos, mode)
+        temperature = case.get("temperature", 1.0)
         with_reasoning = None
         if new_response is not None:
-            with_reasoning = score_text(model, tokenizer, prompt + new_response, gt, " </answer>" + eos)
-        baseline = score_text(model, tokenizer, prompt + " " + gt + " " + eos, gt, " " + eos)
+            with_reasoning = score_text(model, tokenizer, prompt + new_response, gt, " </answer>" + eos, temperature)
+        baseline = score_text(model, tokenizer, prompt + " " + gt + " " + eos, gt, " " + eos, temperature)
         score_b = scores(with_reasoning["logprobs"] if with_reasoning else [])
         score_a = scores(baseline["logprobs"])
         b = torch.tensor(score_b["mean_prob"], dtype=torch.float32).to(torch.bfloat16).float().item()

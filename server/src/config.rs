@@ -74,6 +74,10 @@ pub struct RlprConfig {
     /// Baseline (no-reasoning) log-probs kept in memory per (checkpoint, prompt, reference);
     /// 0 keeps none.
     pub baseline_cache_entries: usize,
+    /// The temperature the local model's log-probs are computed at (`log softmax(logits / T)`),
+    /// as RLPR's trainer uses its rollout temperature: 1 (the reference's Qwen scripts), 0.6
+    /// for its Llama and Gemma scripts. The remote source takes only 1.
+    pub temperature: f32,
     /// The completions server of the remote source.
     pub remote: referee_rlpr::RemoteConfig,
     /// How the local model's requests are coalesced.
@@ -87,6 +91,7 @@ impl Default for RlprConfig {
             model_dir: None,
             device: referee_rlpr::ModelDevice::Cpu,
             baseline_cache_entries: 4096,
+            temperature: 1.0,
             remote: referee_rlpr::RemoteConfig::default(),
             batcher: referee_rlpr::BatcherConfig::default(),
         }
@@ -96,8 +101,19 @@ impl Default for RlprConfig {
 impl RlprConfig {
     /// Checks the settings the chosen source uses; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
+        if !(self.temperature.is_finite() && self.temperature > 0.0) {
+            return Err(format!("rlpr.temperature must be a positive number, not {}", self.temperature));
+        }
         match self.source {
             RlprSource::None => Ok(()),
+            // vLLM and SGLang compute prompt log-probs from the raw logits whatever temperature a
+            // request names, so another temperature would be reported but not applied.
+            RlprSource::Remote if self.temperature != 1.0 => Err(format!(
+                "rlpr.temperature = {} cannot apply to the remote source: completions servers compute prompt \
+                 log-probs at temperature 1 whatever a request says; use the local source, or score in supplied \
+                 mode with log-probs computed at that temperature",
+                self.temperature
+            )),
             RlprSource::Remote => self.remote.validate(),
             RlprSource::Local => {
                 let Some(dir) = &self.model_dir else {
@@ -534,6 +550,12 @@ mod tests {
         let config = config.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((config.rlpr.source, config.rlpr.remote.max_batch_texts), (RlprSource::Remote, 64));
         assert!(!config.to_toml().contains("secret-key"), "the key is shown as a digest");
+        // A remote server computes prompt log-probs at temperature 1 only; 0 is no temperature.
+        let cold = "[rlpr]\nsource = \"remote\"\ntemperature = 0.6\n[rlpr.remote]\nurl = \"http://127.0.0.1:8000\"\n";
+        let err = load(&format!("{cold}eos_token = \"<|im_end|>\"\n")).err().unwrap_or_default();
+        assert!(err.contains("rlpr.temperature") && err.contains("remote"), "{err}");
+        let err = load("[rlpr]\ntemperature = 0.0\n").err().unwrap_or_default();
+        assert!(err.contains("rlpr.temperature"), "{err}");
         let err = load("[rlpr]\nsource = \"local\"\n").err().unwrap_or_default();
         assert!(err.contains("rlpr.model_dir"), "{err}");
         let err = load("[rlpr]\nsource = \"gpu\"\n").err().unwrap_or_default();

@@ -4,9 +4,15 @@
 //! average once when it closes; a retried round (the same body) is answered again, and another
 //! body for an answered round is refused.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use referee_rlpr::{HostedSource, LocalModel, LogprobSource, RemoteSource, StdFilter, StdFilterState};
+use futures::FutureExt;
+use futures::future::BoxFuture;
+
+use referee_rlpr::{
+    BaselineStore, HostedSource, LocalModel, LocalPlacement, LogprobSource, RemoteSource, StdFilter, StdFilterState,
+};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::ToSchema;
@@ -32,9 +38,11 @@ pub fn build_source(config: &RlprConfig) -> anyhow::Result<Option<Arc<dyn Logpro
             let Some(dir) = &config.model_dir else {
                 anyhow::bail!("rlpr.model_dir must name the checkpoint directory when rlpr.source is \"local\"")
             };
-            let source = HostedSource::<LocalModel>::load(dir, config.device, config.batcher.clone())
-                .map_err(anyhow::Error::msg)?;
-            tracing::info!(model_dir = %dir.display(), device = %config.device, "rlpr scores with a local model");
+            let placement = LocalPlacement { device: config.device, temperature: config.temperature };
+            let source =
+                HostedSource::<LocalModel>::load(dir, placement, config.batcher.clone()).map_err(anyhow::Error::msg)?;
+            tracing::info!(model_dir = %dir.display(), device = %config.device, temperature = config.temperature,
+                "rlpr scores with a local model");
             Ok(Some(Arc::new(source)))
         }
     }
@@ -156,8 +164,7 @@ pub enum FilterError {
 /// Attempts at advancing a run when replicas race on the same step.
 const ATTEMPTS: usize = 5;
 
-/// Longest run name, in bytes.
-pub const MAX_RUN_BYTES: usize = 256;
+pub use referee_rlpr::{MAX_RUN_BYTES, check_run};
 
 fn decode<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, sqlx::Error> {
     serde_json::from_str(text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
@@ -165,14 +172,6 @@ fn decode<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, sqlx::Error> {
 
 fn encode(value: &impl Serialize) -> Result<String, sqlx::Error> {
     serde_json::to_string(value).map_err(|e| sqlx::Error::Encode(Box::new(e)))
-}
-
-/// Checks a run name.
-pub fn check_run(run: &str) -> Result<(), String> {
-    if run.is_empty() || run.len() > MAX_RUN_BYTES {
-        return Err(format!("`run` must be 1 to {MAX_RUN_BYTES} bytes"));
-    }
-    Ok(())
 }
 
 /// The SHA-256 (hex) of what a round's answer depends on: the step and round as sent, whether
@@ -298,10 +297,13 @@ impl RunStore {
         }))
     }
 
-    /// Forgets a run; true when it existed.
+    /// Forgets a run: its filter state and its stored baselines, so that a run started again
+    /// under the name scores its baselines with its own initial policy. True when it existed.
     pub async fn delete(&self, run: &str) -> Result<bool, sqlx::Error> {
         let done = sqlx::query("DELETE FROM rlpr_runs WHERE run = $1").bind(run).execute(self.storage.pool()).await?;
-        Ok(done.rows_affected() > 0)
+        let baselines =
+            sqlx::query("DELETE FROM rlpr_baselines WHERE run = $1").bind(run).execute(self.storage.pool()).await?;
+        Ok(done.rows_affected() + baselines.rows_affected() > 0)
     }
 
     /// Decides a round of a run's step and stores the new state with the answer and the
@@ -420,5 +422,94 @@ impl RunStore {
             }
         };
         Ok(done.rows_affected() == 1)
+    }
+}
+
+/// Texts looked up per query (SQLite allows 32766 bound values; this stays far below).
+const LOOKUP_CHUNK: usize = 256;
+
+/// The SHA-256 (hex) of a baseline text: the key of its row.
+fn text_hash(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Training runs' no-reasoning baselines over the server's database (table `rlpr_baselines`),
+/// shared by every replica: the first baseline stored for a (run, text) is the one kept.
+#[derive(Debug, Clone)]
+pub struct BaselineTable {
+    storage: Storage,
+}
+
+impl BaselineTable {
+    pub fn new(storage: Storage) -> BaselineTable {
+        BaselineTable { storage }
+    }
+
+    /// The stored log-probs of `texts` that `run` has, by text.
+    async fn lookup(&self, run: &str, texts: &[String]) -> Result<HashMap<String, Vec<f64>>, sqlx::Error> {
+        let by_hash: HashMap<String, &String> = texts.iter().map(|text| (text_hash(text), text)).collect();
+        let hashes: Vec<&String> = by_hash.keys().collect();
+        let mut found = HashMap::new();
+        for chunk in hashes.chunks(LOOKUP_CHUNK) {
+            let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT text_hash, logprobs FROM rlpr_baselines WHERE run = $1 AND text_hash IN ({})",
+                marks.join(", ")
+            );
+            // Only the placeholders are formatted into the text; every value is bound.
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(run);
+            for hash in chunk {
+                query = query.bind(hash.as_str());
+            }
+            for row in query.fetch_all(self.storage.pool()).await? {
+                let hash: String = row.try_get(0)?;
+                let logprobs: Vec<f64> = decode(&row.try_get::<String, _>(1)?)?;
+                if let Some(text) = by_hash.get(&hash) {
+                    found.insert((*text).clone(), logprobs);
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Inserts the entries `run` does not have (an existing row is kept) and returns what is
+    /// stored for each entry's text.
+    async fn keep(
+        &self,
+        run: &str,
+        entries: Vec<(String, Vec<f64>)>,
+    ) -> Result<HashMap<String, Vec<f64>>, sqlx::Error> {
+        let now = now_ms();
+        for (text, logprobs) in &entries {
+            sqlx::query(
+                "INSERT INTO rlpr_baselines (run, text_hash, logprobs, created_at_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (run, text_hash) DO NOTHING",
+            )
+            .bind(run)
+            .bind(text_hash(text))
+            .bind(encode(logprobs)?)
+            .bind(now)
+            .execute(self.storage.pool())
+            .await?;
+        }
+        let texts: Vec<String> = entries.into_iter().map(|(text, _)| text).collect();
+        self.lookup(run, &texts).await
+    }
+}
+
+impl BaselineStore for BaselineTable {
+    fn get(&self, run: &str, texts: &[String]) -> BoxFuture<'static, Result<HashMap<String, Vec<f64>>, String>> {
+        let (table, run, texts) = (self.clone(), run.to_owned(), texts.to_vec());
+        async move { table.lookup(&run, &texts).await.map_err(|e| e.to_string()) }.boxed()
+    }
+
+    fn put(
+        &self,
+        run: &str,
+        entries: Vec<(String, Vec<f64>)>,
+    ) -> BoxFuture<'static, Result<HashMap<String, Vec<f64>>, String>> {
+        let (table, run) = (self.clone(), run.to_owned());
+        async move { table.keep(&run, entries).await.map_err(|e| e.to_string()) }.boxed()
     }
 }

@@ -56,7 +56,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     );
     let rlpr_source = crate::rlpr::build_source(&config.rlpr)?;
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
-    let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr));
+    let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
     let jobs = Arc::new(OnceLock::new());
     let state = AppState {
@@ -97,6 +97,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
     engine.attach_noise(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
+    rlpr.connect_baselines(Arc::new(crate::rlpr::BaselineTable::new(storage.clone())));
     let store = JobStore::new(storage.clone());
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);

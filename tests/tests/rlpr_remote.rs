@@ -5,6 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
+use referee_server::Config;
 use referee_server::config::RlprSource;
 use referee_tests::completions::FakeCompletions;
 use referee_tests::{Backend, TestServer, on_both_backends};
@@ -20,18 +21,20 @@ fn close(value: &Value, expected: f64) -> bool {
     value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9)
 }
 
+/// Scores `rlpr` items with the fake completions server at `url`.
+fn use_remote(config: &mut Config, url: String) {
+    config.rlpr.source = RlprSource::Remote;
+    config.rlpr.remote.url = Some(url);
+    config.rlpr.remote.model = "policy-7b".to_owned();
+    config.rlpr.remote.eos_token = Some(EOS.to_owned());
+    config.rlpr.remote.max_retries = 1;
+    config.rlpr.remote.backoff_ms = 1;
+    config.rlpr.remote.max_backoff_ms = 5;
+}
+
 async fn remote_server(backend: Backend, fake: &FakeCompletions) -> anyhow::Result<TestServer> {
     let url = fake.url.clone();
-    TestServer::start_with(backend, move |config| {
-        config.rlpr.source = RlprSource::Remote;
-        config.rlpr.remote.url = Some(url);
-        config.rlpr.remote.model = "policy-7b".to_owned();
-        config.rlpr.remote.eos_token = Some(EOS.to_owned());
-        config.rlpr.remote.max_retries = 1;
-        config.rlpr.remote.backoff_ms = 1;
-        config.rlpr.remote.max_backoff_ms = 5;
-    })
-    .await
+    TestServer::start_with(backend, move |config| use_remote(config, url)).await
 }
 
 fn item(id: &str, response: &str, extra: Value) -> Value {
@@ -157,3 +160,53 @@ async fn without_a_source_model_mode_items_are_invalid() -> anyhow::Result<()> {
     assert_eq!((status, &error["code"]), (409, &json!("not_reloadable")), "{error}");
     server.finish().await
 }
+
+on_both_backends!(a_runs_baseline_is_kept_in_the_database_across_restarts, |backend| async move {
+    let fake = FakeCompletions::start().await?;
+    let server = remote_server(backend, &fake).await?;
+    let run = format!("baselines-{backend:?}-{}", std::process::id());
+    let reasoned = "<think>6 × 7 = 42</think> so <answer>41</answer>";
+    let with_run = |id: &str| item(id, reasoned, json!({"run": run}));
+    let score_a = ((-0.4f64).exp() + (-0.2f64).exp() + (-1.2f64).exp()) / 3.0;
+
+    // The run's first rollout of the prompt scores its baseline and stores it.
+    let (status, body) = server.post("/v1/score", &json!({"items": [with_run("first")]})).await?;
+    assert_eq!(status, 200, "{body}");
+    assert!(close(&body["results"][0]["details"]["rlpr"]["score_a"], score_a), "{body}");
+    assert_eq!(fake.texts().len(), 2, "the scored text and the baseline");
+
+    // Another server over the same database (a restart, or another replica) starts with an
+    // empty memory: the run's rollouts of the prompt get the stored baseline, not a new one.
+    let mut config = Config::default();
+    config.server.listen = "127.0.0.1:0".parse()?;
+    config.database_url = Some(server.database_url.clone());
+    use_remote(&mut config, fake.url.clone());
+    let other = referee_server::start(&config).await?;
+    let other_base = format!("http://{}", other.addr());
+    let post = |body: Value| {
+        let url = format!("{other_base}/v1/score");
+        async move { reqwest::Client::new().post(url).json(&body).send().await?.json::<Value>().await }
+    };
+    let body = post(json!({"items": [with_run("again"), with_run("and again")]})).await?;
+    for result in body["results"].as_array().into_iter().flatten() {
+        assert_eq!(result["status"], "partial", "{body}");
+        assert!(close(&result["details"]["rlpr"]["score_a"], score_a), "{body}");
+    }
+    assert_eq!(fake.texts().len(), 4, "two scored texts, no baseline");
+    // Without `run`, the new server keeps baselines in its own memory only: it scores one.
+    let body = post(json!({"items": [item("no run", reasoned, json!({}))]})).await?;
+    assert_eq!(body["results"][0]["status"], "partial", "{body}");
+    assert_eq!(fake.texts().len(), 6, "the scored text and a baseline");
+    // A bad run name is the item's fault.
+    let body = post(json!({"items": [item("bad", reasoned, json!({"run": ""}))]})).await?;
+    assert_eq!(body["results"][0]["status"], "invalid_input", "{body}");
+    other.shutdown().await?;
+
+    // Forgetting the run forgets its baselines: the run started again scores its own.
+    let status = server.delete(&format!("/v1/reward-models/rlpr/runs/{run}")).await?;
+    assert_eq!(status, 204, "a run with stored baselines only is a run to forget");
+    let (status, body) = server.post("/v1/score", &json!({"items": [with_run("restarted")]})).await?;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(fake.texts().len(), 8, "the scored text and the baseline again");
+    server.finish().await
+});

@@ -18,6 +18,7 @@
 //! (an OpenAI-compatible completions server returning prompt log-probs), or a [`HostedModel`]
 //! loaded in this process and run by a [`Batcher`] ([`HostedSource`]).
 
+mod baselines;
 mod batcher;
 mod filter;
 mod format;
@@ -25,18 +26,21 @@ mod hosted;
 pub mod model;
 #[cfg(test)]
 mod parity_tests;
+mod prepare;
 mod remote;
 mod reward;
 mod reward_model;
 mod source;
 
+pub use baselines::{BaselineStore, MAX_RUN_BYTES, check_run};
 pub use batcher::{Answers, BatchModel, Batcher, BatcherConfig, Reservation};
 pub use filter::{GroupDecision, OpenStep, SingleRollout, StdFilter, StdFilterState, StepDecision, group_std};
 pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
 pub use hosted::{HostedModel, HostedSource};
-pub use model::{ChatTokenizer, LocalModel, ModelDevice, ModelError};
+pub use model::{ChatTokenizer, LocalModel, LocalPlacement, ModelDevice, ModelError};
+pub use prepare::{PrepareItem, PreparedItem, PreparedSequence, prepare};
 pub use referee_kernels::ScoreKind;
 pub use remote::{RemoteConfig, RemoteSource};
 pub use reward::{BaselineCheckpoint, RewardOptions, RewardParts, bf16_round, repetition_detected};
-pub use reward_model::{PrepareItem, PreparedItem, PreparedSequence, RlprInput, RlprModel, prepare};
+pub use reward_model::{RlprInput, RlprModel};
 pub use source::{ChatMessage, LogprobSource, ReloadError, Reloaded, ScoringText, SourceError, TokenSequence};

@@ -9,17 +9,18 @@
 //!
 //! Both modes end in the same formula code ([`RewardOptions::reward`]).
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use referee_core::{Admission, Budget, Busy, BusyStatus, Description, RewardModel, Status, Verdict};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::baselines::{BaselineCache, BaselineKey, BaselineStore, check_run};
 use crate::format::{FormatMode, Substituted, baseline, substitute};
 use crate::reward::{BaselineCheckpoint, RewardOptions};
-use crate::source::{ChatMessage, LogprobSource, ScoringText, SourceError, TokenSequence};
+use crate::source::{ChatMessage, LogprobSource, ScoringText, SourceError};
 
 /// An RLPR item: the response, and either the log-probs the trainer computed (`logprobs`) or
 /// what the server's model needs to compute them (`prompt` or `messages`, and `reference`).
@@ -28,9 +29,10 @@ use crate::source::{ChatMessage, LogprobSource, ScoringText, SourceError, TokenS
 pub struct RlprInput {
     /// The generated response, without padding.
     pub response: String,
-    /// Supplied mode: the policy's log-probs (natural log, temperature 1) of the
-    /// reference-answer tokens of the substituted sequence, in order: the tokens its scoring
-    /// mask selects. Empty when the response has no answer structure.
+    /// Supplied mode: the policy's log-probs (natural log, at the temperature the trainer scores
+    /// with: RLPR's scripts use the rollout temperature, 1 for Qwen and 0.6 for Llama and Gemma)
+    /// of the reference-answer tokens of the substituted sequence, in order: the tokens its
+    /// scoring mask selects. Empty when the response has no answer structure.
     #[serde(default)]
     pub logprobs: Option<Vec<f64>>,
     /// Supplied mode: the log-probs of the reference-answer tokens of the no-reasoning baseline
@@ -53,6 +55,14 @@ pub struct RlprInput {
     /// Model mode: the reference answer substituted into the response.
     #[serde(default)]
     pub reference: Option<String>,
+    /// Model mode: the training run (1 to 256 bytes) whose no-reasoning baselines are kept in
+    /// the server's database: the first baseline scored for a prompt and reference is stored and
+    /// used for every later rollout of it, across restarts, reloads and replicas, as RLPR
+    /// computes it once with the initial policy. Without it, baselines are kept in a bounded
+    /// in-memory cache.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 256)]
+    pub run: Option<String>,
     /// The score reduction, format mode, debiasing, format weight, rounding and repetition
     /// penalty.
     #[serde(default)]
@@ -87,7 +97,7 @@ const ANSWER_TAG: &str = "<answer>";
 /// appended end-of-sequence text, so it is never blank), and since the generated answer is
 /// replaced, substituting the response with a one-character answer after its leading
 /// whitespace gives exactly that text.
-fn substitute_scored(
+pub(crate) fn substitute_scored(
     response: &str,
     reference: &str,
     eos: &str,
@@ -126,7 +136,7 @@ fn finish(input: &RlprInput, structured: bool, logprobs: &[f64], score_a: Option
 
 /// The scored text: the rendered prompt, then the substituted response, with the reference's
 /// bytes shifted past the prompt.
-fn after_prompt(prompt: &str, substituted: Substituted) -> ScoringText {
+pub(crate) fn after_prompt(prompt: &str, substituted: Substituted) -> ScoringText {
     ScoringText {
         text: format!("{prompt}{}", substituted.text),
         answer: substituted.answer.start + prompt.len()..substituted.answer.end + prompt.len(),
@@ -161,6 +171,14 @@ fn judge_supplied(input: &RlprInput, logprobs: &[f64]) -> Verdict {
     finish(input, structured, logprobs, score_a)
 }
 
+/// The model-mode items left to score once their runs' stored baselines are looked up, and the
+/// items that failed (their position and why).
+#[derive(Debug)]
+struct Looked {
+    pending: Vec<Pending>,
+    failed: Vec<(usize, String)>,
+}
+
 /// What a model-mode item needs from the source.
 #[derive(Debug)]
 struct Pending {
@@ -176,44 +194,11 @@ struct Pending {
 enum Baseline {
     /// No baseline: not debiasing, `score_a` given, or nothing scored.
     Unused,
-    /// Cached log-probs of the baseline text under the source's current checkpoint.
+    /// Log-probs of the baseline text already known: from the in-memory cache, or stored for
+    /// the item's run.
     Cached(Vec<f64>),
     /// The baseline text's index among the texts sent, and its cache key.
     Sent(usize, BaselineKey),
-}
-
-/// A baseline text under one checkpoint generation, or (`None`) under whichever checkpoint
-/// scored it first.
-type BaselineKey = (Option<u64>, String);
-
-/// The baseline log-probs of recent (checkpoint, prompt, reference) triples: RLPR scores the
-/// baseline once per prompt, and a group's rollouts share it. Bounded; the oldest entry leaves
-/// first.
-#[derive(Debug, Default)]
-struct BaselineCache {
-    capacity: usize,
-    entries: HashMap<BaselineKey, Vec<f64>>,
-    order: VecDeque<BaselineKey>,
-}
-
-impl BaselineCache {
-    fn get(&self, key: &BaselineKey) -> Option<Vec<f64>> {
-        self.entries.get(key).cloned()
-    }
-
-    fn put(&mut self, key: BaselineKey, logprobs: Vec<f64>) {
-        if self.capacity == 0 || self.entries.contains_key(&key) {
-            return;
-        }
-        while self.entries.len() >= self.capacity {
-            match self.order.pop_front() {
-                Some(oldest) => self.entries.remove(&oldest),
-                None => break,
-            };
-        }
-        self.order.push_back(key.clone());
-        self.entries.insert(key, logprobs);
-    }
 }
 
 /// The `rlpr` reward model: supplied log-probs, or a [`LogprobSource`] when one is configured.
@@ -221,6 +206,8 @@ impl BaselineCache {
 pub struct RlprModel {
     source: Option<Arc<dyn LogprobSource>>,
     cache: Arc<Mutex<BaselineCache>>,
+    /// Where the baselines of items with a `run` are kept; connected once the database is open.
+    store: Arc<OnceLock<Arc<dyn BaselineStore>>>,
 }
 
 impl std::fmt::Debug for RlprModel {
@@ -237,7 +224,7 @@ impl Default for RlprModel {
 
 /// The prompt of a model-mode or prepared item: `prompt` as given, or `messages` rendered by
 /// the source's chat template. Exactly one of the two must be given.
-fn rendered_prompt(
+pub(crate) fn rendered_prompt(
     source: &dyn LogprobSource,
     prompt: Option<&str>,
     messages: Option<&[ChatMessage]>,
@@ -272,8 +259,14 @@ impl RlprModel {
     /// keeping the baseline log-probs of up to `baseline_cache` (checkpoint, prompt, reference)
     /// triples.
     pub fn new(source: Option<Arc<dyn LogprobSource>>, baseline_cache: usize) -> RlprModel {
-        let cache = BaselineCache { capacity: baseline_cache, ..BaselineCache::default() };
-        RlprModel { source, cache: Arc::new(Mutex::new(cache)) }
+        let cache = BaselineCache::with_capacity(baseline_cache);
+        RlprModel { source, cache: Arc::new(Mutex::new(cache)), store: Arc::new(OnceLock::new()) }
+    }
+
+    /// Keeps the baselines of items that name their `run` in `store` (every clone of this model
+    /// shares it). Only the first store connected counts.
+    pub fn connect_baselines(&self, store: Arc<dyn BaselineStore>) {
+        let _ = self.store.set(store);
     }
 
     /// The configured source, if any.
@@ -294,8 +287,12 @@ impl RlprModel {
                 Err(verdict) => verdicts[item] = Some(verdict),
             }
         }
-        if !pending.is_empty() {
-            self.score_pending(&inputs, pending, texts, budget, &mut verdicts).await;
+        let stored = self.stored_baselines(pending, &mut texts, &sent_baselines).await;
+        for (item, reason) in stored.failed {
+            verdicts[item] = Some(Verdict::internal_error(reason));
+        }
+        if !stored.pending.is_empty() {
+            self.score_pending(&inputs, stored.pending, texts, budget, &mut verdicts).await;
         }
         verdicts
             .into_iter()
@@ -316,6 +313,21 @@ impl RlprModel {
         options.validate().map_err(|reason| Verdict::invalid_input(format!("options: {reason}")))?;
         if input.score_a.is_some_and(|a| !a.is_finite()) {
             return Err(Verdict::invalid_input("`score_a` must be a finite number"));
+        }
+        if let Some(run) = &input.run {
+            check_run(run).map_err(Verdict::invalid_input)?;
+            if input.logprobs.is_some() {
+                return Err(Verdict::invalid_input(
+                    "`run` keeps the baselines model mode scores; in supplied mode send `baseline_logprobs` or \
+                     `score_a`",
+                ));
+            }
+            if options.baseline_checkpoint == BaselineCheckpoint::Current {
+                return Err(Verdict::invalid_input(
+                    "`run` keeps the first checkpoint's baseline for the whole run; it does not go with \
+                     `baseline_checkpoint: \"current\"`",
+                ));
+            }
         }
         if input.logprobs.is_some() {
             if input.prompt.is_some() || input.messages.is_some() || input.reference.is_some() {
@@ -363,8 +375,17 @@ impl RlprModel {
                 BaselineCheckpoint::First => None,
                 BaselineCheckpoint::Current => Some(source.generation()),
             };
-            let key = (generation, text.text.clone());
-            let cached = self.cache.lock().ok().and_then(|cache| cache.get(&key));
+            if input.run.is_some() && self.store.get().is_none() {
+                return Err(Verdict::invalid_input(
+                    "this server keeps no run baselines (no database is connected): leave out `run`",
+                ));
+            }
+            let key = BaselineKey { run: input.run.clone(), generation, text: text.text.clone() };
+            // A run's baselines live in the store, which replicas share: never in this memory.
+            let cached = match key.run {
+                Some(_) => None,
+                None => self.cache.lock().ok().and_then(|cache| cache.get(&key)),
+            };
             match cached {
                 Some(logprobs) => Baseline::Cached(logprobs),
                 None => {
@@ -379,6 +400,140 @@ impl RlprModel {
             Baseline::Unused
         };
         Ok(Some(Pending { item, scored, baseline }))
+    }
+
+    /// Looks up the baselines of the items that name a run in the store: those found are not
+    /// sent to the source (their texts leave `texts`, and the other items' indices follow); the
+    /// items of a run whose baselines cannot be read fail, rather than be debiased with a
+    /// baseline the run never kept.
+    async fn stored_baselines(
+        &self,
+        pending: Vec<Pending>,
+        texts: &mut Vec<ScoringText>,
+        sent: &HashMap<BaselineKey, usize>,
+    ) -> Looked {
+        let Some(store) = self.store.get() else { return Looked { pending, failed: Vec::new() } };
+        let mut by_run: HashMap<&str, Vec<&BaselineKey>> = HashMap::new();
+        for key in sent.keys() {
+            if let Some(run) = &key.run {
+                by_run.entry(run).or_default().push(key);
+            }
+        }
+        if by_run.is_empty() {
+            return Looked { pending, failed: Vec::new() };
+        }
+        let mut found: HashMap<BaselineKey, Vec<f64>> = HashMap::new();
+        let mut broken: HashMap<String, String> = HashMap::new();
+        for (run, keys) in by_run {
+            let wanted: Vec<String> = keys.iter().map(|key| key.text.clone()).collect();
+            match store.get(run, &wanted).await {
+                Ok(mut stored) => {
+                    for key in keys {
+                        if let Some(logprobs) = stored.remove(&key.text) {
+                            found.insert(key.clone(), logprobs);
+                        }
+                    }
+                }
+                Err(error) => {
+                    broken
+                        .insert(run.to_owned(), format!("the stored baselines of run `{run}` cannot be read: {error}"));
+                }
+            }
+        }
+        let failing = |plan: &Pending| match &plan.baseline {
+            Baseline::Sent(_, key) => key.run.as_ref().and_then(|run| broken.get(run)).cloned(),
+            Baseline::Unused | Baseline::Cached(_) => None,
+        };
+        let mut dropped = vec![false; texts.len()];
+        for plan in &pending {
+            if failing(plan).is_some() {
+                dropped[plan.scored] = true;
+            }
+            if let Baseline::Sent(index, key) = &plan.baseline
+                && (found.contains_key(key) || failing(plan).is_some())
+            {
+                dropped[*index] = true;
+            }
+        }
+        let mut moved = vec![None; texts.len()];
+        let kept: Vec<ScoringText> = std::mem::take(texts)
+            .into_iter()
+            .zip(&dropped)
+            .enumerate()
+            .filter(|(_, (_, dropped))| !**dropped)
+            .map(|(old, (text, _))| {
+                moved[old] = Some(moved.iter().flatten().count());
+                text
+            })
+            .collect();
+        *texts = kept;
+        let mut looked = Looked { pending: Vec::with_capacity(pending.len()), failed: Vec::new() };
+        for plan in pending {
+            if let Some(reason) = failing(&plan) {
+                looked.failed.push((plan.item, reason));
+                continue;
+            }
+            // Every rollout of a prompt shares its baseline's key, so a found baseline is
+            // copied to each, never taken by the first.
+            let baseline = match plan.baseline {
+                Baseline::Sent(index, key) => match (found.get(&key), moved[index]) {
+                    (Some(logprobs), _) => Baseline::Cached(logprobs.clone()),
+                    (None, Some(index)) => Baseline::Sent(index, key),
+                    (None, None) => {
+                        looked.failed.push((plan.item, "the item's baseline was dropped before scoring".to_owned()));
+                        continue;
+                    }
+                },
+                other @ (Baseline::Unused | Baseline::Cached(_)) => other,
+            };
+            match moved[plan.scored] {
+                Some(scored) => looked.pending.push(Pending { item: plan.item, scored, baseline }),
+                None => looked.failed.push((plan.item, "the item's text was dropped before scoring".to_owned())),
+            }
+        }
+        looked
+    }
+
+    /// Stores the baselines just scored for items that name a run; what each run keeps (the
+    /// first stored, which another replica may have written) is what its items are debiased
+    /// with. `Err` for the keys whose run could not store them.
+    async fn keep_baselines(
+        &self,
+        pending: &[Pending],
+        answers: &[Result<Vec<f64>, SourceError>],
+    ) -> HashMap<BaselineKey, Result<Vec<f64>, String>> {
+        let mut kept = HashMap::new();
+        let Some(store) = self.store.get() else { return kept };
+        let mut by_run: HashMap<&str, HashMap<&BaselineKey, Vec<f64>>> = HashMap::new();
+        for plan in pending {
+            if let Baseline::Sent(index, key) = &plan.baseline
+                && let Some(run) = &key.run
+                && let Some(Ok(logprobs)) = answers.get(*index)
+                && check_logprobs("logprobs", logprobs).is_ok()
+            {
+                by_run.entry(run).or_default().insert(key, logprobs.clone());
+            }
+        }
+        for (run, entries) in by_run {
+            let keys: Vec<BaselineKey> = entries.keys().map(|&key| key.clone()).collect();
+            let sent = entries.into_iter().map(|(key, logprobs)| (key.text.clone(), logprobs)).collect();
+            match store.put(run, sent).await {
+                Ok(mut stored) => {
+                    for key in keys {
+                        let value = stored
+                            .remove(&key.text)
+                            .ok_or_else(|| format!("run `{run}` did not keep the baseline it was sent"));
+                        kept.insert(key, value);
+                    }
+                }
+                Err(error) => {
+                    for key in keys {
+                        kept.insert(key, Err(format!("the baseline of run `{run}` cannot be stored: {error}")));
+                    }
+                }
+            }
+        }
+        kept
     }
 
     /// Sends the queued texts in one call and turns the answers into the items' verdicts.
@@ -413,9 +568,10 @@ impl RlprModel {
             }
             return;
         }
+        let kept = self.keep_baselines(&pending, &answers).await;
         for plan in pending {
             let input = &inputs[plan.item];
-            let verdict = self.model_verdict(input, &plan, &answers, name).unwrap_or_else(|error| error);
+            let verdict = self.model_verdict(input, &plan, &answers, &kept, name).unwrap_or_else(|error| error);
             verdicts[plan.item] = Some(verdict);
         }
     }
@@ -426,6 +582,7 @@ impl RlprModel {
         input: &RlprInput,
         plan: &Pending,
         answers: &[Result<Vec<f64>, SourceError>],
+        kept: &HashMap<BaselineKey, Result<Vec<f64>, String>>,
         name: &str,
     ) -> Result<Verdict, Verdict> {
         let checked = |index: usize| -> Result<&Vec<f64>, Verdict> {
@@ -441,6 +598,14 @@ impl RlprModel {
         let score_a = match &plan.baseline {
             Baseline::Unused => input.score_a,
             Baseline::Cached(logprobs) => Some(score(&input.options, logprobs)),
+            Baseline::Sent(index, key) if key.run.is_some() => {
+                checked(*index)?;
+                match kept.get(key) {
+                    Some(Ok(logprobs)) => Some(score(&input.options, logprobs)),
+                    Some(Err(reason)) => return Err(Verdict::internal_error(reason.clone())),
+                    None => return Err(Verdict::internal_error("the run's baseline was not stored")),
+                }
+            }
             Baseline::Sent(index, key) => {
                 let logprobs = checked(*index)?;
                 if let Ok(mut cache) = self.cache.lock() {
@@ -463,123 +628,6 @@ fn source_verdict(name: &str, error: SourceError) -> Verdict {
             "the `{name}` source is busy ({reason}); retry the item later or send smaller batches"
         )),
     }
-}
-
-/// One rollout to prepare for a trainer's own forward pass
-/// (`POST /v1/reward-models/rlpr/prepare`).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PrepareItem {
-    /// The prompt already rendered with the chat template, up to the assistant's turn; instead
-    /// of `messages`.
-    #[serde(default)]
-    pub prompt: Option<String>,
-    /// The prompt as chat messages, rendered by the model's chat template; instead of `prompt`.
-    #[serde(default)]
-    pub messages: Option<Vec<ChatMessage>>,
-    /// The generated response, without padding.
-    pub response: String,
-    /// The reference answer substituted into the response.
-    pub reference: String,
-    /// The response structure (`r1` or `r1_nothink`).
-    #[serde(default)]
-    pub format_mode: FormatMode,
-    /// Prepare a response whose answer is blank like any other, as the reference scores it
-    /// (the `rlpr` option of the same name).
-    #[serde(default = "blank_answers_scored")]
-    pub score_blank_answers: bool,
-}
-
-fn blank_answers_scored() -> bool {
-    true
-}
-
-/// Token ids for a forward pass and the scored positions among them.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-pub struct PreparedSequence {
-    /// The whole text's token ids (prompt and substituted response, or the baseline text).
-    pub ids: Vec<u32>,
-    /// Indices into `ids` of the reference-answer tokens, ascending: send the log-probs of
-    /// these tokens (each predicted from the ones before it), in this order.
-    pub positions: Vec<u32>,
-}
-
-/// One prepared rollout: `ok` with both sequences, `unparseable` (no answer structure: nothing
-/// is scored, send empty `logprobs`), or `invalid_input` with the reason.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-pub struct PreparedItem {
-    /// `ok`, `unparseable` or `invalid_input`.
-    pub status: &'static str,
-    /// Why the item is not `ok`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// The substituted sequence, whose scored tokens' log-probs go in `logprobs`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sequence: Option<PreparedSequence>,
-    /// The no-reasoning baseline, whose scored tokens' log-probs go in `baseline_logprobs`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<PreparedSequence>,
-}
-
-impl PreparedItem {
-    fn refused(status: &'static str, message: String) -> PreparedItem {
-        PreparedItem { status, message: Some(message), sequence: None, baseline: None }
-    }
-}
-
-/// Prepares rollouts for a trainer's own forward pass with `source`'s tokenizer and chat
-/// template: the same texts and masks model mode scores. One answer per item, in order.
-pub async fn prepare(source: &dyn LogprobSource, items: &[PrepareItem]) -> Vec<PreparedItem> {
-    let mut answers: Vec<Option<PreparedItem>> = vec![None; items.len()];
-    let mut texts = Vec::new();
-    let mut waiting = Vec::new();
-    for (index, item) in items.iter().enumerate() {
-        let prompt = match rendered_prompt(source, item.prompt.as_deref(), item.messages.as_deref()) {
-            Ok(prompt) => prompt,
-            Err(error) => {
-                answers[index] = Some(PreparedItem::refused("invalid_input", error.to_string()));
-                continue;
-            }
-        };
-        match substitute_scored(
-            &item.response,
-            &item.reference,
-            source.eos(),
-            item.format_mode,
-            item.score_blank_answers,
-        ) {
-            None => {
-                let message = "no answer structure for the format mode: nothing is scored".to_owned();
-                answers[index] = Some(PreparedItem::refused("unparseable", message));
-            }
-            Some(substituted) => {
-                texts.push(after_prompt(&prompt, substituted));
-                let text = baseline(&prompt, &item.reference, source.eos());
-                texts.push(ScoringText { text: text.text, answer: text.answer });
-                waiting.push(index);
-            }
-        }
-    }
-    let mut tokenized = source.tokenize(texts).await.into_iter();
-    let sequence = |result: Option<Result<TokenSequence, SourceError>>| match result {
-        Some(Ok(TokenSequence { ids, positions })) => Ok(PreparedSequence { ids, positions }),
-        Some(Err(error)) => Err(error.to_string()),
-        None => Err("the tokenizer answered fewer texts than it was sent".to_owned()),
-    };
-    for index in waiting {
-        let scored = sequence(tokenized.next());
-        let base = sequence(tokenized.next());
-        answers[index] = Some(match (scored, base) {
-            (Ok(scored), Ok(base)) => {
-                PreparedItem { status: "ok", message: None, sequence: Some(scored), baseline: Some(base) }
-            }
-            (Err(message), _) | (_, Err(message)) => PreparedItem::refused("invalid_input", message),
-        });
-    }
-    answers
-        .into_iter()
-        .map(|a| a.unwrap_or_else(|| PreparedItem::refused("invalid_input", "the item was not prepared".to_owned())))
-        .collect()
 }
 
 impl RewardModel for RlprModel {

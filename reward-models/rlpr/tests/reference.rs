@@ -302,6 +302,65 @@ fn scores_match_pytorch_and_transformers() {
     assert!(scored_tokens > 50, "only {scored_tokens} tokens were scored");
 }
 
+/// RLPR's Llama and Gemma scripts compute the log-probs at their rollout temperature, 0.6: the
+/// local model at that temperature agrees with PyTorch's `log_softmax(logits / 0.6)`, and the
+/// log-probs differ from those at temperature 1.
+#[test]
+fn log_probs_at_a_temperature_match_pytorch() {
+    let fixtures = fixtures();
+    let temperature = 0.6f32;
+    let models = [(false, &fixtures.qwen), (true, &fixtures.llama)];
+    let (response, reference) = ("<think>7 × 6 = 42</think> so <answer>41</answer>", "42 apples");
+    let requests: Vec<Value> = models
+        .iter()
+        .map(|(llama, dir)| {
+            json!({"model": dir, "messages": [{"role": "user", "content": "What is 7 × 6?"}], "response": response,
+                   "reference": reference, "format_mode": if *llama { FormatMode::R1Nothink } else { FormatMode::R1 },
+                   "temperature": temperature})
+        })
+        .collect();
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(error) => panic!("tempdir: {error}"),
+    };
+    let cases_file = dir.path().join("cases.json");
+    if let Err(error) = std::fs::write(&cases_file, Value::Array(requests).to_string()) {
+        panic!("write cases: {error}");
+    }
+    let script = root().join("scripts/rlpr_reference.py");
+    let out = run_python(&[script.to_str().unwrap_or_default(), cases_file.to_str().unwrap_or_default()]);
+    let out: Value = serde_json::from_slice(&out).unwrap_or_else(|error| panic!("reference output: {error}"));
+    let Some(results) = out["results"].as_array() else { panic!("reference output has no results") };
+    for ((llama, dir), theirs) in models.iter().zip(results) {
+        let name = if *llama { "llama at 0.6" } else { "qwen2 at 0.6" };
+        let warm = load(dir);
+        let cold = match load(dir).with_temperature(temperature) {
+            Ok(model) => model,
+            Err(error) => panic!("{name}: {error}"),
+        };
+        let Some(prompt) = theirs["prompt"].as_str() else { panic!("{name}: no prompt") };
+        let mode = if *llama { FormatMode::R1Nothink } else { FormatMode::R1 };
+        let eos = cold.tokenizer().eos_token();
+        let Some(sub) = substitute(response, reference, eos, mode) else { panic!("{name}: structured response") };
+        let text = ScoringText {
+            text: format!("{prompt}{}", sub.text),
+            answer: prompt.len() + sub.answer.start..prompt.len() + sub.answer.end,
+        };
+        let ours = score(&cold, text.clone());
+        compare_text(&format!("{name}, with reasoning"), &ours, &theirs["with_reasoning"]);
+        let base = baseline(prompt, reference, eos);
+        let base = ScoringText { text: base.text, answer: base.answer };
+        compare_text(&format!("{name}, baseline"), &score(&cold, base), &theirs["baseline"]);
+        let at_one = score(&warm, text);
+        assert!(
+            ours.1.iter().zip(&at_one.1).any(|(a, b)| (a - b).abs() > 1e-2),
+            "{name}: the temperature changed nothing ({:?} against {:?})",
+            ours.1,
+            at_one.1
+        );
+    }
+}
+
 #[test]
 fn batches_score_like_single_sequences() {
     let model = load(&fixtures().qwen);

@@ -72,7 +72,8 @@ pub async fn run_status(
     status.map(axum::Json).ok_or(ApiError::UnknownRun(run))
 }
 
-/// Forgets a training run's filter state, so its next step starts over.
+/// Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+/// baselines stored for it, so a run started again under the name scores its own.
 #[utoipa::path(delete, path = "/v1/reward-models/rlpr/runs/{run}", tag = "rlpr",
     params(("run" = String, Path, max_length = 256, description = "The training run.")),
     responses(

@@ -255,7 +255,19 @@ impl Decoder {
     /// The log-probs of the scored tokens of every sequence: the decoder runs sequence by
     /// sequence, then one fused LM-head call scores every sequence's positions together, so
     /// the LM-head matrix is streamed once per group of tokens rather than once per sequence.
+    #[cfg(test)]
     pub(super) fn logprobs(&self, batch: &[TokenSequence]) -> Result<Vec<Vec<f32>>, ModelError> {
+        self.logprobs_at(batch, 1.0)
+    }
+
+    /// [`Decoder::logprobs`] at a sampling temperature: `log softmax(logits / T)`. The logits
+    /// are `W·h`, so `logits / T = W·(h / T)`: the final hidden states are divided by `T`
+    /// before the fused LM head, on every backend, and neither LM-head kernel needs a
+    /// temperature of its own.
+    pub(super) fn logprobs_at(&self, batch: &[TokenSequence], temperature: f32) -> Result<Vec<Vec<f32>>, ModelError> {
+        if !(temperature.is_finite() && temperature > 0.0) {
+            return Err(ModelError::Input(format!("the temperature must be a positive number, not {temperature}")));
+        }
         for sequence in batch {
             self.check(sequence)?;
         }
@@ -269,6 +281,9 @@ impl Decoder {
             let rows: Vec<u32> = sequence.positions.iter().map(|&p| p - 1).collect();
             hidden.extend(self.hidden_states(&sequence.ids[..last as usize], &rows)?);
             targets.extend(sequence.positions.iter().map(|&p| sequence.ids[p as usize]));
+        }
+        if temperature != 1.0 {
+            hidden.iter_mut().for_each(|x| *x /= temperature);
         }
         let states = Matrix::new(&hidden, targets.len(), h).map_err(|e| ModelError::Compute(e.to_string()))?;
         let logprobs = match &self.backend {
@@ -464,6 +479,47 @@ mod tests {
                 assert!((x - y).abs() < 1e-4, "{what}: {x} against {y}");
             }
         }
+    }
+
+    /// `log softmax(logits / T)[target]` worked out in f64 from the full logit row `W·h`, as
+    /// the reference computes it (`logits.div_(temperature)` before `log_softmax`).
+    #[test]
+    fn the_temperature_divides_the_logits_before_the_log_softmax() -> Result<(), ModelError> {
+        let dir = tempfile::tempdir().map_err(|e| ModelError::Compute(e.to_string()))?;
+        let config = write_model(dir.path(), true, 7)?;
+        let (vocab, h) = (config.vocab_size, config.hidden_size);
+        let decoder = Decoder::load(dir.path(), config, ModelDevice::Cpu)?;
+        let sequence = TokenSequence { ids: vec![5, 17, 3, 44, 90, 12], positions: vec![2, 4, 5] };
+        let head = decoder.head()?;
+        let rows: Vec<u32> = sequence.positions.iter().map(|&p| p - 1).collect();
+        let hidden = decoder.hidden_states(&sequence.ids, &rows)?;
+        for temperature in [1.0f32, 0.6, 1.7] {
+            let got = decoder.logprobs_at(std::slice::from_ref(&sequence), temperature)?;
+            for (k, &p) in sequence.positions.iter().enumerate() {
+                let state = &hidden[k * h..(k + 1) * h];
+                let logits: Vec<f64> = (0..vocab)
+                    .map(|v| head.row(v).iter().zip(state).map(|(w, x)| f64::from(*w) * f64::from(*x)).sum::<f64>())
+                    .map(|logit| logit / f64::from(temperature))
+                    .collect();
+                let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let log_z = max + logits.iter().map(|l| (l - max).exp()).sum::<f64>().ln();
+                let expected = logits[sequence.ids[p as usize] as usize] - log_z;
+                let actual = f64::from(got[0][k]);
+                assert!(
+                    (expected - actual).abs() < 1e-4,
+                    "T = {temperature}, position {p}: {expected} against {actual}"
+                );
+            }
+        }
+        // The temperature changes the log-probs (the test is not vacuous), and a temperature
+        // that is not a positive number is refused.
+        let cold = decoder.logprobs_at(std::slice::from_ref(&sequence), 0.6)?;
+        let warm = decoder.logprobs(std::slice::from_ref(&sequence))?;
+        assert!(cold[0].iter().zip(&warm[0]).all(|(c, w)| (c - w).abs() > 1e-3), "{cold:?} {warm:?}");
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            assert!(matches!(decoder.logprobs_at(std::slice::from_ref(&sequence), bad), Err(ModelError::Input(_))));
+        }
+        Ok(())
     }
 
     #[test]

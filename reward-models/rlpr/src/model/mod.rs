@@ -133,12 +133,30 @@ impl From<candle_core::Error> for ModelError {
     }
 }
 
+/// Where the local model runs and the temperature its log-probs are computed at: what a
+/// reload keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LocalPlacement {
+    /// The device of the forward pass.
+    pub device: ModelDevice,
+    /// The log-prob temperature ([`LocalModel::with_temperature`]).
+    pub temperature: f32,
+}
+
+impl From<ModelDevice> for LocalPlacement {
+    /// The device at temperature 1.
+    fn from(device: ModelDevice) -> LocalPlacement {
+        LocalPlacement { device, temperature: 1.0 }
+    }
+}
+
 /// A causal language model and its tokenizer, loaded from a local directory. It holds no
 /// per-request state, so one instance serves any number of threads.
 #[derive(Debug)]
 pub struct LocalModel {
     tokenizer: ChatTokenizer,
     decoder: decoder::Decoder,
+    temperature: f32,
 }
 
 impl LocalModel {
@@ -161,7 +179,25 @@ impl LocalModel {
             )));
         }
         let decoder = decoder::Decoder::load(dir, config, device)?;
-        Ok(LocalModel { tokenizer, decoder })
+        Ok(LocalModel { tokenizer, decoder, temperature: 1.0 })
+    }
+
+    /// The model scoring at `temperature`: every log-prob is `log softmax(logits / T)`, as
+    /// RLPR's trainer computes them with its rollout temperature (1 in its Qwen scripts, 0.6
+    /// in its Llama and Gemma scripts). A temperature that is not a positive finite number is
+    /// a [`ModelError::Config`].
+    pub fn with_temperature(mut self, temperature: f32) -> Result<LocalModel, ModelError> {
+        if !(temperature.is_finite() && temperature > 0.0) {
+            return Err(ModelError::Config(format!("the temperature must be a positive number, not {temperature}")));
+        }
+        self.temperature = temperature;
+        Ok(self)
+    }
+
+    /// The temperature the log-probs are computed at (1 unless [`LocalModel::with_temperature`]
+    /// set another).
+    pub fn temperature(&self) -> f32 {
+        self.temperature
     }
 
     /// The model's tokenizer and chat template.
@@ -209,11 +245,11 @@ impl LocalModel {
         Ok(TokenSequence { ids, positions })
     }
 
-    /// The log-probs (natural log, temperature 1) of `ids[p]` given `ids[..p]` for every `p` in
-    /// each sequence's `positions`, one vector per sequence, in order. Blocking: call it from a
-    /// thread that may block.
+    /// The log-probs (natural log, at [`LocalModel::temperature`]) of `ids[p]` given `ids[..p]`
+    /// for every `p` in each sequence's `positions`, one vector per sequence, in order.
+    /// Blocking: call it from a thread that may block.
     pub fn logprobs(&self, batch: &[TokenSequence]) -> Result<Vec<Vec<f32>>, ModelError> {
-        self.decoder.logprobs(batch)
+        self.decoder.logprobs_at(batch, self.temperature)
     }
 }
 
@@ -225,10 +261,12 @@ impl crate::batcher::BatchModel for LocalModel {
 }
 
 impl crate::hosted::HostedModel for LocalModel {
-    type Placement = ModelDevice;
+    type Placement = LocalPlacement;
 
-    fn load(dir: &Path, device: &ModelDevice) -> Result<LocalModel, String> {
-        LocalModel::load_on(dir, *device).map_err(|e| e.to_string())
+    fn load(dir: &Path, placement: &LocalPlacement) -> Result<LocalModel, String> {
+        LocalModel::load_on(dir, placement.device)
+            .and_then(|model| model.with_temperature(placement.temperature))
+            .map_err(|e| e.to_string())
     }
 
     fn prepare(&self, text: &ScoringText) -> Result<TokenSequence, SourceError> {
