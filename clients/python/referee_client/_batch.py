@@ -12,17 +12,65 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from .client import Result
+from .client import RefereeError, Result
 
-__all__ = ["Batcher"]
+__all__ = ["BACK_PRESSURE", "Batcher", "patient", "patient_async"]
+
+#: Refusals that say "not now" (load shedding, a full code queue), not "never".
+BACK_PRESSURE = frozenset({429, 503})
 
 Send = Callable[[Sequence[dict[str, Any]]], list[Result]]
+
+
+def _waits(patience: float) -> Iterator[float]:
+    """Back-off waits (0.5 s doubling to 5 s, with jitter) that fit in `patience` seconds."""
+    deadline = time.monotonic() + patience
+    wait = 0.5
+    while True:
+        pause = wait * (0.5 + random.random())
+        if time.monotonic() + pause > deadline:
+            return
+        yield pause
+        wait = min(wait * 2, 5.0)
+
+
+def patient(send: Send, patience: float) -> Send:
+    """`send`, sent again after back-pressure (429 or 503, once the client's own retries are
+    spent) for up to `patience` seconds. A trainer's reward call must not fail, nor lose its
+    rewards, because the server was busy for a while; any other error is raised at once."""
+
+    def call(items: Sequence[dict[str, Any]]) -> list[Result]:
+        waits = _waits(patience)
+        while True:
+            try:
+                return send(items)
+            except RefereeError as e:
+                pause = next(waits, None) if e.status in BACK_PRESSURE else None
+                if pause is None:
+                    raise
+                time.sleep(pause)
+
+    return call
+
+
+async def patient_async(send: Callable[[], Awaitable[list[Result]]], patience: float) -> list[Result]:
+    """[`patient`] for a coroutine: awaits `send()` again after back-pressure."""
+    waits = _waits(patience)
+    while True:
+        try:
+            return await send()
+        except RefereeError as e:
+            pause = next(waits, None) if e.status in BACK_PRESSURE else None
+            if pause is None:
+                raise
+            await asyncio.sleep(pause)
 
 
 class Batcher:

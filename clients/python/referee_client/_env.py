@@ -7,7 +7,7 @@ import os
 import threading
 import weakref
 
-from ._batch import Batcher
+from ._batch import Batcher, patient
 from .client import DEFAULT_URL, AsyncReferee, Referee
 
 _lock = threading.Lock()
@@ -51,6 +51,12 @@ def env_float(name: str, default: float) -> float:
         raise ValueError(f"{name}={value!r} is not a number") from None
 
 
+def patience() -> float:
+    """`REFEREE_PATIENCE_S` (default 600): how long an adapter keeps sending a request again while
+    the server answers 429 or 503, before the trainer sees the error."""
+    return env_float("REFEREE_PATIENCE_S", 600.0)
+
+
 def shared_batcher() -> Batcher:
     """One [`Batcher`] per process over [`shared_client`]: single-rollout calls from any thread
     or event loop are sent together. `REFEREE_BATCH_WINDOW_MS` (default 0: no wait, so a lone
@@ -62,7 +68,7 @@ def shared_batcher() -> Batcher:
     with _lock:
         if _batcher is None:
             _batcher = Batcher(
-                client.score,
+                patient(client.score, patience()),
                 window=env_float("REFEREE_BATCH_WINDOW_MS", 0.0) / 1000.0,
                 max_items=int(env_float("REFEREE_BATCH_MAX_ITEMS", 1000)),
                 concurrency=int(env_float("REFEREE_BATCH_CONCURRENCY", 4)),

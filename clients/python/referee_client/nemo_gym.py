@@ -200,6 +200,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Gym opens one connection per concurrent rollout; the default backlog of 5 would reset
+    # connections under a rollout burst.
+    request_queue_size = 4096
 
     def __init__(self, address: tuple[str, int], verifier: str, reference_field: str) -> None:
         super().__init__(address, _Handler)

@@ -18,6 +18,9 @@ function returned `None` out of its group's baseline and gives it no advantage; 
 `None` into NaN and sums it away to a reward of 0, so there pass `unjudged=0.0` to say so
 explicitly, or keep `None` together with another reward function that always answers.
 
+A step the server refuses with 429 or 503 (load shedding, a full code queue) is sent again, after
+the client's own retries, for up to `patience` seconds (`REFEREE_PATIENCE_S`, default 600).
+
 Through TRL's `log_metric` (TRL >= 1.0), each step also logs the fraction of completions with
 each status, `referee/<name>/<status>`, and `referee/<name>/unjudged`.
 """
@@ -31,6 +34,8 @@ from typing import Any
 
 from referee_api.models.status import STATUS_VALUES
 
+from referee_client import _env
+from referee_client._batch import patient, patient_async
 from referee_client.client import DEFAULT_URL, UNJUDGED, AsyncReferee, Referee, Result, is_judged
 
 __all__ = ["async_reward_function", "reward_function"]
@@ -107,18 +112,22 @@ def reward_function(
     api_key: str | None = None,
     client: Referee | None = None,
     timeout_ms: int | None = None,
+    patience: float | None = None,
 ) -> RewardFunction:
     """A `GRPOTrainer` reward function that scores completions with `verifier` (or each row's
-    `verifier_column` value). Its `__name__`, the name TRL logs, is `referee_<verifier>`."""
+    `verifier_column` value). Its `__name__`, the name TRL logs, is `referee_<verifier>`. A step
+    the server pushes back on (429, 503) is sent again for up to `patience` seconds (default
+    `REFEREE_PATIENCE_S`, 600)."""
     referee = client if client is not None else Referee(base_url, api_key=api_key, chunk_size=16_384)
     step = _Step(verifier, reference_column, verifier_column, unjudged)
 
     def reward(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float | None]:
         items = step.items(completions, columns)
         if step.single_verifier(items):
-            results = referee.score_with(verifier, [item["input"] for item in items], timeout_ms=timeout_ms)
+            send = lambda items: referee.score_with(verifier, [i["input"] for i in items], timeout_ms=timeout_ms)
         else:
-            results = referee.score(items, timeout_ms=timeout_ms)
+            send = lambda items: referee.score(items, timeout_ms=timeout_ms)
+        results = patient(send, _env.patience() if patience is None else patience)(items)
         return step.rewards(results, columns)
 
     reward.__name__ = step.name
@@ -135,6 +144,7 @@ def async_reward_function(
     base_url: str = DEFAULT_URL,
     api_key: str | None = None,
     timeout_ms: int | None = None,
+    patience: float | None = None,
 ) -> AsyncRewardFunction:
     """[`reward_function`] as a coroutine function. TRL awaits it on its own event-loop thread;
     the HTTP client is made there, on first use, since an asyncio client belongs to one loop."""
@@ -148,9 +158,10 @@ def async_reward_function(
             referee = clients[loop] = AsyncReferee(base_url, api_key=api_key, chunk_size=16_384)
         items = step.items(completions, columns)
         if step.single_verifier(items):
-            results = await referee.score_with(verifier, [item["input"] for item in items], timeout_ms=timeout_ms)
+            send = lambda: referee.score_with(verifier, [i["input"] for i in items], timeout_ms=timeout_ms)
         else:
-            results = await referee.score(items, timeout_ms=timeout_ms)
+            send = lambda: referee.score(items, timeout_ms=timeout_ms)
+        results = await patient_async(send, _env.patience() if patience is None else patience)
         return step.rewards(results, columns)
 
     reward.__name__ = step.name

@@ -264,3 +264,11 @@ def test_a_missing_reference_field_is_named(adapter_env: str, monkeypatch: pytes
     with pytest.raises(KeyError, match="solution"):
         reward_fn("q", "1", [], [], answer="1")
     assert reward_fn("q", "\\boxed{1}", [], [], solution="1") == 1.0
+
+
+def test_rewards_under_load(adapter_env: str) -> None:
+    from . import load
+
+    wrapper = AsyncRewardWrapper(import_from_string("referee_client.areal.reward_fn"), max_workers=8)
+    samples = [("p", load.PROGRAM, {"answer": load.ground_truth(i), "verifier": "code"}) for i in range(load.ROLLOUTS)]
+    assert episode(wrapper, samples) == [load.expected_score(i) for i in range(load.ROLLOUTS)]

@@ -90,3 +90,48 @@ def test_bad_settings_are_refused() -> None:
         Batcher(lambda items: [], concurrency=0)
     with pytest.raises(ValueError):
         Batcher(lambda items: [], window=-1)
+
+
+def test_patient_waits_out_back_pressure_only() -> None:
+    from referee_client._batch import patient
+    from referee_client.client import RefereeError
+
+    calls = 0
+
+    def busy_twice(items):
+        nonlocal calls
+        calls += 1
+        if calls <= 2:
+            raise RefereeError("HTTP 429: the code verifier's queue is full", status=429, code="busy")
+        return [{"score": 1.0, "status": "correct"} for _ in items]
+
+    assert patient(busy_twice, 60)([{"input": {}}]) == [{"score": 1.0, "status": "correct"}]
+    assert calls == 3
+
+    def refused(items):
+        raise RefereeError("HTTP 404: unknown verifier", status=404, code="unknown_verifier")
+
+    with pytest.raises(RefereeError, match="unknown verifier"):
+        patient(refused, 60)([{"input": {}}])
+
+    calls = 0
+    with pytest.raises(RefereeError, match="queue is full"):
+        patient(busy_twice, 0)([{"input": {}}])  # no patience left: the error, not a made-up reward
+    assert calls == 1
+
+
+def test_patient_async_waits_out_back_pressure() -> None:
+    from referee_client._batch import patient_async
+    from referee_client.client import RefereeError
+
+    calls = 0
+
+    async def busy_once():
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RefereeError("HTTP 503: overloaded", status=503)
+        return [{"score": 0.0, "status": "incorrect"}]
+
+    assert asyncio.run(patient_async(busy_once, 60)) == [{"score": 0.0, "status": "incorrect"}]
+    assert calls == 2

@@ -208,3 +208,26 @@ def test_settings_from_gym_configuration(monkeypatch: pytest.MonkeyPatch) -> Non
     assert nemo_gym._gym_settings() == {"host": "0.0.0.0", "port": 8123, "verifier": "np"}
     monkeypatch.delenv("NEMO_GYM_CONFIG_PATH")
     assert nemo_gym._gym_settings() == {}
+
+
+def test_verify_under_load(gym_server: str) -> None:
+    from . import load
+
+    async def rollouts() -> list[dict]:
+        limits = httpx.Limits(max_connections=load.ROLLOUTS)
+        async with httpx.AsyncClient(timeout=600, limits=limits) as http:
+            client = ServerClient(gym_server, http)
+            return await asyncio.gather(
+                *(
+                    agent_verify(
+                        client,
+                        run_body("code", load.ground_truth(i), verifier="code"),
+                        responses_object(load.PROGRAM),
+                    )
+                    for i in range(load.ROLLOUTS)
+                )
+            )
+
+    results = asyncio.run(rollouts())
+    assert [r["reward"] for r in results] == [load.expected_score(i) for i in range(load.ROLLOUTS)]
+    assert all(r["judged"] == 1 for r in results)

@@ -152,3 +152,18 @@ def test_default_verifier_from_the_environment(adapter_env: str, monkeypatch: py
     monkeypatch.setenv("REFEREE_SLIME_VERIFIER", "multiple-choice")
     sample = Sample(response="The answer is (B).", label="B")
     assert asyncio.run(async_rm(args(), sample)) == 1.0
+
+
+def test_per_sample_rewards_under_load(adapter_env: str) -> None:
+    from . import load
+
+    a = args()
+    samples = [
+        Sample(response=load.PROGRAM, label=load.ground_truth(i), metadata={"verifier": "code"})
+        for i in range(load.ROLLOUTS)
+    ]
+
+    async def rollout() -> list:
+        return await asyncio.gather(*(async_rm(a, s) for s in samples))
+
+    assert asyncio.run(rollout()) == [load.expected_score(i) for i in range(load.ROLLOUTS)]

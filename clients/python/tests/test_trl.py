@@ -183,3 +183,19 @@ def test_a_missing_column_is_named(adapter_env: str) -> None:
         reward_function("math", reference_column="answer", base_url=adapter_env)(
             prompts=["q"], completions=["1"], solution=["1"]
         )
+
+
+def test_a_step_under_load(adapter_env: str) -> None:
+    from . import load
+
+    inputs = [{"prompt": "p", "solution": load.ground_truth(i)} for i in range(load.ROLLOUTS)]
+    trainer = GRPOTrainer(
+        [reward_function("code", base_url=adapter_env), async_reward_function("code", base_url=adapter_env)]
+    )
+    try:
+        rewards = step(trainer, inputs, [load.PROGRAM] * load.ROLLOUTS)
+        expected = [load.expected_score(i) for i in range(load.ROLLOUTS)]
+        assert [r[0] for r in rewards] == expected
+        assert [r[1] for r in rewards] == expected
+    finally:
+        trainer.close()

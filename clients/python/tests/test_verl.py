@@ -167,3 +167,13 @@ def test_verl_legacy_batch_manager(adapter_env: str) -> None:
     assert [r["score"] for r in results] == [c[3] for c in CASES]
     assert [r["judged"] for r in results] == [c[4] for c in CASES]
     assert {tuple(sorted(r)) for r in results} == {("acc", "judged", "score")}
+
+
+def test_verl_reward_loop_under_load(adapter_env: str) -> None:
+    from . import load
+
+    module = load_by_path(PACKAGE / "verl.py", "custom_module")
+    rows = [row("my_code", load.PROGRAM, load.ground_truth(i), {"verifier": "code"}) for i in range(load.ROLLOUTS)]
+    scores, extra = run_reward_loop(module.compute_score_async, rows)
+    assert scores == [load.expected_score(i) for i in range(load.ROLLOUTS)]
+    assert extra["judged"].tolist() == [1] * load.ROLLOUTS
