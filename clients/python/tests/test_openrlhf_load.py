@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 import pytest
 
@@ -116,3 +117,37 @@ def test_600_concurrent_single_rollout_requests_all_get_their_reward(default_ser
     lost = [i for i, r in enumerate(rewards) if r is None]
     assert not lost, f"{len(lost)} of {ROLLOUTS} rewards lost"
     assert rewards == [[expected] for *_, expected in rollouts]
+
+
+def test_the_reward_func_file_keeps_every_reward_when_refused_for_load(monkeypatch) -> None:
+    """OpenRLHF calls a reward-function file once per rollout, each from its own thread. On a
+    server that refuses rather than holds (no waiting room, a one-item code queue), the file
+    keeps sending a refused request until it is scored."""
+    import concurrent.futures
+    import importlib.util
+
+    from referee_client import _env
+
+    server = Server({"REFEREE__SERVER__MAX_WAITING_REQUESTS": "0", "REFEREE__CODE__MAX_PENDING_ITEMS": "1"})
+    try:
+        monkeypatch.setenv("REFEREE_URL", server.url)
+        monkeypatch.delenv("REFEREE_API_KEY", raising=False)
+        monkeypatch.setenv("REFEREE_OPENRLHF_VERIFIER", "code")
+        monkeypatch.setattr(_env, "_shared", None)
+        import referee_client
+
+        path = os.path.join(os.path.dirname(referee_client.__file__), "openrlhf.py")
+        spec = importlib.util.spec_from_file_location("reward_func", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        rollouts = [rollout(i) for i in range(24)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=24) as pool:
+            outs = list(pool.map(lambda r: module.reward_func([r[0]], [r[1]], [r[2]]), rollouts))
+        assert [list(out["rewards"]) for out in outs] == [[expected] for *_, expected in rollouts]
+        assert _env.shared_client().retries > 0, "the server refused none: the test did not load it"
+    finally:
+        if _env._shared is not None:
+            _env._shared.close()
+        monkeypatch.setattr(_env, "_shared", None)
+        server.stop()
