@@ -1,9 +1,18 @@
 //! The reference-answer substitution (`replace_answer_with_gt_batch`), the no-reasoning
 //! baseline text (`get_scoreA`), the format check and the scoring mask.
+//!
+//! RLPR's structure checks are the reference code's, byte for byte: its counts of exact-case
+//! tags and its regexes decide whether a response is scored and whether the format term holds.
+//! They are deliberately stricter than the project's response anatomy
+//! (`referee_core::anatomy`), since they define the reward the reference trains on. Where the
+//! two read the same thing, the anatomy is used: whether the generated answer is blank
+//! ([`answer_blank`], asked only with `score_blank_answers: false`) is read from the anatomy's
+//! answer tag, after its turn-end cut and reasoning split.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use referee_core::anatomy::{Anatomy, Marker};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
@@ -55,15 +64,31 @@ pub fn format_ok(response: &str, mode: FormatMode) -> bool {
 }
 
 /// The response with its answer replaced by `reference`, as the policy is scored on it, or
-/// `None` when the response lacks the structure (then nothing is scored and the score is 0).
+/// `None` when the response lacks the structure or its answer is blank ([`answer_blank`]).
 ///
 /// `response` is the generated text without padding; `eos` is appended when it does not end
 /// with it. For `R1`, the response needs exactly one `<think>`, `</think>` and `<answer>`, in
-/// that order, and a non-blank answer after `<answer>`; the result keeps everything up to the
-/// last `</think>` and the text between it and `<answer>`, then
-/// `<answer>` + leading whitespace of the generated answer (one space if none) + `reference` +
-/// `" </answer>"` + `eos`. `R1Nothink` needs one `<answer>` and keeps everything before it.
+/// that order; the result keeps everything up to the last `</think>` and the text between it
+/// and `<answer>`, then `<answer>` + leading whitespace of the generated answer (one space if
+/// none) + `reference` + `" </answer>"` + `eos`. `R1Nothink` needs one `<answer>` and keeps
+/// everything before it.
 pub fn substitute(response: &str, reference: &str, eos: &str, mode: FormatMode) -> Option<Substituted> {
+    substitute_any(response, reference, eos, mode).filter(|_| !answer_blank(response))
+}
+
+/// Whether the generated answer is blank, read as the project's response anatomy reads an
+/// answer tag: the last `<answer>` of the final text (after the reasoning, before the turn's
+/// end token) up to its `</answer>` or the end. A response without an answer tag there has no
+/// answer, so it counts as blank too.
+pub fn answer_blank(response: &str) -> bool {
+    Anatomy::read(response).get(Marker::AnswerTag).is_none_or(|answer| answer.text.trim().is_empty())
+}
+
+/// The reference's substitution itself: the structure check and the substituted text, whatever
+/// the generated answer is. The reference never finds a structured answer blank (it appends
+/// the end-of-sequence text before looking, so the answer section always holds it), so this is
+/// what it scores.
+pub(crate) fn substitute_any(response: &str, reference: &str, eos: &str, mode: FormatMode) -> Option<Substituted> {
     let once = |tag: &str| response.matches(tag).count() == 1;
     let shaped = match mode {
         FormatMode::R1 => once(THINK) && once(THINK_END) && once(ANSWER) && R1_SHAPE.is_match(response),
@@ -75,10 +100,6 @@ pub fn substitute(response: &str, reference: &str, eos: &str, mode: FormatMode) 
     let answer_at = response.rfind(ANSWER)?;
     let generated = &response[answer_at + ANSWER.len()..];
     let generated = generated.strip_suffix(eos).filter(|_| !eos.is_empty()).unwrap_or(generated);
-    let generated_answer = generated.split(ANSWER_END).next().unwrap_or_default();
-    if generated_answer.trim().is_empty() {
-        return None;
-    }
     let lead: &str = {
         let end = generated.find(|c: char| !matches!(c, ' ' | '\n' | '\t' | '\r')).unwrap_or(generated.len());
         if end == 0 { " " } else { &generated[..end] }
@@ -161,6 +182,72 @@ mod tests {
         assert!(!format_ok("<think>a</think><answer>c", FormatMode::R1), "needs </answer>");
         assert!(format_ok("text <answer>c</answer>", FormatMode::R1Nothink));
         assert!(!format_ok("<answer>c</answer><answer>d</answer>", FormatMode::R1Nothink));
+    }
+
+    /// The text between a response's `<answer>` and its `</answer>` (or the end), as the
+    /// reference cuts it: the answer the substitution replaces.
+    fn replaced_answer(response: &str) -> &str {
+        let Some(at) = response.rfind(ANSWER) else { return "" };
+        response[at + ANSWER.len()..].split(ANSWER_END).next().unwrap_or_default()
+    }
+
+    /// Every row of the shared anatomy fixture that RLPR scores is read by RLPR as by the
+    /// anatomy: the reasoning (R1) and the answer it replaces are the anatomy's reasoning and
+    /// answer tag. Rows RLPR does not score fail its exact structure, which is stricter.
+    #[test]
+    fn rlpr_reads_the_shared_anatomy_fixture_as_the_anatomy_does() {
+        let mut scored = 0;
+        for row in referee_core::anatomy::fixtures::rows() {
+            for mode in [FormatMode::R1, FormatMode::R1Nothink] {
+                let Some(out) = substitute(&row.response, "REF", EOS, mode) else {
+                    // Not scored: the exact structure fails, or the anatomy finds no non-blank
+                    // answer tag.
+                    let structured = substitute_any(&row.response, "REF", EOS, mode).is_some();
+                    let answer = row.candidates.get(&Marker::AnswerTag).map(|a| a.trim().to_owned());
+                    assert!(!structured || answer.is_none_or(|a| a.is_empty()), "{}: {mode:?}", row.name);
+                    continue;
+                };
+                scored += 1;
+                assert!(out.text.contains("REF </answer>"), "{}: {}", row.name, out.text);
+                let answer = row.candidates.get(&Marker::AnswerTag);
+                assert_eq!(answer.map(String::as_str), Some(replaced_answer(&row.response)), "{}", row.name);
+                if mode == FormatMode::R1 {
+                    let (open, close) = (row.response.find(THINK), row.response.rfind(THINK_END));
+                    let reasoning = open.zip(close).map(|(o, c)| &row.response[o + THINK.len()..c]);
+                    assert_eq!(row.reasoning.as_deref(), reasoning, "{}", row.name);
+                }
+            }
+        }
+        assert!(scored >= 3, "the fixture has structured responses ({scored} scored)");
+    }
+
+    /// Where RLPR deliberately differs from the anatomy: tags are exact-case and counted over
+    /// the whole response, the format term wants the exact structure, and the reasoning is
+    /// scored, not dropped.
+    #[test]
+    fn rlpr_keeps_the_reference_structure_where_the_anatomy_is_looser() {
+        // The anatomy reads `<ANSWER>` (any case) and a second answer tag; RLPR's counts refuse.
+        assert_eq!(substitute("<think>a</think><ANSWER>4</ANSWER>", "4", EOS, FormatMode::R1), None);
+        assert_eq!(substitute("<think>a</think><answer>3</answer><answer>4</answer>", "4", EOS, FormatMode::R1), None);
+        // A response with an answer but text before `<think>`: scored (the substitution's regex
+        // allows it) but without the format term, as the reference's `format_reward` wants the
+        // response to open with `<think>`.
+        let response = "Sure. <think>a</think><answer>4</answer>";
+        assert!(substitute(response, "4", EOS, FormatMode::R1).is_some());
+        assert!(!format_ok(response, FormatMode::R1));
+        // The substituted text keeps the reasoning: RLPR scores the answer after it.
+        let Some(out) = substitute("<think>2+2=4</think><answer>5</answer>", "4", EOS, FormatMode::R1) else {
+            panic!("structured")
+        };
+        assert!(out.text.starts_with("<think>2+2=4</think>"));
+        // Blankness is the anatomy's: an answer that is only another turn's end token is blank.
+        assert!(answer_blank("<think>a</think><answer><|endoftext|>"));
+        assert!(!answer_blank("<think>a</think><answer> 4 </answer>"));
+        assert_eq!(substitute("<think>a</think><answer><|endoftext|>", "4", EOS, FormatMode::R1), None);
+        let Some(out) = substitute_any("<think>a</think><answer><|endoftext|>", "4", EOS, FormatMode::R1) else {
+            panic!("the reference scores it")
+        };
+        assert_eq!(out.text, "<think>a</think><answer> 4 </answer><|im_end|>");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::baselines::{BaselineCache, BaselineKey, BaselineStore, check_run};
-use crate::format::{FormatMode, Substituted, baseline, substitute};
+use crate::format::{FormatMode, Substituted, baseline, substitute, substitute_any};
 use crate::reward::{BaselineCheckpoint, RewardOptions};
 use crate::source::{ChatMessage, LogprobSource, ScoringText, SourceError};
 
@@ -90,13 +90,9 @@ fn structured(input: &RlprInput) -> bool {
     substitute_scored(&input.response, "", "", input.options.format_mode, input.options.score_blank_answers).is_some()
 }
 
-const ANSWER_TAG: &str = "<answer>";
-
-/// [`substitute`], and with `blank_answers` also for a response whose answer is blank: the
-/// reference builds the same text for it as for any answer (its answer section always holds the
-/// appended end-of-sequence text, so it is never blank), and since the generated answer is
-/// replaced, substituting the response with a one-character answer after its leading
-/// whitespace gives exactly that text.
+/// [`substitute`] as an item asks for it: with `blank_answers` (`score_blank_answers`, the
+/// default) a response whose answer is blank is substituted like any other, as the reference
+/// does; without, it is not scored.
 pub(crate) fn substitute_scored(
     response: &str,
     reference: &str,
@@ -104,20 +100,11 @@ pub(crate) fn substitute_scored(
     mode: FormatMode,
     blank_answers: bool,
 ) -> Option<Substituted> {
-    if let Some(substituted) = substitute(response, reference, eos, mode) {
-        return Some(substituted);
+    if blank_answers {
+        substitute_any(response, reference, eos, mode)
+    } else {
+        substitute(response, reference, eos, mode)
     }
-    if !blank_answers {
-        return None;
-    }
-    let after = response.rfind(ANSWER_TAG)? + ANSWER_TAG.len();
-    let rest = &response[after..];
-    let lead = rest.len() - rest.trim_start_matches([' ', '\n', '\t', '\r']).len();
-    let mut filled = String::with_capacity(response.len() + 1);
-    filled.push_str(&response[..after + lead]);
-    filled.push('x');
-    filled.push_str(&response[after + lead..]);
-    substitute(&filled, reference, eos, mode)
 }
 
 /// The verdict of a response from its scored tokens' log-probs and the baseline score: the
