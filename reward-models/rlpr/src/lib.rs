@@ -35,7 +35,7 @@ mod source;
 pub use baselines::{BaselineStore, MAX_RUN_BYTES, check_run};
 pub use batcher::{Answers, BatchModel, Batcher, BatcherConfig, Reservation};
 pub use filter::{GroupDecision, OpenStep, SingleRollout, StdFilter, StdFilterState, StepDecision, group_std};
-pub use format::{FormatMode, Substituted, baseline, format_ok, overlap_mask, substitute};
+pub use format::{FormatMode, Substituted, answer_blank, baseline, format_ok, overlap_mask, substitute};
 pub use hosted::{HostedModel, HostedSource};
 pub use model::{ChatTokenizer, LocalModel, LocalPlacement, ModelDevice, ModelError};
 pub use prepare::{PrepareItem, PreparedItem, PreparedSequence, prepare};
