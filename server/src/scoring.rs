@@ -745,6 +745,81 @@ mod tests {
         assert_ne!(input_hash("v", &json!(["ab", "c"])), input_hash("v", &json!(["a", "bc"])));
     }
 
+    /// A reward model of one slot: `admit` refuses while the slot is taken.
+    struct OneSlot(Arc<tokio::sync::Semaphore>);
+
+    #[derive(serde::Deserialize, ToSchema)]
+    struct SlotInput {
+        #[allow(dead_code)]
+        response: String,
+    }
+
+    impl referee_core::RewardModel for OneSlot {
+        type Input = SlotInput;
+
+        fn description(&self) -> referee_core::Description {
+            referee_core::Description { id: "one-slot", version: "1", summary: "Correct, one item at a time." }
+        }
+
+        async fn score_batch(&self, inputs: Vec<SlotInput>, _: Budget) -> Vec<Verdict> {
+            inputs.iter().map(|_| Verdict::correct()).collect()
+        }
+
+        fn admit(&self, _: usize) -> Result<Admission, Busy> {
+            Arc::clone(&self.0).try_acquire_owned().map(Admission::holding).map_err(|_| Busy {
+                status: referee_core::BusyStatus::TooManyRequests,
+                retry_after_secs: 1,
+                message: "the slot is taken".to_owned(),
+            })
+        }
+    }
+
+    fn one_slot() -> (Engine, Arc<tokio::sync::Semaphore>) {
+        let slot = Arc::new(tokio::sync::Semaphore::new(1));
+        let registry = Registry::new(vec![Scorer::reward_model(OneSlot(Arc::clone(&slot)))]);
+        (Engine::new(Arc::new(registry)), slot)
+    }
+
+    fn slot_items() -> Vec<Value> {
+        vec![json!({"input": {"response": "x"}})]
+    }
+
+    #[tokio::test]
+    async fn waiting_admission_refuses_with_503_at_its_deadline() {
+        let (engine, slot) = one_slot();
+        let taken = Arc::clone(&slot).try_acquire_owned().unwrap_or_else(|e| panic!("{e}"));
+        let shape = ItemShape::For("one-slot");
+        let refused = engine.try_score(slot_items(), shape, Correction::None, Budget::unlimited(), "").await;
+        assert_eq!(refused.map_err(|b| b.status), Err(referee_core::BusyStatus::TooManyRequests));
+        let until = Instant::now() + Duration::from_millis(30);
+        let waited = engine.score_waiting(slot_items(), shape, Correction::None, Budget::unlimited(), "", until).await;
+        let busy = waited.err().unwrap_or_else(|| panic!("admitted while the slot was taken"));
+        assert_eq!(busy.status, referee_core::BusyStatus::Unavailable);
+        assert!(busy.message.contains("request deadline"), "{}", busy.message);
+        drop(taken);
+    }
+
+    #[tokio::test]
+    async fn waiting_admission_scores_once_there_is_room() {
+        let (engine, slot) = one_slot();
+        let taken = Arc::clone(&slot).try_acquire_owned().unwrap_or_else(|e| panic!("{e}"));
+        let engine = Arc::new(engine);
+        let waiter = {
+            let engine = Arc::clone(&engine);
+            tokio::spawn(async move {
+                let until = Instant::now() + Duration::from_secs(600);
+                let shape = ItemShape::For("one-slot");
+                engine.score_waiting(slot_items(), shape, Correction::None, Budget::unlimited(), "", until).await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "the waiter was answered while the slot was taken");
+        drop(taken);
+        let results = waiter.await.unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|busy| panic!("{busy}"));
+        assert_eq!(results.iter().map(|r| r.status).collect::<Vec<_>>(), [Status::Correct]);
+        assert_eq!(slot.available_permits(), 1, "the admission was released after scoring");
+    }
+
     #[tokio::test]
     async fn batches_keep_order_and_isolate_bad_items() {
         let engine = Engine::new(Arc::new(Registry::builtin()));

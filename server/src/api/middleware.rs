@@ -182,3 +182,77 @@ pub fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
         .unwrap_or_else(|| "unknown panic".to_owned());
     ApiError::Internal(format!("handler panicked: {detail}")).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::Router;
+    use axum::http::StatusCode;
+    use axum::routing::post;
+    use tower::ServiceExt as _;
+
+    use super::*;
+
+    fn app(gate: &RequestGate, trainer: bool) -> Router {
+        let route = Router::new().route("/t", post(|| async { "scored" }));
+        if trainer {
+            route.layer(axum::middleware::from_fn_with_state(gate.clone(), hold_until_room))
+        } else {
+            route.layer(axum::middleware::from_fn_with_state(gate.clone(), shed_when_full))
+        }
+    }
+
+    async fn call(app: Router) -> (StatusCode, Option<String>, String) {
+        let request = axum::http::Request::post("/t").body(Body::empty()).unwrap_or_else(|e| panic!("{e}"));
+        let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
+        let retry = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap_or_default();
+        (status, retry, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn full(gate: &RequestGate) -> tokio::sync::OwnedSemaphorePermit {
+        Arc::clone(&gate.permits).try_acquire_owned().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[tokio::test]
+    async fn the_general_api_is_shed_when_full() {
+        let gate = RequestGate::new(1, 8, Duration::from_secs(600), 3);
+        let held = full(&gate);
+        let (status, retry, body) = call(app(&gate, false)).await;
+        assert_eq!((status, retry.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("3")));
+        assert!(body.contains("\"overloaded\""), "{body}");
+        drop(held);
+        assert_eq!(call(app(&gate, false)).await.0, StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_trainer_request_waits_for_room() {
+        let gate = RequestGate::new(1, 8, Duration::from_secs(600), 3);
+        let held = full(&gate);
+        let waiting = tokio::spawn(call(app(&gate, true)));
+        while gate.waiting.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!waiting.is_finished());
+        drop(held);
+        let (status, _, body) = waiting.await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "scored"));
+        assert_eq!(gate.waiting.load(Ordering::SeqCst), 0, "the waiting place is given back");
+    }
+
+    #[tokio::test]
+    async fn a_trainer_request_is_refused_past_its_deadline_or_the_waiting_cap() {
+        let gate = RequestGate::new(1, 8, Duration::from_millis(20), 3);
+        let held = full(&gate);
+        let (status, retry, body) = call(app(&gate, true)).await;
+        assert_eq!((status, retry.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("3")));
+        assert!(body.contains("\"busy\"") && body.contains("deadline"), "{body}");
+
+        let gate = RequestGate { max_waiting: 0, ..gate };
+        let (status, retry, body) = call(app(&gate, true)).await;
+        assert_eq!((status, retry.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("3")));
+        assert!(body.contains("max_waiting_requests"), "{body}");
+        drop(held);
+        assert_eq!(call(app(&gate, true)).await.0, StatusCode::OK);
+    }
+}
