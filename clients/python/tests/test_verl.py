@@ -8,7 +8,6 @@ import inspect
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import numpy as np
 import pytest
 
 from .test_adapters import PACKAGE, load_by_path, requests_served
@@ -21,7 +20,8 @@ from .test_adapters import PACKAGE, load_by_path, requests_served
 #                                                           RewardLoopManager.compute_rm_score
 # Changed only where verl's types are not installed here: a DataProto row is a dict with the same
 # fields, the tokenizer's decode is the identity on an already decoded response, and the reward
-# tensor is a list (verl writes each score at the last response token).
+# tensor and the numpy arrays of reward_extra_info are lists (verl writes each score at the last
+# response token, and np.array()s each extra-info key).
 
 
 class NaiveRewardManager:
@@ -91,13 +91,13 @@ async def compute_score_batch(reward_manager: NaiveRewardManager, data: list[dic
     return outputs
 
 
-def compute_rm_score(outputs_flat: list[dict]) -> tuple[list[float], dict[str, np.ndarray]]:
+def compute_rm_score(outputs_flat: list[dict]) -> tuple[list[float], dict[str, list]]:
     scores = [item["reward_score"] for item in outputs_flat]
     reward_extra_infos = [output.get("reward_extra_info", {}) for output in outputs_flat]
     reward_extra_keys = list(reward_extra_infos[0].keys())
     non_tensor_batch = {}
     for key in reward_extra_keys:
-        non_tensor_batch[key] = np.array([info[key] for info in reward_extra_infos])
+        non_tensor_batch[key] = [info[key] for info in reward_extra_infos]
     return scores, non_tensor_batch
 
 
@@ -124,7 +124,7 @@ CASES: list[tuple[str, str, Any, float, int]] = [
 ]
 
 
-def run_reward_loop(compute_score, rows: list[dict]) -> tuple[list[float], dict[str, np.ndarray]]:
+def run_reward_loop(compute_score, rows: list[dict]) -> tuple[list[float], dict[str, list]]:
     """One reward-loop worker's share of a batch, on its own event loop as verl runs it."""
 
     async def main() -> list[dict]:
@@ -143,9 +143,9 @@ def test_verl_reward_loop(adapter_env: str, name: str) -> None:
     before = requests_served(adapter_env, "/v1/score")
     scores, extra = run_reward_loop(getattr(module, name), rows)
     assert scores == [case[3] for case in cases]
-    assert extra["judged"].tolist() == [case[4] for case in cases]
-    assert extra["acc"].tolist() == [case[3] == 1.0 for case in cases]
-    assert extra["judged"].dtype.kind == "i", "numeric, so verl can average it"
+    assert extra["judged"] == [case[4] for case in cases]
+    assert extra["acc"] == [case[3] == 1.0 for case in cases]
+    assert all(type(v) is int for v in extra["judged"]), "numeric, so verl can average it"
     # Every rollout went through the batcher, in as many requests as it sent batches.
     from referee_client import _env
 
@@ -176,4 +176,4 @@ def test_verl_reward_loop_under_load(adapter_env: str) -> None:
     rows = [row("my_code", load.PROGRAM, load.ground_truth(i), {"verifier": "code"}) for i in range(load.ROLLOUTS)]
     scores, extra = run_reward_loop(module.compute_score_async, rows)
     assert scores == [load.expected_score(i) for i in range(load.ROLLOUTS)]
-    assert extra["judged"].tolist() == [1] * load.ROLLOUTS
+    assert extra["judged"] == [1] * load.ROLLOUTS
