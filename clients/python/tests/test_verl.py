@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -154,19 +155,59 @@ def test_verl_reward_loop(adapter_env: str, name: str) -> None:
     assert batcher.batches <= len(rows)
 
 
+# --- verl's legacy batch manager --------------------------------------------------------------
+# Copied from volcengine/verl v0.6.1 (commit d62da4950573d7a4b7ef2362337952e7ab59e78d), Apache
+# License 2.0, verl/workers/reward_manager/batch.py: BatchRewardManager.verify and the score loop
+# of __call__. Changed only where verl's types are not installed here: DataProto rows are dicts,
+# responses are already decoded, the reward tensor is a list and the examples are not printed.
+
+
+def legacy_batch_manager(compute_score, data: list[dict]) -> tuple[list[float], dict[str, list]]:
+    def verify(data):
+        responses_str = [item["response"] for item in data]
+        ground_truths = [item["non_tensor_batch"]["reward_model"].get("ground_truth", None) for item in data]
+        data_sources = [item["non_tensor_batch"]["data_source"] for item in data]
+        rollout_reward_scores = [{} for _ in range(len(data))]
+        extras = [item["non_tensor_batch"].get("extra_info", {}) for item in data]
+
+        for i in range(len(data)):
+            extras[i]["rollout_reward_scores"] = rollout_reward_scores[i]
+
+        scores = compute_score(
+            data_sources=data_sources,
+            solution_strs=responses_str,
+            ground_truths=ground_truths,
+            extra_infos=extras,
+        )
+
+        return scores
+
+    reward_extra_info = defaultdict(list)
+    scores = verify(data)
+    rewards = []
+    for i in range(len(data)):
+        score = scores[i]
+
+        if isinstance(score, dict):
+            reward = score["score"]
+            for key, value in score.items():
+                reward_extra_info[key].append(value)
+        else:
+            reward = score
+
+        rewards.append(reward)
+    return rewards, reward_extra_info
+
+
 def test_verl_legacy_batch_manager(adapter_env: str) -> None:
     module = load_by_path(PACKAGE / "verl.py", "custom_module")
+    rows = [row(source, response, truth, {"index": i}) for i, (source, response, truth, _, _) in enumerate(CASES)]
     before = requests_served(adapter_env, "/v1/score")
-    results = module.compute_score_batch(
-        data_sources=[c[0] for c in CASES],
-        solution_strs=[c[1] for c in CASES],
-        ground_truths=[c[2] for c in CASES],
-        extra_infos=[{} for _ in CASES],
-    )
-    assert requests_served(adapter_env, "/v1/score") == before + 1
-    assert [r["score"] for r in results] == [c[3] for c in CASES]
-    assert [r["judged"] for r in results] == [c[4] for c in CASES]
-    assert {tuple(sorted(r)) for r in results} == {("acc", "judged", "score")}
+    rewards, extra = legacy_batch_manager(module.compute_score_batch, rows)
+    assert requests_served(adapter_env, "/v1/score") == before + 1, "one request per batch"
+    assert rewards == [c[3] for c in CASES]
+    assert extra["judged"] == [c[4] for c in CASES]
+    assert sorted(extra) == ["acc", "judged", "score"]
 
 
 def test_verl_reward_loop_under_load(adapter_env: str) -> None:
