@@ -15,7 +15,8 @@ whole batch, which is sent as it is.
 The data source picks the verifier: `extra_info["verifier"]` when set, else
 `REFEREE_VERL_ROUTES` (a JSON object from data source, or a prefix ending in `*`, to verifier
 id), else the built-in routes below, else `REFEREE_VERL_DEFAULT` (default `math`). The ground
-truth is the verifier's `reference`; a dict ground truth is merged into the input.
+truth is the verifier's `reference`; a dict ground truth is merged into the input; for the `code`
+verifier, verl's APPS-style test cases are converted ([`code_input`]).
 
 The result is `{"score": float, "acc": bool, "judged": int}`: `acc` is true when the verdict is
 `correct` (DAPO's group filter reads it, `algorithm.filter_groups.metric=acc`), and `judged` is 0
@@ -34,7 +35,14 @@ from typing import Any
 from referee_client import _env
 from referee_client.client import Result, is_judged
 
-__all__ = ["BUILTIN_ROUTES", "compute_score", "compute_score_async", "compute_score_batch", "verifier_for"]
+__all__ = [
+    "BUILTIN_ROUTES",
+    "code_input",
+    "compute_score",
+    "compute_score_async",
+    "compute_score_batch",
+    "verifier_for",
+]
 
 #: The data sources that verl's `default_compute_score` knows (verl/utils/reward_score/__init__.py),
 #: and two multiple-choice sets verl leaves to a custom function, with the verifier that judges them.
@@ -55,6 +63,12 @@ BUILTIN_ROUTES: dict[str, str] = {
     "numina_*": "math",
     # verl: geo3k.compute_score, mathruler's grader on the last \boxed{} (plus a format bonus).
     "hiyouga/geometry3k": "math",
+    # verl: prime_code.compute_score (or SandboxFusion), stdin/stdout tests from APPS-style
+    # `{"inputs": [...], "outputs": [...]}` ground truths, the fraction of tests passed.
+    "codecontests": "code",
+    "apps": "code",
+    "codeforces": "code",
+    "taco": "code",
     # Not in verl's default scorer.
     "Idavidrein/gpqa": "multiple-choice",
     "cais/mmlu": "multiple-choice",
@@ -88,14 +102,43 @@ def verifier_for(data_source: str, extra_info: dict[str, Any] | None = None) -> 
     return os.environ.get("REFEREE_VERL_DEFAULT", "math")
 
 
+def code_input(ground_truth: Any) -> dict[str, Any] | None:
+    """The `code` verifier's input for verl's code ground truths: APPS-style
+    `{"inputs": [stdin, ...], "outputs": [stdout, ...]}` (a dict or its JSON text) becomes Python
+    stdin/stdout tests scored by the fraction passed. None for anything else, including
+    call-based cases (`fn_name`), which are left for the verifier to refuse as `invalid_input`."""
+    cases = ground_truth
+    if isinstance(cases, str):
+        try:
+            cases = json.loads(cases)
+        except ValueError:
+            return None
+    if not isinstance(cases, dict) or cases.get("fn_name"):
+        return None
+    inputs, outputs = cases.get("inputs"), cases.get("outputs")
+    if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs) or not inputs:
+        return None
+    if not all(isinstance(text, str) for text in inputs + outputs):
+        return None
+    return {
+        "language": "python",
+        "tests": [{"stdin": i, "expected_stdout": o} for i, o in zip(inputs, outputs, strict=True)],
+        "options": {"scoring": "fraction"},
+    }
+
+
 def _item(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None) -> dict:
+    verifier = verifier_for(data_source, extra_info)
+    converted = code_input(ground_truth) if verifier == "code" else None
+    if converted is not None:
+        return {"verifier": verifier, "input": {**converted, "response": solution_str}}
     inputs: dict[str, Any] = {}
     if isinstance(ground_truth, dict):
         inputs.update(ground_truth)
     elif ground_truth is not None:
         inputs["reference"] = ground_truth if isinstance(ground_truth, str) else str(ground_truth)
     inputs["response"] = solution_str
-    return {"verifier": verifier_for(data_source, extra_info), "input": inputs}
+    return {"verifier": verifier, "input": inputs}
 
 
 def _reward(result: Result) -> dict[str, Any]:

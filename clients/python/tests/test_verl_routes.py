@@ -98,6 +98,10 @@ def test_routes_credit_what_verl_credits(adapter_env: str) -> None:
         ("hiyouga/geometry3k", "math"),
         ("Idavidrein/gpqa", "multiple-choice"),
         ("cais/mmlu", "multiple-choice"),
+        ("codecontests", "code"),
+        ("apps", "code"),
+        ("codeforces", "code"),
+        ("taco", "code"),
     ],
 )
 def test_builtin_routes(source: str, verifier: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -117,3 +121,46 @@ def test_malformed_routes_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFEREE_VERL_ROUTES", '["math"]')
     with pytest.raises(ValueError, match="REFEREE_VERL_ROUTES"):
         verifier_for("quiz")
+
+
+DOUBLE = "Reading n, printing 2n:\n```python\nprint(int(input()) * 2)\n```"
+
+
+def test_code_sources(adapter_env: str) -> None:
+    import json
+
+    module = load_by_path(PACKAGE / "verl.py", "custom_module")
+    cases = [
+        # (data source, response, ground truth, score, judged)
+        ("codecontests", DOUBLE, json.dumps({"inputs": ["3\n", "5\n"], "outputs": ["6\n", "10\n"]}), 1.0, 1),
+        ("apps", DOUBLE, {"inputs": ["3\n", "5\n"], "outputs": ["6\n", "11\n"]}, 0.5, 1),
+        ("taco", "```python\nprint(7)\n```", {"inputs": ["1\n"], "outputs": ["6\n"]}, 0.0, 1),
+        # Call-based cases are not converted: the verifier refuses them, visibly.
+        ("codeforces", DOUBLE, {"fn_name": "f", "inputs": [[1]], "outputs": [[2]]}, 0.0, 0),
+        ("apps", DOUBLE, "not test cases", 0.0, 0),
+    ]
+    results = module.compute_score_batch(
+        data_sources=[c[0] for c in cases], solution_strs=[c[1] for c in cases], ground_truths=[c[2] for c in cases]
+    )
+    assert [r["score"] for r in results] == [c[3] for c in cases]
+    assert [r["judged"] for r in results] == [c[4] for c in cases]
+    assert [r["acc"] for r in results] == [True, False, False, False, False]
+
+
+def test_code_input_conversion() -> None:
+    from referee_client.verl import code_input
+
+    assert code_input({"inputs": ["1"], "outputs": ["2"]}) == {
+        "language": "python",
+        "tests": [{"stdin": "1", "expected_stdout": "2"}],
+        "options": {"scoring": "fraction"},
+    }
+    assert code_input('{"inputs": ["1"], "outputs": ["2"]}') == code_input({"inputs": ["1"], "outputs": ["2"]})
+    for bad in (
+        {"inputs": ["1"], "outputs": []},
+        {"inputs": [], "outputs": []},
+        {"inputs": [1], "outputs": [2]},
+        "{",
+        3,
+    ):
+        assert code_input(bad) is None
