@@ -27,12 +27,19 @@ pub struct GenerateInstances {
     #[schema(minimum = 1, maximum = 255)]
     pub level: u8,
     /// Seed of the first instance; the i-th uses `seed + i`.
-    #[serde(deserialize_with = "integer")]
+    #[serde(deserialize_with = "seed")]
     pub seed: u64,
     /// How many instances, 1 to 256.
     #[serde(default = "one", deserialize_with = "integer")]
     #[schema(minimum = 1, maximum = 256, default = 1)]
     pub count: u32,
+}
+
+/// A seed from 0 to 2^63 - 1: the range of the document's `int64`, which clients (and JSON
+/// Schema validators) hold it to; a larger one is refused rather than accepted off the contract.
+fn seed<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let seed: i64 = integer(deserializer)?;
+    u64::try_from(seed).map_err(serde::de::Error::custom)
 }
 
 fn one() -> u32 {
@@ -104,4 +111,23 @@ pub async fn generate_instances(
     });
     let instances = rx.await.map_err(|_| ApiError::Internal("instance generation ended without a result".into()))??;
     Ok(axum::Json(InstancesResponse { task, instances }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(body: &str) -> Result<GenerateInstances, serde_json::Error> {
+        serde_json::from_str(body)
+    }
+
+    #[test]
+    fn seeds_are_held_to_the_documented_int64_range() {
+        let largest = parse(r#"{"level": 1, "seed": 9223372036854775807}"#).map(|r| r.seed);
+        assert_eq!(largest.ok(), Some(i64::MAX.unsigned_abs()));
+        assert_eq!(parse(r#"{"level": 1, "seed": 42.0}"#).map(|r| r.seed).ok(), Some(42));
+        for refused in ["9223372036854775808", "18446744073709551615", "-1", "0.5"] {
+            assert!(parse(&format!(r#"{{"level": 1, "seed": {refused}}}"#)).is_err(), "{refused}");
+        }
+    }
 }

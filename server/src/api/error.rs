@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use referee_core::{Busy, BusyStatus};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 /// The body of every error response.
@@ -181,7 +182,18 @@ where
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let limit = req.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
-        match axum::Json::<T>::from_request(req, state).await {
+        // The body is read as raw JSON first (content type, size and syntax checked as
+        // `axum::Json` checks them) so that one that is not an object is refused: serde's derived
+        // structs also accept an array of their fields in order, which the document does not
+        // allow and no client means (`[null, null]` would be read as empty noise settings).
+        let raw = match axum::Json::<Box<RawValue>>::from_request(req, state).await {
+            Ok(axum::Json(raw)) => raw,
+            Err(rejection) => return Err(from_json_rejection(rejection, limit)),
+        };
+        if !raw.get().trim_start().starts_with('{') {
+            return Err(ApiError::InvalidBody("the body must be a JSON object".to_owned()));
+        }
+        match axum::Json::<T>::from_bytes(raw.get().as_bytes()) {
             Ok(axum::Json(value)) => Ok(ApiJson(value)),
             Err(rejection) => Err(from_json_rejection(rejection, limit)),
         }
@@ -208,5 +220,38 @@ fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
 impl From<Busy> for ApiError {
     fn from(busy: Busy) -> Self {
         ApiError::Busy(busy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body whose fields are all optional, as `NoiseSettings` is.
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Optional {
+        first: Option<u32>,
+        second: Option<u32>,
+    }
+
+    async fn read(body: &'static str) -> Result<ApiJson<Optional>, ApiError> {
+        let request = axum::http::Request::post("/")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(axum::body::Body::from(body));
+        let Ok(request) = request else { panic!("bad request") };
+        ApiJson::<Optional>::from_request(request, &()).await
+    }
+
+    #[tokio::test]
+    async fn only_a_json_object_is_a_body() {
+        assert!(read(r#"{"first": 1}"#).await.is_ok());
+        assert!(read(" \n{}").await.is_ok());
+        for not_an_object in ["[null, null]", "[1, 2]", "null", "3", r#""text""#] {
+            let result = read(not_an_object).await;
+            assert!(matches!(result, Err(ApiError::InvalidBody(_))), "{not_an_object}: {result:?}");
+        }
+        assert!(matches!(read("[1,").await, Err(ApiError::MalformedJson(_))));
+        assert!(matches!(read(r#"{"first": "x"}"#).await, Err(ApiError::InvalidBody(_))));
     }
 }
