@@ -4,6 +4,17 @@ package, and adapters for trainers (`referee_client.openrlhf`, `referee_client.v
 server `referee_client.nemo_gym`)."""
 
 from .client import UNJUDGED, AsyncReferee, Item, Referee, RefereeError, Result, is_judged
-from .jobs import Jobs, JobStatus
+from .jobs import AsyncJobs, Jobs, JobStatus
 
-__all__ = ["UNJUDGED", "AsyncReferee", "Item", "JobStatus", "Jobs", "Referee", "RefereeError", "Result", "is_judged"]
+__all__ = [
+    "UNJUDGED",
+    "AsyncJobs",
+    "AsyncReferee",
+    "Item",
+    "JobStatus",
+    "Jobs",
+    "Referee",
+    "RefereeError",
+    "Result",
+    "is_judged",
+]

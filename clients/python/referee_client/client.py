@@ -19,7 +19,7 @@ from referee_api.models.status import Status
 from typing_extensions import Self  # noqa: UP035 (typing.Self is Python 3.11+; the client supports 3.10)
 
 if TYPE_CHECKING:
-    from .jobs import Jobs
+    from .jobs import AsyncJobs, Jobs
 
 __all__ = [
     "UNJUDGED",
@@ -307,6 +307,13 @@ class AsyncReferee:
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+    @property
+    def jobs(self) -> AsyncJobs:
+        """Batch jobs: upload a JSONL file, follow its progress, stream its results."""
+        from .jobs import AsyncJobs
+
+        return AsyncJobs(self)
 
     async def __aenter__(self) -> Self:
         return self

@@ -15,10 +15,12 @@ that honour `Retry-After`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
@@ -30,9 +32,9 @@ from referee_api.models.job_status import JobStatus
 from .client import RETRY_STATUSES, Item, RefereeError, Result, _error, as_json
 
 if TYPE_CHECKING:
-    from .client import Referee
+    from .client import AsyncReferee, Referee
 
-__all__ = ["FINISHED", "JobSource", "JobStatus", "Jobs"]
+__all__ = ["FINISHED", "AsyncJobs", "JobSource", "JobStatus", "Jobs"]
 
 #: States after which a job changes no more.
 FINISHED = frozenset({"done", "cancelled"})
@@ -46,6 +48,15 @@ _CHUNK_BYTES = 1 << 20
 
 def _ndjson(items: Iterable[Item]) -> bytes:
     return b"".join(json.dumps(as_json(item), separators=(",", ":")).encode() + b"\n" for item in items)
+
+
+def _upload_bytes(source: bytes | Iterable[Item]) -> bytes:
+    return source if isinstance(source, bytes) else _ndjson(source)
+
+
+def _upload_kwargs(chunk_size: int | None) -> dict[str, Any]:
+    params = {} if chunk_size is None else {"chunk_size": str(chunk_size)}
+    return {"params": params, "headers": {"content-type": "application/x-ndjson"}}
 
 
 def _file_chunks(path: str | os.PathLike[str]) -> Iterator[bytes]:
@@ -97,21 +108,10 @@ class Jobs:
         if isinstance(source, (str, os.PathLike)):
             path = source
             content = lambda: _file_chunks(path)
-        elif isinstance(source, bytes):
-            data = source
-            content = lambda: data
         else:
-            data = _ndjson(source)
+            data = _upload_bytes(source)
             content = lambda: data
-        params = {} if chunk_size is None else {"chunk_size": str(chunk_size)}
-        response = self._request(
-            "POST",
-            "/v1/jobs",
-            expect=201,
-            content=content,
-            params=params,
-            headers={"content-type": "application/x-ndjson"},
-        )
+        response = self._request("POST", "/v1/jobs", expect=201, content=content, **_upload_kwargs(chunk_size))
         return JobStatus.from_dict(response.json())
 
     def status(self, job_id: str) -> JobStatus:
@@ -168,3 +168,83 @@ class Jobs:
         if response.status_code != 200 or not isinstance(response.parsed, JobStatus):
             raise _error(httpx.Response(response.status_code, content=response.content))
         return response.parsed
+
+
+class AsyncJobs:
+    """The jobs of one asyncio client (`referee.jobs` of an `AsyncReferee`): the calls of
+    [`Jobs`], awaited; `results` is an async iterator."""
+
+    def __init__(self, client: AsyncReferee) -> None:
+        self._client = client
+        self._http = client.api.get_async_httpx_client()
+
+    async def _request(self, method: str, path: str, *, expect: int, **kwargs: Any) -> httpx.Response:
+        policy = self._client.policy
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.request(method, path, **kwargs)
+            except httpx.TimeoutException as e:
+                raise RefereeError(f"request timed out: {e}") from e
+            except httpx.TransportError as e:
+                if attempt >= policy.max_retries:
+                    raise RefereeError(f"request failed: {e}") from e
+                attempt += 1
+                await asyncio.sleep(policy.wait(attempt, None))
+                continue
+            if response.status_code in RETRY_STATUSES and attempt < policy.max_retries:
+                attempt += 1
+                await asyncio.sleep(policy.wait(attempt, response))
+                continue
+            if response.status_code != expect:
+                raise _error(response)
+            return response
+
+    async def submit(self, source: JobSource, *, chunk_size: int | None = None) -> JobStatus:
+        """Uploads score items as a job; see [`Jobs.submit`]. A file is read whole before it is sent."""
+        if isinstance(source, (str, os.PathLike)):
+            data = await asyncio.to_thread(Path(source).read_bytes)
+        else:
+            data = _upload_bytes(source)
+        response = await self._request("POST", "/v1/jobs", expect=201, content=data, **_upload_kwargs(chunk_size))
+        return JobStatus.from_dict(response.json())
+
+    async def status(self, job_id: str) -> JobStatus:
+        """`GET /v1/jobs/{id}`: the job's state and progress."""
+        response = await self._request("GET", f"/v1/jobs/{quote(job_id, safe='')}", expect=200)
+        return JobStatus.from_dict(response.json())
+
+    async def wait(
+        self,
+        job_id: str,
+        *,
+        poll_interval: float = 1.0,
+        timeout: float | None = None,
+        on_progress: Callable[[JobStatus], None] | None = None,
+    ) -> JobStatus:
+        """Waits until the job is finished and returns its last status; see [`Jobs.wait`]."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            status = await self.status(job_id)
+            if on_progress is not None:
+                on_progress(status)
+            if status.state in FINISHED:
+                return status
+            if deadline is not None and time.monotonic() >= deadline:
+                raise RefereeError(f"job {job_id} is still {status.state} after {timeout} s")
+            await asyncio.sleep(poll_interval)
+
+    async def results(self, job_id: str) -> AsyncIterator[Result]:
+        """Streams the results written so far, in input order, parsed line by line."""
+        async with self._http.stream("GET", f"/v1/jobs/{quote(job_id, safe='')}/results") as response:
+            if response.status_code != 200:
+                await response.aread()
+                raise _error(response)
+            async for line in response.aiter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
+    async def cancel(self, job_id: str) -> JobStatus:
+        """`DELETE /v1/jobs/{id}`: chunks not yet claimed will not run; results stay readable."""
+        response = await self._request("DELETE", f"/v1/jobs/{quote(job_id, safe='')}", expect=200)
+        return JobStatus.from_dict(response.json())

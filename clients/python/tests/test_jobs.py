@@ -3,12 +3,13 @@ dicts or generated models), progress, streamed results in input order, cancel, e
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from referee_api.models import ExactMatchInput, ExactMatchScoreItem, JobStatus
-from referee_client import Referee, RefereeError
+from referee_client import AsyncReferee, Referee, RefereeError
 
 
 def line(i: int) -> dict:
@@ -70,3 +71,25 @@ def test_a_cancelled_job_finishes_as_cancelled(server_url: str) -> None:
         final = referee.jobs.wait(job.id, poll_interval=0.05, timeout=120)
         assert final.state == cancelled.state
         assert len(list(referee.jobs.results(job.id))) == final.scored_items
+
+
+def test_the_asyncio_client_runs_jobs_too(server_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "rollouts.jsonl"
+    path.write_text("".join(json.dumps(line(i)) + "\n" for i in range(6)))
+
+    async def run() -> None:
+        async with AsyncReferee(server_url) as referee:
+            job = await referee.jobs.submit(path, chunk_size=2)
+            seen: list[JobStatus] = []
+            final = await referee.jobs.wait(job.id, poll_interval=0.05, timeout=120, on_progress=seen.append)
+            assert final.state == "done" and final.scored_items == 6 and seen[-1].state == "done"
+            results = [result async for result in referee.jobs.results(job.id)]
+            assert [r["index"] for r in results] == list(range(6))
+            assert [r["status"] for r in results] == ["correct", "incorrect"] * 3
+            assert (await referee.jobs.status(job.id)).state == "done"
+            assert (await referee.jobs.cancel(job.id)).state == "done"
+            with pytest.raises(RefereeError) as raised:
+                await referee.jobs.status("job_does_not_exist")
+            assert (raised.value.status, raised.value.code) == (404, "unknown_job")
+
+    asyncio.run(run())
