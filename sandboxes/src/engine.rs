@@ -7,6 +7,8 @@ use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
+use crate::native::NativeLanguage;
+use crate::setup::{Availability, FIRST_BACKOFF, GuestLanguage, Retrying, pick_runtimes_dir, runtimes_search_order};
 use crate::{NativeRuntime, PythonRuntime, SandboxError};
 
 /// How often the epoch ticks. Each tick lets a running guest yield to the executor, so the
@@ -30,8 +32,15 @@ pub(crate) const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 /// allocates guest instances.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SandboxConfig {
-    /// The folder `scripts/build-runtimes` writes (`python.wasm`).
+    /// The folder `scripts/build-runtimes` writes (`python.wasm`); precompiled artefacts are
+    /// kept in its `precompiled` subfolder when it is writable.
     pub runtimes_dir: PathBuf,
+    /// More folders to look in, in order, when `runtimes_dir` holds no `python.wasm` at a set-up
+    /// attempt (so runtimes built after the start are found by the next attempt).
+    pub runtimes_search: Vec<PathBuf>,
+    /// The wait after a failed set-up of a runtime before it is tried again; it doubles with
+    /// each further failure, up to [`crate::MAX_BACKOFF`].
+    pub setup_backoff: Duration,
     /// Worker threads that run guests; one per core by default.
     pub workers: usize,
     /// Runs whose instances wasmtime's pooling allocator keeps ready: their linear memories,
@@ -44,6 +53,15 @@ pub struct SandboxConfig {
 pub const POOL_RUNS_ENV: &str = "REFEREE_SANDBOX_POOL_RUNS";
 
 impl SandboxConfig {
+    /// The default configuration with the runtimes folder found through
+    /// [`runtimes_search_order`]: `configured` first, then beside the binary, then `runtimes/`
+    /// in `data_dir`, then the source tree of the build.
+    pub fn located(configured: Option<&Path>, data_dir: Option<&Path>) -> SandboxConfig {
+        let runtimes_search = runtimes_search_order(configured, data_dir);
+        let runtimes_dir = pick_runtimes_dir(&runtimes_search);
+        SandboxConfig { runtimes_dir, runtimes_search, ..SandboxConfig::default() }
+    }
+
     /// The default pool size for `workers` workers: at most one run per worker is in flight
     /// (the rest wait for a worker before they instantiate anything), and twice that leaves room
     /// for a run that is still being torn down while the next one starts.
@@ -53,13 +71,15 @@ impl SandboxConfig {
 }
 
 impl Default for SandboxConfig {
-    /// `REFEREE_RUNTIMES_DIR` when set, else `runtimes/build` of the source tree this was built
-    /// from; one worker per available core; a pool of [`SandboxConfig::pool_runs_for`] runs, or
-    /// `REFEREE_SANDBOX_POOL_RUNS` when it is set to a number.
+    /// The runtimes folder is `REFEREE_RUNTIMES_DIR` when set (the folder `scripts/build-runtimes`
+    /// writes to), else the first of [`runtimes_search_order`] without a configured folder or data
+    /// directory; one worker per available core; a pool of [`SandboxConfig::pool_runs_for`] runs,
+    /// or `REFEREE_SANDBOX_POOL_RUNS` when it is set to a number.
     fn default() -> Self {
+        let runtimes_search = runtimes_search_order(None, None);
         let runtimes_dir = std::env::var_os("REFEREE_RUNTIMES_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtimes/build"));
+            .unwrap_or_else(|| pick_runtimes_dir(&runtimes_search));
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let pool_runs = match std::env::var(POOL_RUNS_ENV) {
             Ok(value) => value.trim().parse().unwrap_or_else(|_| {
@@ -68,7 +88,7 @@ impl Default for SandboxConfig {
             }),
             Err(_) => SandboxConfig::pool_runs_for(workers),
         };
-        SandboxConfig { runtimes_dir, workers, pool_runs }
+        SandboxConfig { runtimes_dir, runtimes_search, setup_backoff: FIRST_BACKOFF, workers, pool_runs }
     }
 }
 
@@ -92,16 +112,34 @@ pub struct Sandbox {
     /// One permit per worker: a run starts (and its wall clock with it) only when it has a core,
     /// so a burst of runs queues instead of sharing the cores and timing out together.
     slots: Arc<tokio::sync::Semaphore>,
-    python: OnceLock<Result<Arc<PythonRuntime>, String>>,
-    native: OnceLock<Result<Arc<NativeRuntime>, String>>,
+    python: Retrying<PythonRuntime>,
+    native: Retrying<NativeRuntime>,
+    /// Whether clang compiles and links a small C, and a small C++, program here.
+    c_toolchain: Retrying<()>,
+    cpp_toolchain: Retrying<()>,
 }
 
+/// The configuration [`Sandbox::global`] uses, when set before its first use.
+static GLOBAL_CONFIG: OnceLock<SandboxConfig> = OnceLock::new();
+
 impl Sandbox {
-    /// The sandbox of this process, created on first use with [`SandboxConfig::default`].
+    /// Sets the configuration of [`Sandbox::global`]. Only the first call takes effect; a later
+    /// one with a different configuration gets it back as `Err` (and so does any call after the
+    /// global sandbox was created with the default).
+    pub fn configure_global(config: SandboxConfig) -> Result<(), SandboxConfig> {
+        let set = GLOBAL_CONFIG.get_or_init(|| config.clone());
+        if *set == config { Ok(()) } else { Err(config) }
+    }
+
+    /// The sandbox of this process, created on first use with the configuration given to
+    /// [`Sandbox::configure_global`], else [`SandboxConfig::default`].
     pub fn global() -> Result<&'static Sandbox, SandboxError> {
         static GLOBAL: OnceLock<Result<Sandbox, String>> = OnceLock::new();
         GLOBAL
-            .get_or_init(|| Sandbox::new(SandboxConfig::default()).map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                let config = GLOBAL_CONFIG.get_or_init(SandboxConfig::default).clone();
+                Sandbox::new(config).map_err(|e| e.to_string())
+            })
             .as_ref()
             .map_err(|e| SandboxError::Setup(e.clone()))
     }
@@ -131,23 +169,82 @@ impl Sandbox {
             })
             .map_err(|e| SandboxError::Setup(format!("cannot start the epoch ticker: {e}")))?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
-        Ok(Sandbox { engine, config, allocation, executor, slots, python: OnceLock::new(), native: OnceLock::new() })
+        let backoff = config.setup_backoff;
+        Ok(Sandbox {
+            engine,
+            config,
+            allocation,
+            executor,
+            slots,
+            python: Retrying::new(backoff),
+            native: Retrying::new(backoff),
+            c_toolchain: Retrying::new(backoff),
+            cpp_toolchain: Retrying::new(backoff),
+        })
     }
 
-    /// The Python runtime, loaded (and precompiled if needed) on first use.
+    /// The Python runtime, loaded (and precompiled if needed) on first use. A failed load is
+    /// tried again after a backoff (blocking; call it off the async workers).
     pub fn python(&self) -> Result<Arc<PythonRuntime>, SandboxError> {
-        self.python
-            .get_or_init(|| PythonRuntime::load(self).map(Arc::new).map_err(|e| e.to_string()))
-            .clone()
-            .map_err(SandboxError::Setup)
+        self.python.get_or_try(|| {
+            let loaded = PythonRuntime::load(self);
+            log_setup(GuestLanguage::Python, &loaded);
+            loaded
+        })
     }
 
-    /// The C and C++ runtime.
+    /// The C and C++ runtime. It does not check the toolchain: see [`Sandbox::toolchain`].
     pub fn native(&self) -> Result<Arc<NativeRuntime>, SandboxError> {
-        self.native
-            .get_or_init(|| NativeRuntime::new(self).map(Arc::new).map_err(|e| e.to_string()))
-            .clone()
-            .map_err(SandboxError::Setup)
+        self.native.get_or_try(|| NativeRuntime::new(self))
+    }
+
+    /// Checks, once and again after a backoff while it fails, that the host's clang compiles
+    /// and links a small program of `language` in its confinement (blocking).
+    pub fn toolchain(&self, language: NativeLanguage) -> Result<(), SandboxError> {
+        let (cell, guest) = match language {
+            NativeLanguage::C => (&self.c_toolchain, GuestLanguage::C),
+            NativeLanguage::Cpp => (&self.cpp_toolchain, GuestLanguage::Cpp),
+        };
+        cell.get_or_try(|| {
+            let probed = crate::native::probe_toolchain(&self.engine, language);
+            log_setup(guest, &probed);
+            probed
+        })
+        .map(|_| ())
+    }
+
+    /// Sets `language` up now unless it is set up or within its backoff, and says whether it is
+    /// available (blocking: the first Python load precompiles the runtime).
+    pub fn check(&self, language: GuestLanguage) -> Result<(), SandboxError> {
+        match language {
+            GuestLanguage::Python => self.python().map(|_| ()),
+            GuestLanguage::C => self.native().and_then(|_| self.toolchain(NativeLanguage::C)),
+            GuestLanguage::Cpp => self.native().and_then(|_| self.toolchain(NativeLanguage::Cpp)),
+        }
+    }
+
+    /// What the last set-up of `language` found, without trying again.
+    pub fn availability(&self, language: GuestLanguage) -> Availability {
+        match language {
+            GuestLanguage::Python => self.python.availability(),
+            GuestLanguage::C => self.c_toolchain.availability(),
+            GuestLanguage::Cpp => self.cpp_toolchain.availability(),
+        }
+    }
+
+    /// The runtimes folder now: `runtimes_dir` when it holds `python.wasm`, else the first folder
+    /// of `runtimes_search` that does, else `runtimes_dir`.
+    pub fn runtimes_dir(&self) -> PathBuf {
+        let config = &self.config;
+        if config.runtimes_dir.join(crate::PYTHON_WASM).is_file() {
+            return config.runtimes_dir.clone();
+        }
+        config
+            .runtimes_search
+            .iter()
+            .find(|dir| dir.join(crate::PYTHON_WASM).is_file())
+            .cloned()
+            .unwrap_or_else(|| config.runtimes_dir.clone())
     }
 
     /// The configuration the sandbox was created with.
@@ -183,9 +280,19 @@ impl Sandbox {
     ///
     /// The artefact's name carries the hash of the component, the wasmtime version and the
     /// engine configuration, so a changed component or engine compiles afresh.
-    pub(crate) fn load_component(&self, name: &'static str, wasm: &Path) -> Result<Component, SandboxError> {
-        let bytes = std::fs::read(wasm)
-            .map_err(|_| SandboxError::RuntimeMissing { runtime: name, path: wasm.display().to_string() })?;
+    pub(crate) fn load_component(
+        &self,
+        name: &'static str,
+        runtimes_dir: &Path,
+        wasm: &Path,
+    ) -> Result<Component, SandboxError> {
+        let bytes = std::fs::read(wasm).map_err(|error| SandboxError::Unavailable {
+            runtime: name,
+            reason: format!("{} cannot be read: {error}", wasm.display()),
+            fix: "run scripts/build-runtimes (or scripts/setup-sandbox), or set code.runtimes_dir \
+                  (REFEREE__CODE__RUNTIMES_DIR) to a folder holding python.wasm"
+                .into(),
+        })?;
         let mut engine_hash = DefaultHasher::new();
         self.engine.precompile_compatibility_hash().hash(&mut engine_hash);
         let mut key = Sha256::new();
@@ -193,7 +300,7 @@ impl Sandbox {
         key.update(wasmtime_version().as_bytes());
         key.update(engine_hash.finish().to_le_bytes());
         let key = hex::encode(&key.finalize()[..KEY_HEX_DIGITS / 2]);
-        let dir = self.config.runtimes_dir.join("precompiled");
+        let dir = runtimes_dir.join("precompiled");
         let artefact = dir.join(artefact_name(name, &key));
         let pruned = prune_stale_artefacts(&dir, name, &key);
         if pruned > 0 {
@@ -205,13 +312,38 @@ impl Sandbox {
                 .engine
                 .precompile_component(&bytes)
                 .map_err(|e| SandboxError::Setup(format!("cannot compile {}: {e:#}", wasm.display())))?;
-            std::fs::create_dir_all(&dir).map_err(|e| SandboxError::Setup(format!("{}: {e}", dir.display())))?;
             let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
-            std::fs::write(&partial, compiled)
-                .and_then(|()| std::fs::rename(&partial, &artefact))
-                .map_err(|e| SandboxError::Setup(format!("{}: {e}", artefact.display())))?;
+            let stored = std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::write(&partial, &compiled))
+                .and_then(|()| std::fs::rename(&partial, &artefact));
+            if let Err(error) = stored {
+                // A read-only runtimes folder (an image's): compile in memory on every start.
+                tracing::warn!(
+                    runtime = name,
+                    dir = %dir.display(),
+                    %error,
+                    "cannot keep the precompiled runtime; it is compiled again at every start"
+                );
+                let _ = std::fs::remove_file(&partial);
+                return Component::new(&self.engine, &bytes)
+                    .map_err(|e| SandboxError::Setup(format!("cannot compile {}: {e:#}", wasm.display())));
+            }
         }
         deserialize(&self.engine, &artefact)
+    }
+}
+
+/// Logs the outcome of a set-up attempt: an available language once, an unavailable one with
+/// its reason and fix at every failed attempt (the backoff bounds how often).
+fn log_setup<T>(language: GuestLanguage, outcome: &Result<T, SandboxError>) {
+    match outcome {
+        Ok(_) => tracing::info!(language = language.as_str(), "code runtime available"),
+        Err(error) => tracing::warn!(
+            language = language.as_str(),
+            reason = %error.reason(),
+            fix = %error.fix(),
+            "code runtime unavailable"
+        ),
     }
 }
 

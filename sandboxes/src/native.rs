@@ -4,7 +4,9 @@
 //! The compiler is fed hostile input too. It runs in its own mount, PID, network, IPC and UTS
 //! namespaces where `/etc`, `/root`, `/home`, `/var`, `/run` and the like are empty, with an
 //! address-space, CPU-time and file-size limit, a wall-clock limit and capped diagnostics, so
-//! `#include "/etc/passwd"` finds nothing. Its `/proc` shows only its own processes.
+//! `#include "/etc/passwd"` finds nothing. Its `/proc` shows only its own processes. As root
+//! the namespaces are created directly; as any other user inside a new user namespace that maps
+//! the user to root (unprivileged user namespaces must be allowed by the kernel).
 
 use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
@@ -232,6 +234,10 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         NativeLanguage::Cpp => ("clang++", &["-x", "c++", "-std=gnu++17", "-fno-exceptions", "-I/tmp/include"]),
     };
     let mut command = Command::new("unshare");
+    if !is_root() {
+        // Mount namespaces need CAP_SYS_ADMIN; a user namespace grants it inside, nowhere else.
+        command.args(["--user", "--map-root-user"]);
+    }
     command
         .args(["--mount", "--net", "--ipc", "--uts", "--pid", "--fork", "--mount-proc", "prlimit"])
         .arg(format!("--as={COMPILE_ADDRESS_SPACE}"))
@@ -244,7 +250,11 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = command.spawn().map_err(|e| SandboxError::Setup(format!("cannot start the compiler: {e}")))?;
+    let mut child = command.spawn().map_err(|e| SandboxError::Unavailable {
+        runtime: "c/c++",
+        reason: format!("cannot start the confined compiler (unshare, util-linux): {e}"),
+        fix: "install util-linux (unshare, prlimit) and clang".into(),
+    })?;
     let mut stdin = child.stdin.take();
     let source = source.as_bytes().to_vec();
     let feeder = std::thread::spawn(move || {
@@ -289,14 +299,72 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         None => Ok(Err(format!("the compiler ran past {} s", COMPILE_WALL.as_secs()))),
         Some(status) if status.success() && wasm.starts_with(b"\0asm") => Ok(Ok(wasm)),
         Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
-        Some(status) if status.code() == Some(124) => {
-            Err(SandboxError::Setup(format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim())))
+        Some(status) if status.code() == Some(124) => Err(SandboxError::Unavailable {
+            runtime: "c/c++",
+            reason: format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim()),
+            fix: TOOLCHAIN_FIX.into(),
+        }),
+        // unshare reports its own failures (no permission to create the namespaces) and exits 1
+        // before the confinement script runs; the script exits 125 when it cannot mount.
+        Some(status) if status.code() == Some(125) || diagnostics.starts_with("unshare:") => {
+            Err(SandboxError::Unavailable {
+                runtime: "c/c++",
+                reason: format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
+                fix: CONFINEMENT_FIX.into(),
+            })
         }
         // Killed by a limit (CPU time, address space, file size): the source is at fault.
         Some(status) if status.code().is_none() => {
             Ok(Err(format!("the compiler stopped at a limit ({status}): {diagnostics}")))
         }
         Some(status) => Err(SandboxError::Setup(format!("the confined compiler failed ({status}): {diagnostics}"))),
+    }
+}
+
+/// How to install what clang needs to compile to `wasm32-wasi`.
+const TOOLCHAIN_FIX: &str = "install Debian's clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \
+                             (scripts/setup-sandbox does)";
+
+/// What the compiler's confinement needs.
+const CONFINEMENT_FIX: &str = "run as root, or allow unprivileged user namespaces \
+                               (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, \
+                               kernel.apparmor_restrict_unprivileged_userns = 0); in a container, a seccomp and \
+                               AppArmor profile that permit unshare(CLONE_NEWUSER) and mount";
+
+/// True when the process runs as root (then it creates the namespaces without a user namespace).
+fn is_root() -> bool {
+    // /proc/self/status names the effective user on its `Uid:` line (real, effective, ...).
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("Uid:"))
+            .and_then(|ids| ids.split_whitespace().nth(1))
+            .is_some_and(|effective| effective == "0")
+    })
+}
+
+/// Compiles and links a small program of `language` the way submissions are, and loads it:
+/// `Ok` when clang, the linker, the sysroot (and libc++ for C++) and the confinement all work.
+pub(crate) fn probe_toolchain(engine: &wasmtime::Engine, language: NativeLanguage) -> Result<(), SandboxError> {
+    let (name, source) = match language {
+        NativeLanguage::C => ("c", "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n"),
+        NativeLanguage::Cpp => {
+            ("cpp", "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n")
+        }
+    };
+    let named = |error: SandboxError| match error {
+        SandboxError::Unavailable { reason, fix, .. } => SandboxError::Unavailable { runtime: name, reason, fix },
+        other @ (SandboxError::Setup(_) | SandboxError::Instantiate(_)) => other,
+    };
+    match compile_with_clang(language, source).map_err(named)? {
+        Ok(wasm) => Module::new(engine, &wasm)
+            .map(|_| ())
+            .map_err(|e| SandboxError::Setup(format!("clang produced an unusable module: {e:#}"))),
+        Err(diagnostics) => Err(SandboxError::Unavailable {
+            runtime: name,
+            reason: format!("clang cannot build a minimal {name} program: {}", diagnostics.trim()),
+            fix: TOOLCHAIN_FIX.into(),
+        }),
     }
 }
 

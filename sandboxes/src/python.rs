@@ -49,8 +49,22 @@ impl std::fmt::Debug for PythonRuntime {
 impl PythonRuntime {
     /// Loads `python.wasm` from the runtimes folder through the precompiled cache.
     pub(crate) fn load(sandbox: &Sandbox) -> Result<PythonRuntime, SandboxError> {
-        let wasm = sandbox.config().runtimes_dir.join("python.wasm");
-        let component = sandbox.load_component("python", &wasm)?;
+        let dir = sandbox.runtimes_dir();
+        let wasm = dir.join(crate::PYTHON_WASM);
+        if !wasm.is_file() {
+            let config = sandbox.config();
+            let mut searched = vec![config.runtimes_dir.display().to_string()];
+            searched.extend(config.runtimes_search.iter().map(|d| d.display().to_string()));
+            searched.dedup();
+            return Err(SandboxError::Unavailable {
+                runtime: "python",
+                reason: format!("{} is in none of: {}", crate::PYTHON_WASM, searched.join(", ")),
+                fix: "run scripts/build-runtimes (or scripts/setup-sandbox), or set code.runtimes_dir \
+                      (REFEREE__CODE__RUNTIMES_DIR) to a folder holding python.wasm"
+                    .into(),
+            });
+        }
+        let component = sandbox.load_component("python", &dir, &wasm)?;
         let mut linker = Linker::<RunState>::new(&sandbox.engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
         let pre = linker.instantiate_pre(&component).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
-    Compiled, Execution, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome, PythonRuntime, Sandbox,
-    SandboxError, Termination,
+    Compiled, Execution, GuestLanguage, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome, PythonRuntime,
+    Sandbox, SandboxError, Termination,
 };
 
 use serde::Serialize;
@@ -165,7 +165,8 @@ fn validate(input: &CodeInput) -> Result<(), String> {
 /// Everything a test run needs.
 struct Runner {
     sandbox: &'static Sandbox,
-    python: Arc<PythonRuntime>,
+    /// The Python runtime: loaded for Python items and for checker programs, which are Python.
+    python: Option<Arc<PythonRuntime>>,
     /// The compiled program of a C or C++ item.
     native: Option<(Arc<NativeRuntime>, Module)>,
     limits: Limits,
@@ -217,7 +218,9 @@ impl Runner {
         fuel_factor: u64,
     ) -> Result<(Execution, PythonOutcome), Stop> {
         let (limits, capped) = self.limits_for(fuel_factor)?;
-        let python = Arc::clone(&self.python);
+        let python = self.python.as_ref().map(Arc::clone).ok_or_else(|| {
+            Stop::Sandbox(SandboxError::Setup("the Python runtime was not loaded for this item".into()))
+        })?;
         let (run, outcome) = python
             .run_on(self.sandbox, program.to_owned(), stdin.to_vec(), harness, SEED, limits)
             .await
@@ -231,6 +234,9 @@ impl Runner {
 fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Result<(Execution, PythonOutcome), Stop> {
     if capped && run.termination == Termination::TimedOut { Err(Stop::Deadline) } else { Ok((run, outcome)) }
 }
+
+/// The sandbox of an item and, when it needs one, the Python runtime.
+type Loaded = (&'static Sandbox, Option<Arc<PythonRuntime>>);
 
 /// Judges one item.
 pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'static Sandbox>) -> Verdict {
@@ -246,19 +252,28 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
         (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
     };
     let total = test_count(&input);
-    let loaded =
-        tokio::task::spawn_blocking(move || -> Result<(&'static Sandbox, Arc<PythonRuntime>), SandboxError> {
-            let sandbox = match sandbox {
-                Some(sandbox) => sandbox,
-                None => Sandbox::global()?,
-            };
-            Ok((sandbox, sandbox.python()?))
-        })
-        .await
-        .unwrap_or_else(|error| Err(SandboxError::Setup(format!("the sandbox failed to load: {error}"))));
+    // C and C++ need Python only to run a checker program.
+    let needs_python = input.language == Language::Python || input.options.checker == CheckerKind::Program;
+    let language = input.language;
+    let loaded = tokio::task::spawn_blocking(move || -> Result<Loaded, (GuestLanguage, SandboxError)> {
+        let sandbox = match sandbox {
+            Some(sandbox) => sandbox,
+            None => Sandbox::global().map_err(|e| (guest(language), e))?,
+        };
+        if let Some(native) = native_language(language) {
+            sandbox.toolchain(native).map_err(|e| (guest(language), e))?;
+        }
+        let python = if needs_python { Some(sandbox.python().map_err(|e| (GuestLanguage::Python, e))?) } else { None };
+        Ok((sandbox, python))
+    })
+    .await
+    .unwrap_or_else(|error| {
+        Err((guest(language), SandboxError::Setup(format!("the sandbox failed to load: {error}"))))
+    });
     let (sandbox, python) = match loaded {
         Ok(loaded) => loaded,
-        Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
+        Err((needed, error)) if error.is_unavailable() => return unavailable(needed, &error),
+        Err((_, error)) => return sandbox_failure(&error, Vec::new(), total, true),
     };
     let options = &input.options;
     let limits = Limits {
@@ -268,12 +283,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
         stdout_bytes: usize::try_from(options.output_limit_bytes).unwrap_or(usize::MAX),
         stderr_bytes: 1 << 20,
     };
-    let native = match input.language {
-        Language::Python => None,
-        Language::C => Some(NativeLanguage::C),
-        Language::Cpp => Some(NativeLanguage::Cpp),
-    };
-    let native = match native {
+    let native = match native_language(input.language) {
         None => None,
         Some(language) => match compile(sandbox, language, program.clone()).await {
             Ok(Ok(compiled)) => Some(compiled),
@@ -282,6 +292,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
                 let report = TestReport::bare(TestVerdict::CompileError).with_message(excerpt(diagnostics.as_bytes()));
                 return score(vec![report; count], options, input.language.as_str());
             }
+            Err(error) if error.is_unavailable() => return unavailable(guest(input.language), &error),
             Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
         },
     };
@@ -300,6 +311,36 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
         Err((Stop::Sandbox(error), reports)) => sandbox_failure(&error, reports, total, input.tests.is_none()),
         Err((Stop::Deadline, reports)) => Verdict::timeout().with("tests", reports),
     }
+}
+
+/// The sandbox's name for an item's language.
+fn guest(language: Language) -> GuestLanguage {
+    match language {
+        Language::Python => GuestLanguage::Python,
+        Language::C => GuestLanguage::C,
+        Language::Cpp => GuestLanguage::Cpp,
+    }
+}
+
+/// The compiled language of an item, `None` for Python.
+fn native_language(language: Language) -> Option<NativeLanguage> {
+    match language {
+        Language::Python => None,
+        Language::C => Some(NativeLanguage::C),
+        Language::Cpp => Some(NativeLanguage::Cpp),
+    }
+}
+
+/// The verdict of an item this server cannot run because the host lacks the runtime of
+/// `language` (`python` also for a C or C++ item's checker program): `invalid_input`, like an
+/// item for a verifier the server does not have, with the reason and the fix under
+/// `details.unavailable`. It is never `internal_error` (the sandbox did not break) and never a
+/// judgement of the response; the set-up is tried again after a backoff, so the same item
+/// scores once the runtime is installed.
+pub(crate) fn unavailable(language: GuestLanguage, error: &SandboxError) -> Verdict {
+    let (reason, fix) = (error.reason(), error.fix());
+    Verdict::invalid_input(format!("{} programs cannot run on this server: {reason} (fix: {fix})", language.as_str()))
+        .with("unavailable", json!({"language": language.as_str(), "reason": reason, "fix": fix}))
 }
 
 /// How many tests an item has: one per stdin test or function case, one for a check program.

@@ -4,8 +4,11 @@
 //! All tests of an item are judged in one request. Standard-input tests get a fresh instance
 //! each; function-call tests and HumanEval-style checks run in one instance per item. Budgets are
 //! fuel first (deterministic), wall clock as the backstop. A failure of the sandbox itself makes
-//! the item `internal_error`, which a trainer can mask; it is never a wrong answer.
+//! the item `internal_error`, which a trainer can mask; it is never a wrong answer. A language
+//! whose runtime this host lacks makes its items `invalid_input` with the reason
+//! (`details.unavailable`), as an unknown verifier would.
 
+mod availability;
 mod checker;
 mod extract;
 mod harness;
@@ -15,12 +18,14 @@ mod judge;
 #[cfg(test)]
 mod tests;
 
+pub use availability::LanguageStatus;
 pub use checker::{Tolerance, outputs_match, values_match};
 pub use extract::last_fenced_block;
 pub use input::{
     CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, Scoring, StdioTest,
 };
 pub use judge::TestVerdict;
+pub use referee_sandbox::{Availability, GuestLanguage};
 
 use std::sync::Arc;
 

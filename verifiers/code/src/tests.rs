@@ -62,9 +62,25 @@ mod sandbox_failures {
 
     #[test]
     fn a_runtime_that_does_not_load_fails_every_test() {
-        let error = SandboxError::RuntimeMissing { runtime: "python", path: "/nowhere/python.wasm".into() };
+        let error = SandboxError::Setup("cannot compile /runtimes/python.wasm: bad magic".into());
         let verdict = sandbox_failure(&error, Vec::new(), 3, true);
         assert_eq!(verdict.status, Status::InternalError);
         assert_eq!(verdicts(&verdict.details), ["sandbox_error"; 3]);
+    }
+
+    #[test]
+    fn an_unavailable_language_is_invalid_input_with_the_reason_and_fix() {
+        let error = SandboxError::Unavailable {
+            runtime: "c",
+            reason: "clang is not installed".into(),
+            fix: "install clang".into(),
+        };
+        let verdict = crate::judge::unavailable(referee_sandbox::GuestLanguage::C, &error);
+        assert_eq!((verdict.status, verdict.score), (Status::InvalidInput, 0.0));
+        assert!(!verdict.status.is_judgement(), "a trainer masks it");
+        let error_text = verdict.details["error"].as_str().unwrap_or("");
+        assert!(error_text.contains("c programs cannot run") && error_text.contains("clang is not installed"));
+        assert_eq!(verdict.details["unavailable"]["language"], "c");
+        assert_eq!(verdict.details["unavailable"]["fix"], "install clang");
     }
 }

@@ -1,5 +1,6 @@
 //! Failures of the sandbox itself are `sandbox_error` tests in an `internal_error` item, never a
-//! wrong answer: a runtime artefact that cannot be loaded, and a special judge that crashes.
+//! wrong answer: a runtime artefact that cannot be loaded, and a special judge that crashes. A
+//! runtime the host lacks makes the item `invalid_input` with the reason, until it is built.
 
 use referee_code::{CodeInput, CodeVerifier};
 use referee_core::{Budget, RewardModel as _, Status, Verdict};
@@ -61,5 +62,56 @@ async fn a_crashing_special_judge_is_a_sandbox_error() -> anyhow::Result<()> {
     assert_eq!(verdicts(verdict), ["passed", "sandbox_error", "skipped"], "{verdict:?}");
     let message = verdict.details["tests"][1]["message"].as_str().unwrap_or("");
     assert!(message.contains("KeyError"), "{message}");
+    Ok(())
+}
+
+fn c_sum_item() -> anyhow::Result<CodeInput> {
+    Ok(serde_json::from_value(json!({
+        "language": "c",
+        "program": "#include <stdio.h>\nint main(void) { int a, b; scanf(\"%d %d\", &a, &b); printf(\"%d\\n\", a + b); }",
+        "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}],
+    }))?)
+}
+
+/// The runtimes folder of this source tree, which scripts/build-runtimes fills.
+fn built_python_wasm() -> std::path::PathBuf {
+    std::env::var_os("REFEREE_RUNTIMES_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../runtimes/build"))
+        .join("python.wasm")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_runtime_is_invalid_input_until_it_is_built_and_then_scores() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let sandbox = Sandbox::new(SandboxConfig {
+        runtimes_dir: dir.path().to_owned(),
+        runtimes_search: Vec::new(),
+        // Every use after a failure tries the set-up again.
+        setup_backoff: std::time::Duration::ZERO,
+        workers: 1,
+        ..SandboxConfig::default()
+    })?;
+    let sandbox: &'static Sandbox = Box::leak(Box::new(sandbox));
+    let verifier = CodeVerifier::new().in_sandbox(sandbox);
+    let before = verifier.score_batch(vec![sum_item(json!({}))?, c_sum_item()?], Budget::unlimited()).await;
+    assert_eq!(before[0].status, Status::InvalidInput, "{:?}", before[0]);
+    assert_eq!(before[0].details["unavailable"]["language"], "python");
+    let reason = before[0].details["unavailable"]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("python.wasm") && reason.contains(&dir.path().display().to_string()), "{reason}");
+    // A C program needs no Python runtime.
+    assert_eq!(before[1].status, Status::Correct, "{:?}", before[1]);
+    let reported = verifier.availability();
+    assert!(
+        matches!(&reported[0].availability, referee_code::Availability::Unavailable { reason, .. } if reason.contains("python.wasm")),
+        "{reported:?}"
+    );
+    assert_eq!(reported[1].availability, referee_code::Availability::Available, "{reported:?}");
+
+    // The runtime is built while the process runs: the next item scores, no restart.
+    std::fs::copy(built_python_wasm(), dir.path().join("python.wasm"))?;
+    let after = verifier.score_batch(vec![sum_item(json!({}))?], Budget::unlimited()).await;
+    assert_eq!(after[0].status, Status::Correct, "{:?}", after[0]);
+    assert_eq!(verifier.availability()[0].availability, referee_code::Availability::Available);
     Ok(())
 }
