@@ -153,3 +153,48 @@ async fn preparing_needs_a_local_model() -> anyhow::Result<()> {
     assert_eq!(status, 409, "{error}");
     server.finish().await
 }
+
+/// `rlpr.temperature` makes the local model score `log_softmax(logits / T)`, as RLPR's Llama and
+/// Gemma scripts do at 0.6, and a reload keeps it.
+#[tokio::test]
+async fn the_local_model_scores_at_the_configured_temperature() -> anyhow::Result<()> {
+    let base = tempfile::tempdir()?;
+    let dir = base.path().join("seed-7");
+    fixture(&dir, "7")?;
+    let configured = dir.clone();
+    let server = TestServer::start_with(Backend::Sqlite, move |config| {
+        config.rlpr.source = RlprSource::Local;
+        config.rlpr.model_dir = Some(configured);
+        config.rlpr.temperature = 0.6;
+    })
+    .await?;
+    let (status, prepared) =
+        server.post("/v1/reward-models/rlpr/prepare", &json!({"items": [prepare_item_again()]})).await?;
+    assert_eq!(status, 200, "{prepared}");
+    let sequences = [sequence(&prepared["items"][0]["sequence"]), sequence(&prepared["items"][0]["baseline"])];
+    let cold = LocalModel::load(&dir)?.with_temperature(0.6)?.logprobs(&sequences)?;
+    let warm = LocalModel::load(&dir)?.logprobs(&sequences)?;
+    let supplied = |logprobs: &[Vec<f32>]| {
+        json!({"items": [{"verifier": "rlpr", "input": {
+            "response": RESPONSE, "logprobs": logprobs[0], "baseline_logprobs": logprobs[1]}}]})
+    };
+    let (_, at_cold) = server.post("/v1/score", &supplied(&cold)).await?;
+    let (_, at_warm) = server.post("/v1/score", &supplied(&warm)).await?;
+    let rlpr = |body: &Value, key: &str| body["results"][0]["details"]["rlpr"][key].as_f64();
+    assert_ne!(rlpr(&at_cold, "score_b"), rlpr(&at_warm, "score_b"), "the temperature changes the score");
+
+    for round in ["as loaded", "after a reload"] {
+        let (status, served) = server.post("/v1/score", &json!({"items": [item(json!({}))]})).await?;
+        assert_eq!(status, 200, "{served}");
+        for key in ["score_b", "score_a", "reward"] {
+            let (a, b) = (rlpr(&served, key), rlpr(&at_cold, key));
+            assert!(
+                matches!((a, b), (Some(a), Some(b)) if (a - b).abs() < 1e-6),
+                "{round}, {key}: {served} vs {at_cold}"
+            );
+        }
+        let (status, reloaded) = server.post("/v1/reward-models/rlpr/reload", &json!({})).await?;
+        assert_eq!(status, 200, "{reloaded}");
+    }
+    server.finish().await
+}
