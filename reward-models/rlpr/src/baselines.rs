@@ -217,6 +217,48 @@ mod tests {
         assert_eq!(sent(), before + 2, "the failed item sent nothing; the other its text and baseline");
     }
 
+    /// A database that never answers writes, nor reads unless `reads`, which find nothing.
+    #[derive(Debug)]
+    struct Hanging {
+        reads: bool,
+    }
+
+    impl BaselineStore for Hanging {
+        fn get(&self, _: &str, _: &[String]) -> BoxFuture<'static, Result<HashMap<String, Vec<f64>>, String>> {
+            if self.reads { std::future::ready(Ok(HashMap::new())).boxed() } else { futures::future::pending().boxed() }
+        }
+
+        fn put(
+            &self,
+            _: &str,
+            _: Vec<(String, Vec<f64>)>,
+        ) -> BoxFuture<'static, Result<HashMap<String, Vec<f64>>, String>> {
+            futures::future::pending().boxed()
+        }
+    }
+
+    /// The request's deadline holds while the run's baselines are looked up or stored: the
+    /// items time out rather than wait for the database.
+    #[tokio::test]
+    async fn a_hanging_store_times_the_runs_items_out() {
+        for reads in [false, true] {
+            let source = Arc::new(Checkpoints::default());
+            let model = RlprModel::new(Some(source.clone() as Arc<dyn LogprobSource>), 16);
+            model.connect_baselines(Arc::new(Hanging { reads }));
+            let a = "<think>a</think><answer>1</answer>";
+            let inputs: Vec<RlprInput> = [item(Some("run-1"), a)]
+                .into_iter()
+                .map(|v| serde_json::from_value(v).unwrap_or_else(|e| panic!("{e}")))
+                .collect();
+            let budget = Budget::with_timeout(std::time::Duration::from_millis(50));
+            let verdicts = model.score(inputs, budget).await;
+            assert_eq!(verdicts[0].status, Status::Timeout, "reads {reads}: {verdicts:?}");
+            // Stuck reading, nothing was scored; stuck storing, the texts were.
+            let sent = source.sent.lock().map(|s| s.len()).unwrap_or_default();
+            assert_eq!(sent, if reads { 2 } else { 0 });
+        }
+    }
+
     #[test]
     fn run_is_refused_where_it_cannot_keep_a_baseline() {
         let source = Arc::new(Checkpoints::default());

@@ -274,17 +274,21 @@ impl RlprModel {
                 Err(verdict) => verdicts[item] = Some(verdict),
             }
         }
-        let stored = self.stored_baselines(pending, &mut texts, &sent_baselines).await;
+        let waiting: Vec<usize> = pending.iter().map(|plan| plan.item).collect();
+        let lookup = self.stored_baselines(pending, &mut texts, &sent_baselines);
+        let Some(stored) = within(budget, lookup).await else {
+            for item in waiting {
+                verdicts[item] = Some(Verdict::timeout());
+            }
+            return finished(verdicts);
+        };
         for (item, reason) in stored.failed {
             verdicts[item] = Some(Verdict::internal_error(reason));
         }
         if !stored.pending.is_empty() {
             self.score_pending(&inputs, stored.pending, texts, budget, &mut verdicts).await;
         }
-        verdicts
-            .into_iter()
-            .map(|v| v.unwrap_or_else(|| Verdict::internal_error("the item was left unscored")))
-            .collect()
+        finished(verdicts)
     }
 
     /// Checks one item; for a model-mode item, queues its texts and returns what it waits for.
@@ -555,7 +559,12 @@ impl RlprModel {
             }
             return;
         }
-        let kept = self.keep_baselines(&pending, &answers).await;
+        let Some(kept) = within(budget, self.keep_baselines(&pending, &answers)).await else {
+            for plan in pending {
+                verdicts[plan.item] = Some(Verdict::timeout());
+            }
+            return;
+        };
         for plan in pending {
             let input = &inputs[plan.item];
             let verdict = self.model_verdict(input, &plan, &answers, &kept, name).unwrap_or_else(|error| error);
@@ -603,6 +612,19 @@ impl RlprModel {
         };
         Ok(finish(input, true, scored, score_a).with("source", name))
     }
+}
+
+/// `future`'s output, or `None` when the request's deadline passes first.
+async fn within<T>(budget: Budget, future: impl Future<Output = T>) -> Option<T> {
+    match budget.deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline.into(), future).await.ok(),
+        None => Some(future.await),
+    }
+}
+
+/// One verdict per item; an item nothing decided is an internal error.
+fn finished(verdicts: Vec<Option<Verdict>>) -> Vec<Verdict> {
+    verdicts.into_iter().map(|v| v.unwrap_or_else(|| Verdict::internal_error("the item was left unscored"))).collect()
 }
 
 /// A source's refusal as the item's verdict: the item's fault is `invalid_input`; a failing

@@ -88,8 +88,9 @@ pub struct Reloaded {
     pub generation: u64,
 }
 
-/// A model that scores texts: the log-probs (natural log, temperature 1) of each text's scored
-/// tokens, in order, one result per text.
+/// A model that scores texts: the log-probs (natural log, at the source's temperature: 1 unless
+/// the local model was given another) of each text's scored tokens, in order, one result per
+/// text.
 pub trait LogprobSource: Send + Sync + std::fmt::Debug + 'static {
     /// The source's name in verdict details and metrics (`local`, `remote`).
     fn name(&self) -> &'static str;
