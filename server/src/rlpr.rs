@@ -2,7 +2,8 @@
 //! the state lives in the database, so any replica can decide a run's next round; a step may
 //! take several generation rounds, all decided against one threshold, and moves the moving
 //! average once when it closes; a retried round (the same body) is answered again, and another
-//! body for an answered round is refused.
+//! body for an answered round is refused. The runs' no-reasoning baselines are kept in the same
+//! database ([`BaselineTable`]): scored once per (run, prompt, reference) and kept for the run.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +17,8 @@ use referee_rlpr::{
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::ToSchema;
+
+pub use referee_rlpr::{MAX_RUN_BYTES, check_run};
 
 use crate::config::{RlprConfig, RlprSource};
 use crate::storage::{Storage, now_ms};
@@ -163,8 +166,6 @@ pub enum FilterError {
 
 /// Attempts at advancing a run when replicas race on the same step.
 const ATTEMPTS: usize = 5;
-
-pub use referee_rlpr::{MAX_RUN_BYTES, check_run};
 
 fn decode<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, sqlx::Error> {
     serde_json::from_str(text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
