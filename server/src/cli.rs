@@ -67,6 +67,18 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Check this host for the configuration: the configuration itself, the database (named
+    /// without its password), the sandbox's runtimes, the C/C++ compiler and its confinement,
+    /// and the GPU libraries; print what works, what does not and the fix. Exits 0 when
+    /// everything the configuration needs works.
+    Doctor {
+        /// `sqlite://PATH` or `postgres://...` (default: a SQLite file in the data directory).
+        #[arg(long)]
+        database_url: Option<String>,
+        /// Directory for the default SQLite database.
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
     /// Inspect the configuration.
     Config {
         #[command(subcommand)]
@@ -88,10 +100,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             data_dir: data_dir.clone(),
             server: ServerOverrides { listen: *listen },
         },
+        Command::Doctor { database_url, data_dir } => Overrides {
+            database_url: database_url.clone(),
+            data_dir: data_dir.clone(),
+            server: ServerOverrides::default(),
+        },
         Command::Score { .. } | Command::Verifiers { .. } | Command::Openapi | Command::Config { .. } => {
             Overrides::default()
         }
     };
+    if let Command::Doctor { .. } = cli.command {
+        let checks = crate::doctor::diagnose(Config::load(cli.config.as_deref(), &overrides)).await;
+        print!("{}", crate::doctor::render(&checks));
+        return if crate::doctor::healthy(&checks) {
+            Ok(())
+        } else {
+            Err(anyhow::anyhow!("doctor: a check this configuration needs failed"))
+        };
+    }
     let config = Config::load(cli.config.as_deref(), &overrides)?;
     match cli.command {
         Command::Serve { .. } => {
@@ -138,5 +164,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", config.to_toml());
             Ok(())
         }
+        // Answered above, before the configuration had to load.
+        Command::Doctor { .. } => Ok(()),
     }
 }

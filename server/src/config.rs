@@ -33,7 +33,7 @@ pub struct Config {
     pub rlpr: RlprConfig,
 }
 
-/// The `code` verifier's admission bound.
+/// The `code` verifier's admission bound and runtimes folder.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CodeConfig {
@@ -44,6 +44,13 @@ pub struct CodeConfig {
     /// core).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_pending_items: Option<usize>,
+    /// The folder holding the sandbox's runtimes (`python.wasm`, built by
+    /// `scripts/build-runtimes`); `REFEREE__CODE__RUNTIMES_DIR` sets it too. Unset, or without a
+    /// `python.wasm`, the server looks in `runtimes/` beside the binary, then
+    /// `../share/referee/runtimes` from it, then `runtimes/` in the data directory, then the
+    /// source tree the binary was built from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtimes_dir: Option<PathBuf>,
 }
 
 /// Where `rlpr` items without `logprobs` get their log-probs.

@@ -9,6 +9,7 @@ pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod doctor;
 pub mod jobs;
 pub mod local;
 pub mod noise;
@@ -18,6 +19,7 @@ pub mod rlpr;
 pub mod rubrics;
 pub mod scoring;
 pub mod server;
+pub mod startup;
 pub mod storage;
 pub mod telemetry;
 

@@ -50,6 +50,10 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let readiness = Arc::new(Readiness::default());
     let backing = Backing::default();
     let judge = JudgeClient::new(config.judge.clone(), backing.clone()).map_err(anyhow::Error::msg)?;
+    if let Err(sandbox) = referee_code::Sandbox::configure_global(crate::startup::sandbox_config(config)) {
+        // Another server in this process configured the shared sandbox first.
+        tracing::warn!(runtimes_dir = %sandbox.runtimes_dir.display(), "the sandbox is already configured; keeping its runtimes folder");
+    }
     let code = CodeVerifier::with_capacity(
         config.code.max_pending_items.unwrap_or_else(CodeVerifier::default_capacity),
         config.server.retry_after_secs,
@@ -80,7 +84,9 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     });
 
     let url = config.effective_database_url();
-    let storage = Storage::open(&url, config.database.max_connections).await?;
+    let storage =
+        crate::startup::open_database(&url, config.database.max_connections, crate::startup::DatabaseRetry::default())
+            .await?;
     tracing::info!(backend = ?storage.backend(), "database open and migrated");
     let (queue, writer) = spawn_writer(
         storage.clone(),
@@ -109,6 +115,9 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     });
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
+    // Off the start-up path: the first Python load precompiles the runtime.
+    let checked = Arc::clone(&engine);
+    tokio::task::spawn_blocking(move || crate::startup::log_availability(checked.registry()));
     Ok(RunningServer {
         addr,
         readiness,

@@ -32,6 +32,9 @@ pub struct VerifierInfo {
     /// The JSON Schema of the item `input`, self-contained.
     #[schema(value_type = Object)]
     pub input_schema: Value,
+    /// Whether it can judge items on this server; for `code`, per language, with the reason
+    /// and the fix when a language is unavailable.
+    pub availability: crate::startup::VerifierAvailability,
 }
 
 /// Every registered verifier.
@@ -56,6 +59,7 @@ pub fn catalogue(registry: &Registry) -> VerifierList {
                 kind,
                 description: entry.info.description.summary.to_owned(),
                 input_schema: super::docs::self_contained_schema(&entry.info.input),
+                availability: crate::startup::availability_of(entry.id()),
             }
         })
         .collect();

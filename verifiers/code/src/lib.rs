@@ -25,12 +25,11 @@ pub use input::{
     CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, Scoring, StdioTest,
 };
 pub use judge::TestVerdict;
-pub use referee_sandbox::{Availability, GuestLanguage};
+pub use referee_sandbox::{Availability, GuestLanguage, PYTHON_WASM, Sandbox, SandboxConfig};
 
 use std::sync::Arc;
 
 use referee_core::{Admission, Budget, Busy, BusyStatus, Description, RewardModel, Verdict};
-use referee_sandbox::Sandbox;
 use tokio::sync::Semaphore;
 
 /// Items admitted but not finished, per sandbox worker, by default: enough to keep every core
@@ -76,7 +75,7 @@ impl CodeVerifier {
 
     /// [`DEFAULT_PENDING_PER_WORKER`] items per sandbox worker (one worker per core).
     pub fn default_capacity() -> usize {
-        DEFAULT_PENDING_PER_WORKER * referee_sandbox::SandboxConfig::default().workers.max(1)
+        DEFAULT_PENDING_PER_WORKER * SandboxConfig::default().workers.max(1)
     }
 
     /// Runs programs in `sandbox` instead of the process's shared one.
