@@ -231,6 +231,12 @@ pub struct JobsConfig {
     pub max_upload_bytes: usize,
     /// Directories whose files may be submitted by server-side path; empty turns paths off.
     pub allowed_paths: Vec<PathBuf>,
+    /// Most items one job may hold; a larger upload is refused with 413 `too_many_items`.
+    pub max_items: usize,
+    /// This node's name in the database. A process restarted under the same name takes its dead
+    /// predecessor's chunks back at once; other nodes wait for the lease to expire. The host
+    /// name when absent.
+    pub node_id: Option<String>,
 }
 
 /// The noisy-reward layer: corrections from per-verifier noise models, and appeals.
@@ -343,6 +349,8 @@ impl Default for JobsConfig {
             chunk_timeout_ms: 300_000,
             max_upload_bytes: 256 << 20,
             allowed_paths: Vec::new(),
+            max_items: 1_000_000,
+            node_id: None,
         }
     }
 }
@@ -442,6 +450,12 @@ impl Config {
         }
         if self.jobs.chunk_size == 0 || self.jobs.lease_ms == 0 || self.jobs.poll_interval_ms == 0 {
             return bad("jobs.chunk_size, jobs.lease_ms and jobs.poll_interval_ms must be at least 1");
+        }
+        if self.jobs.max_items == 0 {
+            return bad("jobs.max_items must be at least 1");
+        }
+        if self.jobs.node_id.as_deref().is_some_and(|id| id.trim().is_empty()) {
+            return bad("jobs.node_id must not be empty");
         }
         if !(-1.0..=1.0).contains(&self.noise.j_floor) {
             return bad("noise.j_floor must be between -1 and 1");

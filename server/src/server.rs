@@ -104,7 +104,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     engine.attach_noise(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     rlpr.connect_baselines(Arc::new(crate::rlpr::BaselineTable::new(storage.clone())));
-    let store = JobStore::new(storage.clone());
+    let store = JobStore::new(storage.clone(), &config.jobs);
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);
     let _ = jobs.set(JobsHandle {

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use referee_server::config::JobsConfig;
+use referee_server::jobs::JobStore;
 use referee_tests::{Backend, TestServer, on_both_backends};
 use serde_json::{Value, json};
 
@@ -138,3 +140,140 @@ async fn server_side_paths_only_inside_allowed_directories() -> anyhow::Result<(
     assert_eq!(status, 403, "a path that walks out of the directory is refused");
     server.finish().await
 }
+
+/// Polls `sql` until it reads `want` (the background removal of a failed upload).
+async fn wait_for(server: &TestServer, sql: &'static str, want: i64) -> anyhow::Result<()> {
+    for _ in 0..600 {
+        if server.query_i64(sql).await? == want {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    anyhow::bail!("{sql} never read {want}")
+}
+
+on_both_backends!(uploads_commit_in_small_transactions_and_appear_only_when_complete, |backend| async move {
+    // A long lease: the server's own sweep of expired uploads stays out of the way.
+    let server = TestServer::start_with(backend, |config| {
+        config.jobs.workers = 0;
+        config.jobs.lease_ms = 3_600_000;
+    })
+    .await?;
+    let store = JobStore::new(server.server().storage().clone(), &JobsConfig::default());
+    let mut upload = store.begin_upload(100, 1).await?;
+    let id = upload.id().to_owned();
+    for line in lines(4500) {
+        upload.push_line(&line).await?;
+    }
+    // Two transactions of items (and the chunks they fill) are committed while the upload goes
+    // on, so other writers get the database between them.
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM job_items").await?, 4000);
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM job_chunks").await?, 40);
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs WHERE state = 'uploading'").await?, 1);
+    // Yet nobody sees or works on the job before its last transaction.
+    assert_eq!(store.status(&id).await?, None);
+    assert_eq!(store.claim("test-worker", 60_000).await?, None);
+    let (status, error) = server.get(&format!("/v1/jobs/{id}")).await?;
+    assert_eq!((status, error["code"].as_str()), (404, Some("unknown_job")));
+    assert_eq!(server.delete(&format!("/v1/jobs/{id}")).await?, 404);
+    assert_eq!(server.get(&format!("/v1/jobs/{id}/results")).await?.0, 404);
+
+    let job = upload.finish().await?;
+    assert_eq!((job.total_items, job.chunks_total), (4500, 45));
+    let (status, job) = server.get(&format!("/v1/jobs/{id}")).await?;
+    assert_eq!((status, job["state"].as_str(), job["total_items"].as_u64()), (200, Some("queued"), Some(4500)));
+    let claim = store.claim("test-worker", 60_000).await?.ok_or_else(|| anyhow::anyhow!("nothing to claim"))?;
+    assert_eq!((claim.job_id.as_str(), claim.chunk_index, claim.item_count), (id.as_str(), 0, 100));
+
+    // An upload abandoned half way (its request failed or went away) is removed entirely.
+    let mut abandoned = store.begin_upload(100, 1).await?;
+    for line in lines(2500) {
+        abandoned.push_line(&line).await?;
+    }
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM job_items").await?, 6500);
+    drop(abandoned);
+    wait_for(&server, "SELECT COUNT(*) FROM job_items", 4500).await?;
+    wait_for(&server, "SELECT COUNT(*) FROM job_chunks", 45).await?;
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs").await?, 1);
+
+    // An upload whose process died mid-way is removed once its upload lease expires.
+    let short = JobsConfig { lease_ms: 1, ..JobsConfig::default() };
+    let orphan = JobStore::new(server.server().storage().clone(), &short).begin_upload(100, 1).await?;
+    std::mem::forget(orphan);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    assert_eq!(store.remove_expired_uploads().await?, 1);
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs").await?, 1);
+    server.finish().await
+});
+
+on_both_backends!(a_nul_character_is_its_own_lines_invalid_input, |backend| async move {
+    let server = TestServer::start_with(backend, |config| config.jobs.poll_interval_ms = 50).await?;
+    let mut upload = lines(3);
+    upload[1] = "{\"id\": \"item-1\u{0}\", \"verifier\": \"exact-match\", \"input\": {\"response\": \"0\", \"reference\": \"0\"}}"
+        .to_owned();
+    let (status, job) = submit(&server, upload.join("\n"), "").await?;
+    assert_eq!(status, 201, "{job}");
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    wait_done(&server, &id).await?;
+    let results = results(&server, &id).await?;
+    let statuses: Vec<&str> = results.iter().map(|r| r["status"].as_str().unwrap_or_default()).collect();
+    assert_eq!(statuses, ["correct", "invalid_input", "incorrect"], "{results:?}");
+    assert!(results[1]["details"].to_string().contains("NUL"), "{}", results[1]);
+    server.finish().await
+});
+
+on_both_backends!(items_per_job_are_capped, |backend| async move {
+    let server = TestServer::start_with(backend, |config| {
+        config.jobs.workers = 0;
+        config.jobs.max_items = 2500;
+    })
+    .await?;
+    let (status, error) = submit(&server, lines(2501).join("\n"), "").await?;
+    assert_eq!((status, error["code"].as_str()), (413, Some("too_many_items")), "{error}");
+    assert!(error["message"].as_str().unwrap_or_default().contains("2500"), "{error}");
+    // The items stored before the cap was reached are removed with the upload.
+    wait_for(&server, "SELECT COUNT(*) FROM job_items", 0).await?;
+    assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs").await?, 0);
+    let (status, job) = submit(&server, lines(2500).join("\n"), "").await?;
+    assert_eq!((status, job["total_items"].as_u64()), (201, Some(2500)), "{job}");
+    let (status, error) = submit(&server, lines(1).join("\n"), "?priority=0").await?;
+    assert_eq!((status, error["code"].as_str()), (422, Some("invalid_body")));
+    server.finish().await
+});
+
+/// Submits `count` items in chunks of 10 at `priority` to a server without workers.
+async fn submit_idle(server: &TestServer, count: usize, priority: u32) -> anyhow::Result<String> {
+    let (status, job) = submit(server, lines(count).join("\n"), &format!("?chunk_size=10&priority={priority}")).await?;
+    anyhow::ensure!(status == 201, "{job}");
+    Ok(job["id"].as_str().unwrap_or_default().to_owned())
+}
+
+on_both_backends!(jobs_take_turns_by_priority_instead_of_arrival, |backend| async move {
+    // Jobs are stored by a replica without workers, then worked by one replica with a single
+    // worker: the order chunks are claimed in is the scheduler's alone.
+    let idle = TestServer::start_with(backend, |config| config.jobs.workers = 0).await?;
+    let huge = submit_idle(&idle, 600, 1).await?;
+    let small = submit_idle(&idle, 20, 1).await?;
+    let urgent = submit_idle(&idle, 300, 3).await?;
+    let url = idle.database_url.clone();
+    let worker = TestServer::start_with(backend, move |config| {
+        config.database_url = Some(url);
+        config.jobs.workers = 1;
+        config.jobs.poll_interval_ms = 50;
+    })
+    .await?;
+    let mut finished = Vec::new();
+    for id in [&huge, &small, &urgent] {
+        let job = wait_done(&idle, id).await?;
+        finished.push(job["finished_at_ms"].as_i64().unwrap_or_default());
+    }
+    let (huge_at, small_at, urgent_at) = (finished[0], finished[1], finished[2]);
+    // Arrival order would finish the 60-chunk job first and the others after it.
+    assert!(small_at < huge_at, "the small job waited for the huge one: {finished:?}");
+    // Priority 3 is given three chunks per chunk of the priority-1 jobs: its 30 chunks are done
+    // while the huge job still has about half of its 60 left.
+    assert!(urgent_at < huge_at, "the priority job waited for the huge one: {finished:?}");
+    assert!(small_at < urgent_at, "two chunks at priority 1 outlasted thirty at priority 3: {finished:?}");
+    worker.finish().await?;
+    idle.finish().await
+});

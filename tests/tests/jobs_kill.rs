@@ -1,5 +1,7 @@
-//! Jobs survive their workers: a replica killed with SIGKILL in the middle of a job, or a
-//! single process killed and restarted, leaves every item scored exactly once.
+//! Jobs survive their workers: a replica killed with SIGKILL in the middle of a chunk, or a
+//! single process killed and restarted, leaves every item scored exactly once. Another node
+//! takes the dead worker's chunks over when their leases expire; the same node, restarted,
+//! takes them back at once.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -16,10 +18,12 @@ struct Replica {
 }
 
 impl Replica {
-    fn start(database_url: &str) -> anyhow::Result<Replica> {
+    /// Starts a replica on `database_url` as node `node`, with chunk leases of `lease_ms`.
+    fn start(database_url: &str, node: &str, lease_ms: u64) -> anyhow::Result<Replica> {
         let mut child = Command::new(referee_binary()?)
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database_url])
-            .env("REFEREE__JOBS__LEASE_MS", "2000")
+            .env("REFEREE__JOBS__LEASE_MS", lease_ms.to_string())
+            .env("REFEREE__JOBS__NODE_ID", node)
             .env("REFEREE__JOBS__POLL_INTERVAL_MS", "100")
             .env("REFEREE__JOBS__WORKERS", "2")
             .env("REFEREE__LOG__FILTER", "info")
@@ -127,23 +131,44 @@ async fn check_exactly_once(
     Ok(())
 }
 
-/// Waits until a chunk is held by a worker of process `pid`.
-async fn wait_for_lease(database_url: &str, pid: u32) -> anyhow::Result<()> {
+/// Chunks held by a worker of process `pid`.
+async fn held_by(conn: &mut sqlx::AnyConnection, pid: u32) -> anyhow::Result<i64> {
+    let pattern = format!("{pid}-%");
+    Ok(sqlx::query_scalar("SELECT COUNT(*) FROM job_chunks WHERE state = 'running' AND lease_owner LIKE $1")
+        .bind(&pattern)
+        .fetch_one(conn)
+        .await?)
+}
+
+/// Sends `signal` (`STOP`, `CONT`) to process `pid`.
+fn signal(pid: u32, signal: &str) -> anyhow::Result<()> {
+    let status = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status()?;
+    anyhow::ensure!(status.success(), "kill -{signal} {pid} failed");
+    Ok(())
+}
+
+/// Kills `replica` with SIGKILL provably in the middle of a chunk: the process is frozen with
+/// SIGSTOP, and killed only if, frozen, it still holds a chunk it has not committed (a frozen
+/// process cannot finish it; a commit in flight lands before the freeze or never). Otherwise it
+/// is thawed and tried again once it holds the next one.
+async fn kill_mid_chunk(database_url: &str, replica: &mut Replica) -> anyhow::Result<()> {
     sqlx::any::install_default_drivers();
     let mut conn = sqlx::AnyConnection::connect(database_url).await?;
-    let pattern = format!("{pid}-%");
+    let pid = replica.child.id();
     let started = Instant::now();
     loop {
-        let held: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM job_chunks WHERE state = 'running' AND lease_owner LIKE $1")
-                .bind(&pattern)
-                .fetch_one(&mut conn)
-                .await?;
-        if held > 0 {
-            return Ok(conn.close().await?);
+        anyhow::ensure!(started.elapsed() < Duration::from_secs(120), "process {pid} never held a chunk");
+        if held_by(&mut conn, pid).await? == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            continue;
         }
-        anyhow::ensure!(started.elapsed() < Duration::from_secs(60), "process {pid} never held a chunk");
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        signal(pid, "STOP")?;
+        if held_by(&mut conn, pid).await? > 0 {
+            replica.kill()?;
+            conn.close().await?;
+            return Ok(());
+        }
+        signal(pid, "CONT")?;
     }
 }
 
@@ -152,11 +177,11 @@ async fn killing_one_of_two_postgres_replicas_loses_nothing() -> anyhow::Result<
     const ITEMS: i64 = 100_000;
     let (name, url) = create_postgres_database().await?;
     let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build()?;
-    let survivor = Replica::start(&url)?;
-    let mut victim = Replica::start(&url)?;
+    // Two nodes: the survivor takes the victim's chunks over once their leases expire.
+    let survivor = Replica::start(&url, "node-a", 2000)?;
+    let mut victim = Replica::start(&url, "node-b", 2000)?;
     let id = submit(&client, &survivor.base, upload(ITEMS as usize), 500).await?;
-    wait_for_lease(&url, victim.child.id()).await?;
-    victim.kill()?;
+    kill_mid_chunk(&url, &mut victim).await?;
     let job = wait_done(&client, &survivor.base, &id, Duration::from_secs(600)).await?;
     assert_eq!(job["scored_items"], ITEMS);
     check_exactly_once(&client, &survivor.base, &url, &id, ITEMS).await?;
@@ -167,14 +192,16 @@ async fn killing_one_of_two_postgres_replicas_loses_nothing() -> anyhow::Result<
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_sqlite_process_resumes_after_restart() -> anyhow::Result<()> {
     const ITEMS: i64 = 30_000;
+    // An hour-long lease: the job can finish within the wait below only if the restarted node
+    // takes its dead predecessor's chunks back at once.
+    const LEASE_MS: u64 = 3_600_000;
     let dir = tempfile::tempdir()?;
     let url = format!("sqlite://{}", dir.path().join("referee.db").display());
     let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build()?;
-    let mut first = Replica::start(&url)?;
+    let mut first = Replica::start(&url, "node-a", LEASE_MS)?;
     let id = submit(&client, &first.base, upload(ITEMS as usize), 250).await?;
-    wait_for_lease(&url, first.child.id()).await?;
-    first.kill()?;
-    let second = Replica::start(&url)?;
+    kill_mid_chunk(&url, &mut first).await?;
+    let second = Replica::start(&url, "node-a", LEASE_MS)?;
     let job = wait_done(&client, &second.base, &id, Duration::from_secs(600)).await?;
     assert_eq!(job["scored_items"], ITEMS);
     check_exactly_once(&client, &second.base, &url, &id, ITEMS).await

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, BodyLimit, ErrorBody};
-use crate::jobs::{JobStatus, JobStore, Wakeup};
+use crate::jobs::{JobStatus, JobStore, Upload, UploadError, Wakeup};
 
 /// Most items per chunk a submission may ask for.
 const MAX_CHUNK_SIZE: u64 = 100_000;
@@ -31,11 +31,16 @@ pub struct JobsHandle {
     pub allowed_paths: Vec<PathBuf>,
 }
 
+/// Highest job priority a submission may ask for.
+const MAX_PRIORITY: u32 = 100;
+
 /// Submission options, from the query string.
 #[derive(Debug, Deserialize)]
 pub struct SubmitOptions {
     /// Items per chunk (1 to 100000); the server's `jobs.chunk_size` when absent.
     pub chunk_size: Option<u64>,
+    /// The job's share of the workers relative to other jobs (1 to 100, default 1).
+    pub priority: Option<u32>,
 }
 
 /// A JSONL file on the server to score, for servers that allow paths (`jobs.allowed_paths`).
@@ -54,8 +59,8 @@ fn storage_error(error: sqlx::Error) -> ApiError {
     ApiError::Internal(format!("jobs storage: {error}"))
 }
 
-/// Reads a server-side file after checking it lies inside an allowed directory.
-async fn read_allowed(path: &str, allowed: &[PathBuf]) -> Result<String, ApiError> {
+/// Opens a server-side file after checking it lies inside an allowed directory.
+async fn open_allowed(path: &str, allowed: &[PathBuf]) -> Result<tokio::fs::File, ApiError> {
     if allowed.is_empty() {
         return Err(ApiError::PathNotAllowed("this server does not accept server-side paths".to_owned()));
     }
@@ -70,7 +75,50 @@ async fn read_allowed(path: &str, allowed: &[PathBuf]) -> Result<String, ApiErro
     if !inside {
         return Err(refused());
     }
-    tokio::fs::read_to_string(&canonical).await.map_err(|e| ApiError::InvalidBody(format!("cannot read {path}: {e}")))
+    tokio::fs::File::open(&canonical).await.map_err(|e| ApiError::InvalidBody(format!("cannot read {path}: {e}")))
+}
+
+fn upload_error(error: UploadError) -> ApiError {
+    match error {
+        UploadError::TooManyItems { limit } => ApiError::TooManyItems { count: limit + 1, limit },
+        UploadError::NoItems => ApiError::InvalidBody("the job has no items".to_owned()),
+        UploadError::Expired => ApiError::Overloaded { retry_after_secs: 1 },
+        UploadError::Storage(error) => storage_error(error),
+    }
+}
+
+/// Streams a server-side file into `upload` line by line, never holding more than one line
+/// (and the pending batch) in memory; refuses a file over `limit` bytes. A line that is not
+/// UTF-8 is that item's `invalid_input`.
+async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &mut Upload) -> Result<(), ApiError> {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let unreadable = |e: std::io::Error| ApiError::InvalidBody(format!("cannot read {path}: {e}"));
+    let size = file.metadata().await.map_err(unreadable)?.len();
+    if size > limit as u64 {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    let mut reader = tokio::io::BufReader::new(file);
+    let mut line = Vec::new();
+    let mut read = 0usize;
+    loop {
+        line.clear();
+        // At most the bytes left under the limit (plus one, to notice a file that grew).
+        let left = (limit - read) as u64 + 1;
+        let n = (&mut reader).take(left).read_until(b'\n', &mut line).await.map_err(unreadable)?;
+        if n == 0 {
+            return Ok(());
+        }
+        read += n;
+        if read > limit {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        match std::str::from_utf8(&line) {
+            Ok(text) => upload.push_line(text).await,
+            Err(_) if line.iter().all(u8::is_ascii_whitespace) => Ok(()),
+            Err(_) => upload.push_error(format!("item {} is not UTF-8 text", upload.items())).await,
+        }
+        .map_err(upload_error)?;
+    }
 }
 
 /// Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
@@ -79,7 +127,10 @@ async fn read_allowed(path: &str, allowed: &[PathBuf]) -> Result<String, ApiErro
 /// that item's `invalid_input` result.
 #[utoipa::path(post, path = "/v1/jobs", tag = "jobs",
     params(("chunk_size" = Option<u64>, Query, minimum = 1, maximum = 100_000,
-        description = "Items per chunk; the server's `jobs.chunk_size` when absent.")),
+        description = "Items per chunk; the server's `jobs.chunk_size` when absent."),
+        ("priority" = Option<u32>, Query, minimum = 1, maximum = 100,
+        description = "The job's share of the workers: while several jobs have work, a job of priority p is \
+            given p chunks for each chunk of a priority-1 job. Default 1.")),
     request_body(
         description = "JSONL score items, or a server-side path.",
         content(
@@ -92,7 +143,7 @@ async fn read_allowed(path: &str, allowed: &[PathBuf]) -> Result<String, ApiErro
         (status = 400, description = "The body is not UTF-8 text or not valid JSON.", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
         (status = 403, description = "Server-side paths are off, or the path is outside the allowed directories.", body = ErrorBody),
-        (status = 413, description = "The upload is over `jobs.max_upload_bytes`.", body = ErrorBody),
+        (status = 413, description = "The upload is over `jobs.max_upload_bytes` (`payload_too_large`) or holds more than `jobs.max_items` items (`too_many_items`).", body = ErrorBody),
         (status = 415, description = "Neither JSONL nor JSON.", body = ErrorBody),
         (status = 422, description = "No items, a bad chunk size, or an unreadable file.", body = ErrorBody),
         (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
@@ -121,28 +172,51 @@ pub async fn submit(
             return Err(ApiError::InvalidBody(format!("chunk_size must be 1 to {MAX_CHUNK_SIZE}, not {size}")));
         }
     };
+    let priority = match options.priority {
+        None => 1,
+        Some(priority) if (1..=MAX_PRIORITY).contains(&priority) => priority,
+        Some(priority) => {
+            return Err(ApiError::InvalidBody(format!("priority must be 1 to {MAX_PRIORITY}, not {priority}")));
+        }
+    };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let text = match media.as_str() {
+    let source = match media.as_str() {
         "application/x-ndjson" | "application/jsonl" | "application/json-lines" | "application/x-jsonlines" => {
-            String::from_utf8(body.to_vec())
-                .map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?
+            let text = std::str::from_utf8(&body)
+                .map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?;
+            Source::Text(text)
         }
         "application/json" => {
             let request: JobFromPath = serde_json::from_slice(&body).map_err(|e| {
                 if e.is_data() { ApiError::InvalidBody(e.to_string()) } else { ApiError::MalformedJson(e.to_string()) }
             })?;
-            read_allowed(&request.path, &jobs.allowed_paths).await?
+            let file = open_allowed(&request.path, &jobs.allowed_paths).await?;
+            Source::File(file, request.path)
         }
         _ => return Err(ApiError::UnsupportedMediaType),
     };
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    if lines.is_empty() {
-        return Err(ApiError::InvalidBody("the job has no items".to_owned()));
+    // Stored in small transactions; on any error the upload is dropped, which deletes it.
+    let mut upload = jobs.store.begin_upload(chunk_size, priority).await.map_err(storage_error)?;
+    match source {
+        Source::Text(text) => {
+            for line in text.lines() {
+                upload.push_line(line).await.map_err(upload_error)?;
+            }
+        }
+        Source::File(file, path) => upload_file(file, &path, state.limits.max_upload_bytes, &mut upload).await?,
     }
-    let status = jobs.store.create(&lines, chunk_size).await.map_err(storage_error)?;
+    let status = upload.finish().await.map_err(upload_error)?;
     jobs.wakeup.wake();
     Ok((StatusCode::CREATED, axum::Json(status)).into_response())
+}
+
+/// Where an upload's lines come from.
+enum Source<'a> {
+    /// The request body.
+    Text(&'a str),
+    /// A server-side file, and its path as given.
+    File(tokio::fs::File, String),
 }
 
 /// A job's state and progress.

@@ -1,15 +1,19 @@
-//! Batch scoring jobs: a JSONL upload is stored, split into chunks, and scored by workers on
-//! any replica that shares the database. Chunks are claimed under a lease (`FOR UPDATE SKIP
-//! LOCKED` on PostgreSQL); a chunk whose worker dies is taken over when its lease expires; results
-//! are keyed by (job, item index), so a chunk scored twice never duplicates a result.
+//! Batch scoring jobs: a JSONL upload is stored (in small transactions, visible only once
+//! complete), split into chunks, and scored by workers on any replica that shares the database.
+//! Workers take turns across jobs in proportion to their priorities. Chunks are claimed under a
+//! lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL); a chunk whose worker dies is taken over when
+//! its lease expires, or at once when its own node restarts; results are keyed by (job, item
+//! index), so a chunk scored twice never duplicates a result.
 
 mod store;
+mod upload;
 mod worker;
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 pub use store::{Claim, JobStore};
+pub use upload::{Upload, UploadError};
 pub use worker::{JobWorkers, Wakeup, spawn_workers};
 
 /// Where a job is in its life.

@@ -62,24 +62,57 @@ pub fn spawn_workers(
     database_url: &str,
 ) -> JobWorkers {
     let (stop, stopped) = watch::channel(false);
-    let owner = format!("{}-{:08x}", std::process::id(), rand::random::<u32>());
+    let (reclaimed, ready) = watch::channel(false);
     let mut tasks = Vec::new();
     if config.workers > 0 && store.backend() == crate::storage::Backend::Postgres {
         tasks.push(tokio::spawn(listen(database_url.to_owned(), Arc::clone(&wakeup), stopped.clone())));
     }
+    let sweep = Duration::from_millis(config.lease_ms.max(1));
+    tasks.push(tokio::spawn(maintain(store.clone(), reclaimed, sweep, Arc::clone(&wakeup), stopped.clone())));
     for n in 0..config.workers {
         let worker = Worker {
             store: store.clone(),
             engine: Arc::clone(&engine),
-            owner: format!("{owner}-{n}"),
+            owner: store.worker_owner(n),
             lease_ms: config.lease_ms,
             poll: Duration::from_millis(config.poll_interval_ms),
             chunk_timeout: Duration::from_millis(config.chunk_timeout_ms),
             wakeup: Arc::clone(&wakeup),
         };
-        tasks.push(tokio::spawn(worker.run(stopped.clone())));
+        tasks.push(tokio::spawn(worker.run(ready.clone(), stopped.clone())));
     }
     JobWorkers { stop, tasks }
+}
+
+/// Takes back what a dead earlier process of this node left (before this process's workers
+/// claim anything, so none of their leases can be mistaken for it), then removes expired
+/// uploads once per lease period until stopped.
+async fn maintain(
+    store: JobStore,
+    reclaimed: watch::Sender<bool>,
+    period: Duration,
+    wakeup: Arc<Wakeup>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    match store.reclaim_dead_predecessors().await {
+        Ok(0) => {}
+        Ok(_) => wakeup.wake(),
+        Err(error) => {
+            tracing::warn!(%error, "cannot take back a dead earlier process's chunks; they wait out their leases")
+        }
+    }
+    let _ = reclaimed.send(true);
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(period) => {}
+            _ = stopped.changed() => return,
+        }
+        match store.remove_expired_uploads().await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, "removed uploads whose process stopped storing them"),
+            Err(error) => tracing::warn!(%error, "cannot remove expired uploads"),
+        }
+    }
 }
 
 /// Forwards PostgreSQL notifications of new jobs to this process's workers.
@@ -124,7 +157,11 @@ struct Worker {
 }
 
 impl Worker {
-    async fn run(self, mut stopped: watch::Receiver<bool>) {
+    async fn run(self, mut ready: watch::Receiver<bool>, mut stopped: watch::Receiver<bool>) {
+        tokio::select! {
+            _ = ready.wait_for(|ready| *ready) => {}
+            _ = stopped.changed() => return,
+        }
         while !*stopped.borrow() {
             match self.store.claim(&self.owner, self.lease_ms).await {
                 Ok(Some(claim)) => {
@@ -174,7 +211,8 @@ impl Worker {
         let (indices, lines): (Vec<i64>, Vec<Result<Value, String>>) = items
             .into_iter()
             .map(|(index, payload)| {
-                let parsed = serde_json::from_str(&payload).map_err(|e| format!("item {index} is not JSON: {e}"));
+                let parsed = payload
+                    .and_then(|line| serde_json::from_str(&line).map_err(|e| format!("item {index} is not JSON: {e}")));
                 (index, parsed)
             })
             .unzip();
