@@ -48,6 +48,16 @@ fn parse_entry(entry: &str) -> Result<[u8; 32], String> {
     }
 }
 
+/// The key of an `Authorization` header value in the bearer scheme. The scheme name is
+/// case-insensitive (RFC 9110, section 11.1: `Bearer`, `bearer` and `BEARER` are one scheme)
+/// and separated from the key by spaces or tabs; the key is the rest, without surrounding
+/// whitespace.
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, rest) = value.trim_start().split_once([' ', '\t'])?;
+    let key = rest.trim_matches([' ', '\t']);
+    (scheme.eq_ignore_ascii_case("bearer") && !key.is_empty()).then_some(key)
+}
+
 impl ApiKeys {
     /// Keys from the configuration list and the optional file.
     pub fn load(listed: &[String], file: Option<&Path>) -> Result<ApiKeys, KeyError> {
@@ -103,6 +113,16 @@ mod tests {
         assert!(keys.accepts("another-long-key-000"));
         assert!(!keys.accepts("rk-0123456789abcdeF"));
         assert!(!keys.accepts(""));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        for value in ["Bearer k-1", "bearer k-1", "BEARER k-1", "bEaReR \t k-1 ", "Bearer\tk-1"] {
+            assert_eq!(bearer_token(value), Some("k-1"), "{value:?}");
+        }
+        for value in ["Basic k-1", "Bearerk-1", "Bearer", "Bearer   ", "k-1", "", "Bearers k-1"] {
+            assert_eq!(bearer_token(value), None, "{value:?}");
+        }
     }
 
     #[test]

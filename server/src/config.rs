@@ -188,10 +188,16 @@ pub struct ScoringLogConfig {
     pub mode: LogMode,
     /// Fraction of items logged in `sampled` mode.
     pub sample_rate: f64,
-    /// Rows buffered in memory before new ones are dropped (and counted in metrics).
+    /// Rows queued or being written at once; a request whose rows find the queue full waits
+    /// for room (`enqueue_timeout_ms`).
     pub queue_capacity: usize,
     /// Longest a row waits before its batch is written, in milliseconds.
     pub flush_interval_ms: u64,
+    /// Longest a request waits for room in a full queue before its rows are dropped (counted
+    /// in `referee_scoring_log_dropped_rows_total`), in milliseconds.
+    pub enqueue_timeout_ms: u64,
+    /// Longest a batch that fails with a transient database error is retried, in milliseconds.
+    pub retry_window_ms: u64,
 }
 
 /// The result cache keyed by (verifier id, version, input hash).
@@ -335,7 +341,14 @@ impl Default for DatabaseConfig {
 
 impl Default for ScoringLogConfig {
     fn default() -> Self {
-        ScoringLogConfig { mode: LogMode::Off, sample_rate: 0.01, queue_capacity: 100_000, flush_interval_ms: 200 }
+        ScoringLogConfig {
+            mode: LogMode::Off,
+            sample_rate: 0.01,
+            queue_capacity: 100_000,
+            flush_interval_ms: 200,
+            enqueue_timeout_ms: 1_000,
+            retry_window_ms: 30_000,
+        }
     }
 }
 

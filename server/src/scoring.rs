@@ -115,6 +115,14 @@ pub struct Engine {
     waiting_line: Arc<tokio::sync::Mutex<()>>,
 }
 
+/// The request id scoring-log rows carry, and whether the same items may be scored again
+/// under it (then each row gets a unique key: `{id}/{position}`).
+#[derive(Debug, Clone, Copy)]
+enum RequestKey<'a> {
+    Request(&'a str),
+    Replayable(&'a str),
+}
+
 /// One item after its envelope (`id`, `verifier`, `input`) has been read.
 struct Envelope {
     id: Option<String>,
@@ -242,7 +250,7 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Vec<ScoreResult> {
-        match self.score_admitted(&Wait, items, shape, correction, budget, request_id).await {
+        match self.score_admitted(&Wait, items, shape, correction, budget, RequestKey::Request(request_id)).await {
             Ok(results) => results,
             Err(never) => match never {},
         }
@@ -258,7 +266,7 @@ impl Engine {
         budget: Budget,
         request_id: &str,
     ) -> Result<Vec<ScoreResult>, Busy> {
-        self.score_admitted(&Refuse, items, shape, correction, budget, request_id).await
+        self.score_admitted(&Refuse, items, shape, correction, budget, RequestKey::Request(request_id)).await
     }
 
     /// Like [`Engine::score`], but waits for room in a full scorer queue only until `until`;
@@ -273,7 +281,7 @@ impl Engine {
         request_id: &str,
         until: Instant,
     ) -> Result<Vec<ScoreResult>, Busy> {
-        self.score_admitted(&WaitUntil(until), items, shape, correction, budget, request_id).await
+        self.score_admitted(&WaitUntil(until), items, shape, correction, budget, RequestKey::Request(request_id)).await
     }
 
     async fn score_admitted<A: Admit>(
@@ -283,7 +291,7 @@ impl Engine {
         shape: ItemShape<'_>,
         correction: Correction,
         mut budget: Budget,
-        request_id: &str,
+        request_id: RequestKey<'_>,
     ) -> Result<Vec<ScoreResult>, A::Refusal> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
         let noise = self.noise.get().map(|layer| (layer, layer.snapshot())).filter(|(_, s)| !s.is_empty());
@@ -420,7 +428,14 @@ impl Engine {
                 Err(reason) => failures.push(Some(reason)),
             }
         }
-        let mut scored = self.score(items, ItemShape::Named, Correction::None, budget, request_id).await.into_iter();
+        // The same lines may be scored again (a job chunk taken over after its worker died):
+        // their log rows are keyed so that the second scoring adds none.
+        let key = RequestKey::Replayable(request_id);
+        let mut scored = match self.score_admitted(&Wait, items, ItemShape::Named, Correction::None, budget, key).await
+        {
+            Ok(results) => results.into_iter(),
+            Err(never) => match never {},
+        };
         failures
             .into_iter()
             .map(|failure| match failure {
@@ -490,7 +505,7 @@ impl Engine {
         entry: &Entry,
         group: Vec<(usize, Value)>,
         budget: Budget,
-        request_id: &str,
+        request_id: RequestKey<'_>,
     ) -> Vec<(usize, Verdict, u64)> {
         let persistence = self.persistence.get();
         let wants_hash = persistence.is_some_and(|p| p.cache || p.log.mode != LogMode::Off);
@@ -548,6 +563,7 @@ impl Engine {
             }
             let started = Instant::now();
             let verdicts = run_scorer(&entry.scorer, inputs, budget).await;
+            let mut cache_rows = Vec::new();
             let elapsed = started.elapsed();
             let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
             metrics::histogram!("referee_verifier_batch_seconds", "verifier" => entry.id())
@@ -561,7 +577,7 @@ impl Engine {
                     && cacheable_input
                     && cacheable(verdict.status)
                 {
-                    p.queue.cache(CacheRow {
+                    cache_rows.push(CacheRow {
                         verifier: entry.id(),
                         verifier_version: entry.version(),
                         input_hash: hash.clone(),
@@ -571,6 +587,9 @@ impl Engine {
                     });
                 }
                 done.push((position, verdict, elapsed_us, hash));
+            }
+            if let Some(p) = persistence {
+                p.queue.cache(cache_rows);
             }
         }
 
@@ -582,10 +601,17 @@ impl Engine {
             metrics::counter!("referee_items_total", "verifier" => entry.id(), "status" => status.as_str())
                 .increment(count);
         }
-        for (position, verdict, elapsed_us, hash) in &done {
-            if let Some(p) = persistence.filter(|p| should_log(&p.log)) {
-                p.queue.log(LogRow {
-                    request_id: request_id.to_owned(),
+        if let Some(p) = persistence.filter(|p| p.log.mode != LogMode::Off) {
+            let (id, replayable) = match request_id {
+                RequestKey::Request(id) => (id, false),
+                RequestKey::Replayable(id) => (id, true),
+            };
+            let rows: Vec<LogRow> = done
+                .iter()
+                .filter(|_| should_log(&p.log))
+                .map(|(position, verdict, elapsed_us, hash)| LogRow {
+                    request_id: id.to_owned(),
+                    row_key: replayable.then(|| format!("{id}/{position}")),
                     item_index: i64::try_from(*position).unwrap_or(i64::MAX),
                     item_hash: hash.clone().unwrap_or_default(),
                     verifier: entry.id(),
@@ -593,8 +619,10 @@ impl Engine {
                     score: verdict.score,
                     status: verdict.status.as_str(),
                     latency_us: i64::try_from(*elapsed_us).unwrap_or(i64::MAX),
-                });
-            }
+                })
+                .collect();
+            // Waits (boundedly) when the writer is behind: back-pressure instead of silent loss.
+            p.queue.log(rows).await;
         }
         done.into_iter().map(|(position, verdict, elapsed_us, _)| (position, verdict, elapsed_us)).collect()
     }

@@ -20,7 +20,7 @@ use crate::noise::{NoiseLayer, NoiseTasks};
 use crate::registry::Registry;
 use crate::rubrics::{JudgeCacheTable, RubricRepository};
 use crate::scoring::{Engine, Persistence};
-use crate::storage::{Storage, Writer, spawn_writer};
+use crate::storage::{Storage, Writer, WriterLimits, spawn_writer};
 use crate::telemetry;
 
 /// A server accepting connections, and what is needed to stop it cleanly.
@@ -90,8 +90,12 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     tracing::info!(backend = ?storage.backend(), "database open and migrated");
     let (queue, writer) = spawn_writer(
         storage.clone(),
-        config.scoring_log.queue_capacity,
-        Duration::from_millis(config.scoring_log.flush_interval_ms),
+        WriterLimits {
+            capacity: config.scoring_log.queue_capacity,
+            flush_interval: Duration::from_millis(config.scoring_log.flush_interval_ms),
+            enqueue_timeout: Duration::from_millis(config.scoring_log.enqueue_timeout_ms),
+            retry_window: Duration::from_millis(config.scoring_log.retry_window_ms),
+        },
     );
     engine.attach(Persistence {
         storage: storage.clone(),
@@ -149,25 +153,48 @@ impl RunningServer {
         self.shutdown().await
     }
 
-    /// Flips readiness to draining, stops accepting connections, lets in-flight requests finish
-    /// (up to the grace period), lets job workers finish their chunks, writes the noise tallies,
-    /// then writes every queued log and cache row.
+    /// Flips readiness to draining, stops accepting connections, lets in-flight requests finish,
+    /// lets job workers finish their chunks, writes the noise tallies, then writes every queued
+    /// log and cache row: all of it within the grace period (`server.shutdown_grace_ms`). The
+    /// last quarter of the grace (at most 1 s) is kept for the writes; connections still open
+    /// when requests and workers have had their share are dropped, and a chunk whose worker is
+    /// stopped unfinished is taken over under its lease.
     pub async fn shutdown(self) -> anyhow::Result<()> {
+        let started = tokio::time::Instant::now();
+        let writes_deadline = started + self.grace;
+        let deadline = writes_deadline - (self.grace / 4).min(FINAL_WRITES_SHARE);
         self.readiness.set_draining();
         let _ = self.stop.send(());
-        match tokio::time::timeout(self.grace, self.serving).await {
-            Ok(Ok(result)) => result.context("server error")?,
-            Ok(Err(join)) => return Err(join).context("server task failed"),
-            Err(_) => tracing::warn!(grace = ?self.grace, "in-flight requests outlived the grace period"),
+        let mut serving = self.serving;
+        let served = match tokio::time::timeout_at(deadline, &mut serving).await {
+            Ok(Ok(result)) => result.context("server error"),
+            Ok(Err(join)) => Err(join).context("server task failed"),
+            Err(_) => {
+                tracing::warn!(grace = ?self.grace, "in-flight requests outlived the grace period; closing them");
+                serving.abort();
+                Ok(())
+            }
+        };
+        if tokio::time::timeout_at(deadline, self.workers.finish()).await.is_err() {
+            tracing::warn!(grace = ?self.grace, "job workers outlived the grace period; their chunks wait for takeover");
         }
-        self.workers.finish().await;
-        self.noise.finish().await;
-        self.writer.finish().await;
-        self.storage.close().await;
-        tracing::info!("stopped");
-        Ok(())
+        let writes = async {
+            self.noise.finish().await;
+            self.writer.finish().await;
+        };
+        if tokio::time::timeout_at(writes_deadline, writes).await.is_err() {
+            tracing::error!(grace = ?self.grace, "queued tallies or scoring-log rows were not all written in the grace period");
+        }
+        if tokio::time::timeout_at(writes_deadline, self.storage.close()).await.is_err() {
+            tracing::warn!("database connections still busy at the end of the grace period");
+        }
+        tracing::info!(elapsed = ?started.elapsed(), "stopped");
+        served
     }
 }
+
+/// At most this much of the grace period is kept for writing queued rows at shutdown.
+const FINAL_WRITES_SHARE: Duration = Duration::from_secs(1);
 
 async fn shutdown_signal() {
     let ctrl_c = async {

@@ -223,6 +223,55 @@ impl From<Busy> for ApiError {
     }
 }
 
+/// Most bytes of a plain-text error body carried into the JSON message.
+const PLAIN_ERROR_BYTES: usize = 4096;
+
+/// The stable code of an error status that none of our [`ApiError`]s produced.
+fn code_of_status(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::REQUEST_TIMEOUT => "request_timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+        StatusCode::URI_TOO_LONG => "uri_too_long",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        StatusCode::UNPROCESSABLE_ENTITY => "invalid_body",
+        StatusCode::TOO_MANY_REQUESTS => "too_many_requests",
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => "headers_too_large",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+        StatusCode::INTERNAL_SERVER_ERROR => "internal_error",
+        _ => "http_error",
+    }
+}
+
+/// Gives every error response the JSON [`ErrorBody`]: rejections that axum and tower answer
+/// themselves (a path segment that is not UTF-8, a body over the limit read by a handler that
+/// streams it, a timeout layer) come as plain text, which clients cannot parse as an error.
+/// The status and headers are kept; the plain text becomes the message.
+pub async fn json_error_bodies(request: Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("application/problem+json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, PLAIN_ERROR_BYTES).await {
+        Ok(bytes) if !bytes.is_empty() => String::from_utf8_lossy(&bytes).trim().to_owned(),
+        _ => String::new(),
+    };
+    let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_owned() } else { text };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let body = serde_json::to_vec(&ErrorBody { code: code_of_status(status), message }).unwrap_or_default();
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +290,42 @@ mod tests {
             .body(axum::body::Body::from(body));
         let Ok(request) = request else { panic!("bad request") };
         ApiJson::<Optional>::from_request(request, &()).await
+    }
+
+    #[tokio::test]
+    async fn plain_error_responses_become_json() {
+        use axum::routing::get;
+        use tower::ServiceExt as _;
+        let app = axum::Router::new()
+            .route("/plain", get(|| async { (StatusCode::BAD_REQUEST, "Invalid URL: not UTF-8") }))
+            .route("/empty", get(|| async { (StatusCode::REQUEST_TIMEOUT, [(header::RETRY_AFTER, "2")]) }))
+            .route("/ok", get(|| async { "fine" }))
+            .route("/ours", get(|| async { ApiError::UnknownJob("j".to_owned()) }))
+            .layer(axum::middleware::from_fn(json_error_bodies));
+        let call = |path: &'static str| {
+            let app = app.clone();
+            async move {
+                let Ok(request) = axum::http::Request::get(path).body(axum::body::Body::empty()) else {
+                    panic!("bad request")
+                };
+                let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
+                let (parts, body) = response.into_parts();
+                let bytes = axum::body::to_bytes(body, 1 << 16).await.unwrap_or_default();
+                (parts, String::from_utf8_lossy(&bytes).into_owned())
+            }
+        };
+        let (parts, body) = call("/plain").await;
+        assert_eq!(parts.status, StatusCode::BAD_REQUEST);
+        assert_eq!(parts.headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(body, r#"{"code":"bad_request","message":"Invalid URL: not UTF-8"}"#);
+        let (parts, body) = call("/empty").await;
+        assert_eq!(
+            (parts.status, parts.headers[header::RETRY_AFTER].as_bytes()),
+            (StatusCode::REQUEST_TIMEOUT, &b"2"[..])
+        );
+        assert_eq!(body, r#"{"code":"request_timeout","message":"Request Timeout"}"#);
+        assert_eq!(call("/ok").await.1, "fine");
+        assert!(call("/ours").await.1.contains(r#""code":"unknown_job""#));
     }
 
     #[tokio::test]

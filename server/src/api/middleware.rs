@@ -29,8 +29,7 @@ pub async fn guard_v1(State(state): State<AppState>, request: Request, next: Nex
             .headers()
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-            .map(str::trim);
+            .and_then(crate::auth::bearer_token);
         if !presented.is_some_and(|key| state.keys.accepts(key)) {
             metrics::counter!("referee_auth_failures_total").increment(1);
             return ApiError::Unauthorized.into_response();
@@ -144,7 +143,37 @@ pub async fn attach_body_limit(State(limit): State<usize>, mut request: Request,
     next.run(request).await
 }
 
-/// Request ids of 16 random hex digits, unless the client sent `x-request-id`.
+/// The longest `x-request-id` a client may send; longer ones are replaced.
+pub const MAX_REQUEST_ID_BYTES: usize = 128;
+
+/// True for a client request id the server keeps: 1 to [`MAX_REQUEST_ID_BYTES`] bytes of ASCII
+/// letters, digits and `-_.:/+=@` (UUIDs, hex and base64 ids, W3C trace ids, `run/step:7`).
+pub fn is_acceptable_request_id(id: &[u8]) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_REQUEST_ID_BYTES
+        && id.iter().all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=@".contains(b))
+}
+
+/// Removes a client `x-request-id` that is too long, not of the accepted characters, or sent
+/// more than once, so that the id layer generates one in its place: the id is copied into every
+/// scoring-log row and into the trace, so its size must be bounded before anything keeps it.
+/// The request itself goes on; the response's `x-request-id` names the id actually used.
+pub async fn replace_unacceptable_request_id(mut request: Request, next: Next) -> Response<Body> {
+    let headers = request.headers_mut();
+    let mut sent = headers.get_all("x-request-id").iter();
+    let acceptable = match (sent.next(), sent.next()) {
+        (None, _) => true,
+        (Some(id), None) => is_acceptable_request_id(id.as_bytes()),
+        (Some(_), Some(_)) => false,
+    };
+    if !acceptable {
+        headers.remove("x-request-id");
+        metrics::counter!("referee_request_ids_replaced_total").increment(1);
+    }
+    next.run(request).await
+}
+
+/// Request ids of 16 random hex digits, unless the client sent an acceptable `x-request-id`.
 #[derive(Debug, Clone, Copy)]
 pub struct RandomRequestId;
 

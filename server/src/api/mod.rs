@@ -204,6 +204,8 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(error::json_error_bodies))
+                .layer(axum::middleware::from_fn(middleware::replace_unacceptable_request_id))
                 .layer(SetRequestIdLayer::x_request_id(middleware::RandomRequestId))
                 .layer(PropagateRequestIdLayer::x_request_id())
                 .layer(TraceLayer::new_for_http())

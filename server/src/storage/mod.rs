@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, AssertSqlSafe, Row};
 
-pub use writer::{CacheRow, LogRow, WriteQueue, Writer, spawn_writer};
+pub use writer::{CacheRow, LogRow, REPORT_INTERVAL, WriteQueue, Writer, WriterLimits, is_transient, spawn_writer};
 
 /// The database backend behind a URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,13 +1,25 @@
 //! The background writer: scoring-log rows and cache entries are queued by request handlers and
 //! written in batches by one task, so no request waits on the database.
+//!
+//! The queue is bounded in rows (`scoring_log.queue_capacity`). Scoring-log rows are a promise:
+//! when the queue is full the request that scored them waits for room, at most
+//! `scoring_log.enqueue_timeout_ms`, and only then are they dropped, counted in
+//! `referee_scoring_log_dropped_rows_total` and reported at most once per [`REPORT_INTERVAL`].
+//! Cache entries are an optimisation and never wait: a full queue drops them (counted in
+//! `referee_cache_dropped_rows_total`). A batch whose write fails with a transient database
+//! error (a dropped connection, a busy or locked database, a serialisation failure) is retried
+//! with exponential backoff for up to `scoring_log.retry_window_ms`. Rows of a job chunk carry a
+//! key that is unique in the table, so a chunk scored again after a takeover adds no rows.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use sqlx::AssertSqlSafe;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{Storage, now_ms, placeholders};
+use super::{Backend, Storage, now_ms, placeholders};
 
 /// One scoring-log row.
 #[derive(Debug, Clone)]
@@ -20,6 +32,9 @@ pub struct LogRow {
     pub score: f64,
     pub status: &'static str,
     pub latency_us: i64,
+    /// Unique in the table when set: rows of input that may be scored again (a job chunk taken
+    /// over after its worker died) carry one, so the second scoring adds nothing.
+    pub row_key: Option<String>,
 }
 
 /// One result-cache entry.
@@ -33,41 +48,140 @@ pub struct CacheRow {
     pub details: String,
 }
 
+/// Rows queued together, with the room they take in the queue: held, never read, until the
+/// write is dropped after the rows were written or given up.
 #[derive(Debug)]
 enum Write {
-    Log(LogRow),
-    Cache(CacheRow),
+    Log { rows: Vec<LogRow>, _room: OwnedSemaphorePermit },
+    Cache { rows: Vec<CacheRow>, _room: OwnedSemaphorePermit },
 }
 
-/// The sending side of the writer. Enqueueing never waits: when the queue is full the row is
-/// dropped and counted in `referee_storage_dropped_rows_total`.
-#[derive(Debug, Clone)]
-pub struct WriteQueue {
-    tx: mpsc::Sender<Write>,
-}
-
-impl WriteQueue {
-    /// Queues a scoring-log row.
-    pub fn log(&self, row: LogRow) {
-        self.send(Write::Log(row));
-    }
-
-    /// Queues a cache entry.
-    pub fn cache(&self, row: CacheRow) {
-        self.send(Write::Cache(row));
-    }
-
-    fn send(&self, write: Write) {
-        if self.tx.try_send(write).is_err() {
-            metrics::counter!("referee_storage_dropped_rows_total").increment(1);
+impl Write {
+    fn rows(&self) -> usize {
+        match self {
+            Write::Log { rows, .. } => rows.len(),
+            Write::Cache { rows, .. } => rows.len(),
         }
     }
 }
 
-/// Rows per INSERT statement: 9 parameters each, far below SQLite's limit.
+/// How long queueing and writing may take before rows are given up.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterLimits {
+    /// Rows queued or being written at once.
+    pub capacity: usize,
+    /// Longest a burst waits to be written together.
+    pub flush_interval: Duration,
+    /// Longest a request waits for room for its scoring-log rows.
+    pub enqueue_timeout: Duration,
+    /// Longest a failing batch is retried.
+    pub retry_window: Duration,
+}
+
+/// Dropped rows are reported in the server log at most this often.
+pub const REPORT_INTERVAL: Duration = Duration::from_secs(10);
+
+/// Counts drops and logs them at most once per [`REPORT_INTERVAL`].
+#[derive(Debug)]
+struct DropReport {
+    started: Instant,
+    /// Milliseconds after `started` of the last report, or -1 before the first.
+    last_ms: AtomicI64,
+    unreported: AtomicU64,
+}
+
+impl DropReport {
+    fn new() -> DropReport {
+        DropReport { started: Instant::now(), last_ms: AtomicI64::new(-1), unreported: AtomicU64::new(0) }
+    }
+
+    fn record(&self, rows: usize, reason: &'static str) {
+        let rows = rows as u64;
+        metrics::counter!("referee_scoring_log_dropped_rows_total", "reason" => reason).increment(rows);
+        self.unreported.fetch_add(rows, Ordering::Relaxed);
+        let now = i64::try_from(self.started.elapsed().as_millis()).unwrap_or(i64::MAX);
+        let interval = i64::try_from(REPORT_INTERVAL.as_millis()).unwrap_or(i64::MAX);
+        let last = self.last_ms.load(Ordering::Relaxed);
+        let due = last < 0 || now.saturating_sub(last) >= interval;
+        if due && self.last_ms.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+            let dropped = self.unreported.swap(0, Ordering::Relaxed);
+            tracing::warn!(
+                dropped,
+                reason,
+                "scoring-log rows were dropped (referee_scoring_log_dropped_rows_total counts them all)"
+            );
+        }
+    }
+}
+
+/// The sending side of the writer.
+#[derive(Debug, Clone)]
+pub struct WriteQueue {
+    tx: mpsc::UnboundedSender<Write>,
+    room: Arc<Semaphore>,
+    limits: WriterLimits,
+    drops: Arc<DropReport>,
+}
+
+impl WriteQueue {
+    /// Queues scoring-log rows, waiting up to the enqueue timeout for room; rows that find none
+    /// are dropped and counted.
+    pub async fn log(&self, rows: Vec<LogRow>) {
+        if rows.is_empty() {
+            return;
+        }
+        let count = rows.len();
+        let permits = self.permits_for(count);
+        let room = match Arc::clone(&self.room).try_acquire_many_owned(permits) {
+            Ok(room) => Some(room),
+            Err(_) => {
+                metrics::counter!("referee_scoring_log_waits_total").increment(1);
+                let waiting = Arc::clone(&self.room).acquire_many_owned(permits);
+                // The semaphore is never closed, so only the timeout leaves no room.
+                tokio::time::timeout(self.limits.enqueue_timeout, waiting).await.ok().and_then(Result::ok)
+            }
+        };
+        match room {
+            Some(room) => self.send(Write::Log { rows, _room: room }),
+            None => self.drops.record(count, "queue_full"),
+        }
+    }
+
+    /// Queues cache entries if there is room now; otherwise they are dropped and counted.
+    pub fn cache(&self, rows: Vec<CacheRow>) {
+        if rows.is_empty() {
+            return;
+        }
+        match Arc::clone(&self.room).try_acquire_many_owned(self.permits_for(rows.len())) {
+            Ok(room) => self.send(Write::Cache { rows, _room: room }),
+            Err(_) => metrics::counter!("referee_cache_dropped_rows_total").increment(rows.len() as u64),
+        }
+    }
+
+    /// A batch larger than the whole queue takes all of it, so that it can still be queued.
+    fn permits_for(&self, rows: usize) -> u32 {
+        u32::try_from(rows.min(self.limits.capacity)).unwrap_or(u32::MAX)
+    }
+
+    fn send(&self, write: Write) {
+        if let Err(mpsc::error::SendError(write)) = self.tx.send(write) {
+            match write {
+                Write::Log { rows, .. } => self.drops.record(rows.len(), "closed"),
+                Write::Cache { rows, .. } => {
+                    metrics::counter!("referee_cache_dropped_rows_total").increment(rows.len() as u64);
+                }
+            }
+        }
+    }
+}
+
+/// Rows per INSERT statement: 10 parameters each, far below SQLite's limit.
 const ROWS_PER_STATEMENT: usize = 200;
 /// Most rows taken from the queue for one transaction.
 const ROWS_PER_FLUSH: usize = 5_000;
+/// First and longest pause between attempts at a failing batch.
+const RETRY_BACKOFF_MIN: Duration = Duration::from_millis(50);
+const RETRY_BACKOFF_MAX: Duration = Duration::from_secs(2);
 
 /// The running writer task.
 #[derive(Debug)]
@@ -88,11 +202,14 @@ impl Writer {
 
 /// Starts the writer; rows queued through the returned [`WriteQueue`] are written in batches
 /// until [`Writer::finish`].
-pub fn spawn_writer(storage: Storage, capacity: usize, flush_interval: Duration) -> (WriteQueue, Writer) {
-    let (tx, mut rx) = mpsc::channel(capacity.max(1));
+pub fn spawn_writer(storage: Storage, limits: WriterLimits) -> (WriteQueue, Writer) {
+    let limits = WriterLimits { capacity: limits.capacity.clamp(1, Semaphore::MAX_PERMITS), ..limits };
+    let (tx, mut rx) = mpsc::unbounded_channel::<Write>();
     let (stop, mut stopped) = oneshot::channel::<()>();
+    let drops = Arc::new(DropReport::new());
+    let queue = WriteQueue { tx, room: Arc::new(Semaphore::new(limits.capacity)), limits, drops: Arc::clone(&drops) };
     let task = tokio::spawn(async move {
-        let mut buffer = Vec::with_capacity(ROWS_PER_FLUSH);
+        let mut buffer = Vec::new();
         let mut stopping = false;
         loop {
             if stopping {
@@ -109,38 +226,117 @@ pub fn spawn_writer(storage: Storage, capacity: usize, flush_interval: Duration)
                     }
                 }
                 // Let a burst accumulate so one transaction carries it.
-                if buffer.len() < ROWS_PER_FLUSH {
+                if rows(&buffer) < ROWS_PER_FLUSH {
                     tokio::select! {
-                        () = tokio::time::sleep(flush_interval) => {}
+                        () = tokio::time::sleep(limits.flush_interval) => {}
                         _ = &mut stopped => {
                             stopping = true;
                             rx.close();
                         }
                     }
-                    while buffer.len() < ROWS_PER_FLUSH {
-                        match rx.try_recv() {
-                            Ok(write) => buffer.push(write),
-                            Err(_) => break,
-                        }
-                    }
                 }
             }
-            if let Err(error) = flush(&storage, &buffer).await {
-                metrics::counter!("referee_storage_write_errors_total").increment(1);
-                tracing::error!(%error, rows = buffer.len(), "writing scoring log and cache rows failed");
+            while rows(&buffer) < ROWS_PER_FLUSH {
+                match rx.try_recv() {
+                    Ok(write) => buffer.push(write),
+                    Err(_) => break,
+                }
             }
+            write_with_retries(&storage, &buffer, limits.retry_window, &drops).await;
+            // Dropping the writes gives their room back to the queue.
             buffer.clear();
         }
     });
-    (WriteQueue { tx }, Writer { stop, task })
+    (queue, Writer { stop, task })
+}
+
+fn rows(buffer: &[Write]) -> usize {
+    buffer.iter().map(Write::rows).sum()
+}
+
+/// Writes a batch, retrying transient failures with backoff within `window`.
+async fn write_with_retries(storage: &Storage, buffer: &[Write], window: Duration, drops: &DropReport) {
+    let started = Instant::now();
+    let mut backoff = RETRY_BACKOFF_MIN;
+    loop {
+        let error = match flush(storage, buffer).await {
+            Ok(()) => return,
+            Err(error) => error,
+        };
+        metrics::counter!("referee_storage_write_errors_total").increment(1);
+        let transient = is_transient(storage.backend(), &error);
+        if transient && started.elapsed() + backoff <= window {
+            metrics::counter!("referee_storage_write_retries_total").increment(1);
+            tracing::debug!(%error, ?backoff, "writing scoring log and cache rows failed; retrying");
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(RETRY_BACKOFF_MAX);
+            continue;
+        }
+        let (mut logs, mut caches) = (0, 0);
+        for write in buffer {
+            match write {
+                Write::Log { rows, .. } => logs += rows.len(),
+                Write::Cache { rows, .. } => caches += rows.len(),
+            }
+        }
+        tracing::error!(%error, transient, log_rows = logs, cache_rows = caches, "writing rows failed; given up");
+        drops.record(logs, if transient { "retries_exhausted" } else { "write_failed" });
+        metrics::counter!("referee_cache_dropped_rows_total").increment(caches as u64);
+        return;
+    }
+}
+
+/// Errors after which the same write may succeed: the connection was lost or could not be had,
+/// the database was busy, or a concurrent transaction got in the way.
+pub fn is_transient(backend: Backend, error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(database) => {
+            let code = database.code().unwrap_or_default();
+            match backend {
+                // Connection exceptions (08), serialisation failure and deadlock (40),
+                // insufficient resources (53), operator intervention such as
+                // pg_terminate_backend or a restart (57P0x).
+                Backend::Postgres => {
+                    code.starts_with("08")
+                        || code.starts_with("40")
+                        || code.starts_with("53")
+                        || code.starts_with("57P0")
+                }
+                // BUSY (5) and LOCKED (6), with their extended codes (same low byte).
+                Backend::Sqlite => code.parse::<i64>().is_ok_and(|c| matches!(c & 0xff, 5 | 6)),
+            }
+        }
+        // Mistakes in the statement or the data, and a pool closed for shutdown: the same
+        // write would fail again.
+        sqlx::Error::Configuration(_)
+        | sqlx::Error::InvalidArgument(_)
+        | sqlx::Error::RowNotFound
+        | sqlx::Error::TypeNotFound { .. }
+        | sqlx::Error::ColumnIndexOutOfBounds { .. }
+        | sqlx::Error::ColumnNotFound(_)
+        | sqlx::Error::ColumnDecode { .. }
+        | sqlx::Error::Encode(_)
+        | sqlx::Error::Decode(_)
+        | sqlx::Error::AnyDriverError(_)
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Migrate(_)
+        | sqlx::Error::InvalidSavePointStatement
+        | sqlx::Error::BeginFailed
+        | _ => false,
+    }
 }
 
 async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
     let (mut logs, mut caches) = (Vec::new(), Vec::new());
-    for write in buffer.iter() {
+    for write in buffer {
         match write {
-            Write::Log(row) => logs.push(row),
-            Write::Cache(row) => caches.push(row),
+            Write::Log { rows, .. } => logs.extend(rows),
+            Write::Cache { rows, .. } => caches.extend(rows),
         }
     }
     let now = now_ms();
@@ -148,10 +344,11 @@ async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
     for chunk in logs.chunks(ROWS_PER_STATEMENT) {
         let sql = insert_sql(
             "INSERT INTO scoring_log (request_id, item_index, item_hash, verifier, verifier_version, score, status, \
-             latency_us, created_at_ms) VALUES ",
-            9,
+             latency_us, created_at_ms, row_key) VALUES ",
+            10,
             chunk.len(),
-            "",
+            // Only `row_key` is unique: a row already written for the same key is kept.
+            " ON CONFLICT DO NOTHING",
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
         for row in chunk {
@@ -164,7 +361,8 @@ async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
                 .bind(row.score)
                 .bind(row.status)
                 .bind(row.latency_us)
-                .bind(now);
+                .bind(now)
+                .bind(row.row_key.as_deref());
         }
         query.execute(&mut *tx).await?;
     }
@@ -190,7 +388,7 @@ async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
         query.execute(&mut *tx).await?;
     }
     tx.commit().await?;
-    metrics::counter!("referee_storage_rows_written_total").increment(buffer.len() as u64);
+    metrics::counter!("referee_storage_rows_written_total").increment((logs.len() + caches.len()) as u64);
     Ok(())
 }
 
@@ -206,5 +404,16 @@ mod tests {
     #[test]
     fn placeholders_are_numbered_row_major() {
         assert_eq!(insert_sql("I ", 2, 2, " T"), "I ($1, $2), ($3, $4) T");
+    }
+
+    #[test]
+    fn lost_connections_and_busy_databases_are_transient() {
+        for backend in [Backend::Sqlite, Backend::Postgres] {
+            assert!(is_transient(backend, &sqlx::Error::PoolTimedOut));
+            let reset = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+            assert!(is_transient(backend, &sqlx::Error::Io(reset)));
+            assert!(!is_transient(backend, &sqlx::Error::RowNotFound));
+            assert!(!is_transient(backend, &sqlx::Error::ColumnNotFound("x".to_owned())));
+        }
     }
 }
