@@ -295,24 +295,13 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
     let _ = feeder.join();
     let wasm = reader.join().unwrap_or_default();
     let diagnostics = String::from_utf8_lossy(&diagnostics.join().unwrap_or_default()).into_owned();
+    if let Some(missing) = status.and_then(|status| host_lacks(status.code(), &diagnostics)) {
+        return Err(missing);
+    }
     match status {
         None => Ok(Err(format!("the compiler ran past {} s", COMPILE_WALL.as_secs()))),
         Some(status) if status.success() && wasm.starts_with(b"\0asm") => Ok(Ok(wasm)),
         Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
-        Some(status) if status.code() == Some(124) => Err(SandboxError::Unavailable {
-            runtime: "c/c++",
-            reason: format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim()),
-            fix: TOOLCHAIN_FIX.into(),
-        }),
-        // unshare reports its own failures (no permission to create the namespaces) and exits 1
-        // before the confinement script runs; the script exits 125 when it cannot mount.
-        Some(status) if status.code() == Some(125) || diagnostics.starts_with("unshare:") => {
-            Err(SandboxError::Unavailable {
-                runtime: "c/c++",
-                reason: format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
-                fix: CONFINEMENT_FIX.into(),
-            })
-        }
         // Killed by a limit (CPU time, address space, file size): the source is at fault.
         Some(status) if status.code().is_none() => {
             Ok(Err(format!("the compiler stopped at a limit ({status}): {diagnostics}")))
@@ -330,6 +319,28 @@ const CONFINEMENT_FIX: &str = "run as root, or allow unprivileged user namespace
                                (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, \
                                kernel.apparmor_restrict_unprivileged_userns = 0); in a container, a seccomp and \
                                AppArmor profile that permit unshare(CLONE_NEWUSER) and mount";
+
+/// The host's failure behind a compiler exit that is not the source's: an incomplete toolchain
+/// (the confinement script exits 124), or namespaces the kernel refuses (unshare reports its own
+/// failure and exits 1 before the script runs; the script exits 125 when it cannot mount).
+fn host_lacks(code: Option<i32>, diagnostics: &str) -> Option<SandboxError> {
+    let unavailable =
+        |reason: String, fix: &str| SandboxError::Unavailable { runtime: "c/c++", reason, fix: fix.into() };
+    match code {
+        Some(124) => {
+            Some(unavailable(format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim()), TOOLCHAIN_FIX))
+        }
+        Some(125) => Some(unavailable(
+            format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
+            CONFINEMENT_FIX,
+        )),
+        Some(1) if diagnostics.starts_with("unshare:") => Some(unavailable(
+            format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
+            CONFINEMENT_FIX,
+        )),
+        _ => None,
+    }
+}
 
 /// True when the process runs as root (then it creates the namespaces without a user namespace).
 fn is_root() -> bool {
@@ -430,7 +441,24 @@ impl<K: std::hash::Hash + Eq + Clone, V> Lru<K, V> {
 
 #[cfg(test)]
 mod tests {
-    use super::Lru;
+    use super::{Lru, host_lacks};
+
+    #[test]
+    fn a_missing_toolchain_or_refused_namespaces_are_the_hosts_not_the_sources() {
+        let refused = host_lacks(Some(1), "unshare: unshare failed: Operation not permitted\n");
+        assert!(
+            refused.as_ref().is_some_and(|e| e.is_unavailable() && e.reason().contains("cannot be confined")),
+            "{refused:?}"
+        );
+        assert!(refused.is_some_and(|e| e.fix().contains("user namespaces")));
+        let missing = host_lacks(Some(124), "clang++ is not installed\n");
+        assert!(missing.is_some_and(|e| e.reason().contains("clang++ is not installed") && e.fix().contains("lld")));
+        assert!(host_lacks(Some(125), "mount: permission denied").is_some());
+        // Anything else is not blamed on the host's set-up.
+        assert!(host_lacks(Some(1), "sh: 1: something else").is_none());
+        assert!(host_lacks(Some(2), "unshare: odd").is_none());
+        assert!(host_lacks(None, "").is_none());
+    }
 
     #[test]
     fn the_cache_evicts_the_least_recently_used_by_count() {

@@ -136,6 +136,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Score { input, output, server: None, api_key: _, batch_size, timeout_ms, quiet } => {
+            // The same runtimes folder as `serve` would use (code.runtimes_dir and the search order).
+            let _ = referee_code::Sandbox::configure_global(crate::startup::sandbox_config(&config));
             let options = local::LocalOptions {
                 batch_size: batch_size.unwrap_or(512).max(1),
                 timeout: Duration::from_millis(timeout_ms),
