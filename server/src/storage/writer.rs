@@ -95,7 +95,9 @@ impl DropReport {
         DropReport { started: Instant::now(), last_ms: AtomicI64::new(-1), unreported: AtomicU64::new(0) }
     }
 
-    fn record(&self, rows: usize, reason: &'static str) {
+    /// Counts `rows` dropped rows; true when this call reported them (and any unreported
+    /// before them) in the server log.
+    fn record(&self, rows: usize, reason: &'static str) -> bool {
         let rows = rows as u64;
         metrics::counter!("referee_scoring_log_dropped_rows_total", "reason" => reason).increment(rows);
         self.unreported.fetch_add(rows, Ordering::Relaxed);
@@ -110,7 +112,9 @@ impl DropReport {
                 reason,
                 "scoring-log rows were dropped (referee_scoring_log_dropped_rows_total counts them all)"
             );
+            return true;
         }
+        false
     }
 }
 
@@ -143,7 +147,9 @@ impl WriteQueue {
         };
         match room {
             Some(room) => self.send(Write::Log { rows, _room: room }),
-            None => self.drops.record(count, "queue_full"),
+            None => {
+                self.drops.record(count, "queue_full");
+            }
         }
     }
 
@@ -166,7 +172,9 @@ impl WriteQueue {
     fn send(&self, write: Write) {
         if let Err(mpsc::error::SendError(write)) = self.tx.send(write) {
             match write {
-                Write::Log { rows, .. } => self.drops.record(rows.len(), "closed"),
+                Write::Log { rows, .. } => {
+                    self.drops.record(rows.len(), "closed");
+                }
                 Write::Cache { rows, .. } => {
                     metrics::counter!("referee_cache_dropped_rows_total").increment(rows.len() as u64);
                 }
@@ -280,7 +288,7 @@ async fn write_with_retries(storage: &Storage, buffer: &[Write], window: Duratio
             }
         }
         tracing::error!(%error, transient, log_rows = logs, cache_rows = caches, "writing rows failed; given up");
-        drops.record(logs, if transient { "retries_exhausted" } else { "write_failed" });
+        let _ = drops.record(logs, if transient { "retries_exhausted" } else { "write_failed" });
         metrics::counter!("referee_cache_dropped_rows_total").increment(caches as u64);
         return;
     }
@@ -404,6 +412,56 @@ mod tests {
     #[test]
     fn placeholders_are_numbered_row_major() {
         assert_eq!(insert_sql("I ", 2, 2, " T"), "I ($1, $2), ($3, $4) T");
+    }
+
+    #[test]
+    fn drops_are_reported_at_most_once_per_interval() {
+        let report = DropReport::new();
+        assert!(report.record(3, "queue_full"), "the first drop is reported at once");
+        assert!(!report.record(4, "queue_full"));
+        assert!(!report.record(5, "queue_full"));
+        assert_eq!(report.unreported.load(Ordering::Relaxed), 9, "held for the next report");
+        // As if the interval had passed since the last report.
+        let interval = i64::try_from(REPORT_INTERVAL.as_millis()).unwrap_or(i64::MAX);
+        report.last_ms.store(-interval, Ordering::Relaxed);
+        assert!(report.record(1, "queue_full"));
+        assert_eq!(report.unreported.load(Ordering::Relaxed), 0);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_waits_then_drops() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let limits = WriterLimits {
+            capacity: 2,
+            flush_interval: Duration::ZERO,
+            enqueue_timeout: Duration::from_millis(20),
+            retry_window: Duration::ZERO,
+        };
+        let queue = WriteQueue { tx, room: Arc::new(Semaphore::new(2)), limits, drops: Arc::new(DropReport::new()) };
+        let row = || LogRow {
+            request_id: "r".to_owned(),
+            item_index: 0,
+            item_hash: String::new(),
+            verifier: "v",
+            verifier_version: "1",
+            score: 1.0,
+            status: "correct",
+            latency_us: 0,
+            row_key: None,
+        };
+        queue.log(vec![row(), row()]).await;
+        let first = rx.try_recv().unwrap_or_else(|e| panic!("{e}"));
+        // The queue is full until the first write is done: the next rows wait, then are dropped.
+        queue.log(vec![row()]).await;
+        assert!(rx.try_recv().is_err());
+        assert_eq!(queue.drops.unreported.load(Ordering::Relaxed), 0, "reported at once");
+        // Once the first write is done, room is given back and rows are queued again.
+        drop(first);
+        queue.log(vec![row()]).await;
+        assert!(rx.try_recv().is_ok_and(|w| w.rows() == 1));
+        // A batch larger than the whole queue takes all of it instead of waiting forever.
+        queue.log(vec![row(), row(), row()]).await;
+        assert!(rx.try_recv().is_ok_and(|w| w.rows() == 3));
     }
 
     #[test]
