@@ -232,6 +232,29 @@ mod tests {
     }
 
     #[test]
+    fn the_configured_runtimes_folder_comes_first_then_the_data_directory() -> anyhow::Result<()> {
+        let root = tempfile::tempdir()?;
+        let (configured, data_dir) = (root.path().join("configured"), root.path().join("data"));
+        let mut config: crate::Config = toml::from_str(&format!(
+            "data_dir = {:?}\n[code]\nruntimes_dir = {:?}\n",
+            data_dir.display().to_string(),
+            configured.display().to_string()
+        ))?;
+        std::fs::create_dir_all(data_dir.join("runtimes"))?;
+        std::fs::write(data_dir.join("runtimes").join(referee_code::PYTHON_WASM), b"x")?;
+        let located = super::sandbox_config(&config);
+        assert_eq!(located.runtimes_search.first(), Some(&configured));
+        assert!(located.runtimes_search.contains(&data_dir.join("runtimes")));
+        std::fs::create_dir_all(&configured)?;
+        std::fs::write(configured.join(referee_code::PYTHON_WASM), b"x")?;
+        assert_eq!(super::sandbox_config(&config).runtimes_dir, configured);
+        config.code.runtimes_dir = None;
+        let search = super::sandbox_config(&config).runtimes_search;
+        assert!(!search.contains(&configured) && search.contains(&data_dir.join("runtimes")), "{search:?}");
+        Ok(())
+    }
+
+    #[test]
     fn passwords_are_hidden_and_everything_else_is_kept() {
         assert_eq!(redact_url("postgres://referee:s3cret@db:5432/referee"), "postgres://referee:***@db:5432/referee");
         assert_eq!(redact_url("postgres://referee@db/referee"), "postgres://referee@db/referee");
