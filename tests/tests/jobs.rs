@@ -6,6 +6,7 @@ use referee_server::config::JobsConfig;
 use referee_server::jobs::JobStore;
 use referee_tests::{Backend, TestServer, on_both_backends};
 use serde_json::{Value, json};
+use sqlx::Connection as _;
 
 /// Polls the job until it is done (or the deadline passes) and returns its status.
 async fn wait_done(server: &TestServer, id: &str) -> anyhow::Result<Value> {
@@ -276,4 +277,66 @@ on_both_backends!(jobs_take_turns_by_priority_instead_of_arrival, |backend| asyn
     assert!(small_at < urgent_at, "two chunks at priority 1 outlasted thirty at priority 3: {finished:?}");
     worker.finish().await?;
     idle.finish().await
+});
+
+on_both_backends!(a_restarted_node_takes_back_only_its_dead_predecessors_chunks, |backend| async move {
+    let server = TestServer::start_with(backend, |config| config.jobs.workers = 0).await?;
+    let (status, job) = submit(&server, lines(40).join("\n"), "?chunk_size=10").await?;
+    assert_eq!(status, 201, "{job}");
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    // A process that has exited, and one still running, on this host.
+    let mut exited = std::process::Command::new("true").spawn()?;
+    exited.wait()?;
+    let mut running = std::process::Command::new("sleep").arg("60").spawn()?;
+    let dead = format!("{}-0badc0de-0-0", exited.id());
+    let alive = format!("{}-0badc0de-0-0", running.id());
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&server.database_url).await?;
+    let far = i64::MAX / 2;
+    for (chunk, node, owner) in [(0i64, "node-a", &dead), (1, "node-a", &alive), (2, "node-b", &dead)] {
+        sqlx::query(
+            "UPDATE job_chunks SET state = 'running', lease_node = $1, lease_owner = $2, lease_expires_ms = $3, \
+             attempts = 1 WHERE job_id = $4 AND chunk_index = $5",
+        )
+        .bind(node)
+        .bind(owner.as_str())
+        .bind(far)
+        .bind(&id)
+        .bind(chunk)
+        .execute(&mut conn)
+        .await?;
+    }
+    // An upload the dead process left half done.
+    sqlx::query(
+        "INSERT INTO jobs (id, state, total_items, chunk_size, chunks_total, created_at_ms, upload_node, upload_owner, \
+         upload_expires_ms) VALUES ('job_orphan', 'uploading', 0, 10, 0, 0, 'node-a', $1, $2)",
+    )
+    .bind(dead.trim_end_matches("-0-0"))
+    .bind(far)
+    .execute(&mut conn)
+    .await?;
+
+    let config = JobsConfig { node_id: Some("node-a".to_owned()), ..JobsConfig::default() };
+    let restarted = JobStore::new(server.server().storage().clone(), &config);
+    // Only node-a's chunk whose holder is gone: the living holder keeps its lease, and node-b's
+    // chunk waits for its lease to expire.
+    assert_eq!(restarted.reclaim_dead_predecessors().await?, 1);
+    let leases: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT chunk_index, lease_expires_ms FROM job_chunks WHERE state = 'running' ORDER BY chunk_index",
+    )
+    .fetch_all(&mut conn)
+    .await?;
+    assert_eq!(leases, [(0, 0), (1, far), (2, far)]);
+    let orphans: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE id = 'job_orphan'").fetch_one(&mut conn).await?;
+    assert_eq!(orphans, 0, "the dead process's upload is removed");
+    let claim = restarted.claim("node-a-worker", 60_000).await?.ok_or_else(|| anyhow::anyhow!("nothing to claim"))?;
+    assert_eq!(claim.chunk_index, 0, "the chunk taken back is claimed first");
+    let attempts: i64 =
+        sqlx::query_scalar("SELECT attempts FROM job_chunks WHERE chunk_index = 0").fetch_one(&mut conn).await?;
+    assert_eq!(attempts, 2);
+    conn.close().await?;
+    running.kill()?;
+    running.wait()?;
+    server.finish().await
 });
