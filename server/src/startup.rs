@@ -224,8 +224,7 @@ mod tests {
         };
         // Nothing listens on port 1.
         let opened = open_database("postgres://referee:hunter2@127.0.0.1:1/referee", 1, retry).await;
-        let message =
-            format!("{:#}", opened.err().map(anyhow::Error::from).unwrap_or_else(|| anyhow::anyhow!("opened")));
+        let message = format!("{:#}", opened.err().unwrap_or_else(|| anyhow::anyhow!("opened")));
         assert!(message.contains("postgres://referee:***@127.0.0.1:1/referee"), "{message}");
         assert!(message.contains("tried 3 times") && message.contains("refused"), "{message}");
         assert!(!message.contains("hunter2"), "{message}");
