@@ -340,3 +340,39 @@ on_both_backends!(a_restarted_node_takes_back_only_its_dead_predecessors_chunks,
     running.wait()?;
     server.finish().await
 });
+
+on_both_backends!(server_side_files_are_read_line_by_line, |backend| async move {
+    let allowed = tempfile::tempdir()?;
+    let dir = allowed.path().to_owned();
+    let server = TestServer::start_with(backend, move |config| {
+        config.jobs.allowed_paths = vec![dir];
+        config.jobs.poll_interval_ms = 50;
+        config.jobs.max_upload_bytes = 4096;
+    })
+    .await?;
+    let items = lines(3);
+    let mut file = Vec::new();
+    file.extend_from_slice(items[0].as_bytes());
+    file.extend_from_slice(b"\n{\"id\": \"nul\0\"}\n\n");
+    file.extend_from_slice(b"{\"id\": \"latin-1 \xe9\"}\n");
+    file.extend_from_slice(items[2].as_bytes());
+    let path = allowed.path().join("mixed.jsonl");
+    std::fs::write(&path, &file)?;
+    let (status, job) = server.post("/v1/jobs", &json!({"path": path})).await?;
+    assert_eq!((status, job["total_items"].as_u64()), (201, Some(4)), "{job}");
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    wait_done(&server, &id).await?;
+    let results = results(&server, &id).await?;
+    let statuses: Vec<&str> = results.iter().map(|r| r["status"].as_str().unwrap_or_default()).collect();
+    assert_eq!(statuses, ["correct", "invalid_input", "invalid_input", "incorrect"], "{results:?}");
+    assert!(results[1]["details"].to_string().contains("NUL"), "{}", results[1]);
+    assert!(results[2]["details"].to_string().contains("UTF-8"), "{}", results[2]);
+
+    // A file over jobs.max_upload_bytes is refused, and nothing of it is kept.
+    let large = allowed.path().join("large.jsonl");
+    std::fs::write(&large, lines(100).join("\n"))?;
+    let (status, error) = server.post("/v1/jobs", &json!({"path": large})).await?;
+    assert_eq!((status, error["code"].as_str()), (413, Some("payload_too_large")), "{error}");
+    wait_for(&server, "SELECT COUNT(*) FROM jobs", 1).await?;
+    server.finish().await
+});

@@ -93,10 +93,6 @@ fn upload_error(error: UploadError) -> ApiError {
 async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &mut Upload) -> Result<(), ApiError> {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt};
     let unreadable = |e: std::io::Error| ApiError::InvalidBody(format!("cannot read {path}: {e}"));
-    let size = file.metadata().await.map_err(unreadable)?.len();
-    if size > limit as u64 {
-        return Err(ApiError::PayloadTooLarge { limit });
-    }
     let mut reader = tokio::io::BufReader::new(file);
     let mut line = Vec::new();
     let mut read = 0usize;
@@ -192,6 +188,14 @@ pub async fn submit(
                 if e.is_data() { ApiError::InvalidBody(e.to_string()) } else { ApiError::MalformedJson(e.to_string()) }
             })?;
             let file = open_allowed(&request.path, &jobs.allowed_paths).await?;
+            // Refused before anything is stored; a file that grows meanwhile is caught while read.
+            let size = file
+                .metadata()
+                .await
+                .map_err(|e| ApiError::InvalidBody(format!("cannot read {}: {e}", request.path)))?;
+            if size.len() > state.limits.max_upload_bytes as u64 {
+                return Err(ApiError::PayloadTooLarge { limit: state.limits.max_upload_bytes });
+            }
             Source::File(file, request.path)
         }
         _ => return Err(ApiError::UnsupportedMediaType),
