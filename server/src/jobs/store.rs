@@ -54,6 +54,9 @@ pub struct JobStore {
 /// Rows per multi-row INSERT (at most 4 parameters each).
 pub(super) const ROWS_PER_STATEMENT: usize = 250;
 
+/// Rows removed per statement when an unfinished upload is deleted.
+const DELETE_RANGE: i64 = 2_000;
+
 /// Virtual time a claimed chunk adds to its job at priority 1; a job of priority p advances
 /// by `VTIME_UNIT / p`, so it is picked p times as often as a priority-1 job.
 const VTIME_UNIT: i64 = 1_000_000;
@@ -168,12 +171,28 @@ impl JobStore {
             .bind(id)
             .execute(self.storage.pool())
             .await?;
-        if deleted.rows_affected() > 0 {
-            for table in ["job_items", "job_chunks"] {
-                sqlx::query(AssertSqlSafe(format!("DELETE FROM {table} WHERE job_id = $1")))
+        if deleted.rows_affected() == 0 {
+            return Ok(());
+        }
+        // In ranges, each its own short transaction, like the upload itself: removing a large
+        // upload never holds SQLite's write lock for long.
+        for (table, column) in [("job_items", "item_index"), ("job_chunks", "chunk_index")] {
+            let last: Option<i64> =
+                sqlx::query_scalar(AssertSqlSafe(format!("SELECT MAX({column}) FROM {table} WHERE job_id = $1")))
                     .bind(id)
-                    .execute(self.storage.pool())
+                    .fetch_one(self.storage.pool())
                     .await?;
+            let mut from = 0;
+            while last.is_some_and(|last| from <= last) {
+                sqlx::query(AssertSqlSafe(format!(
+                    "DELETE FROM {table} WHERE job_id = $1 AND {column} >= $2 AND {column} < $3"
+                )))
+                .bind(id)
+                .bind(from)
+                .bind(from + DELETE_RANGE)
+                .execute(self.storage.pool())
+                .await?;
+                from += DELETE_RANGE;
             }
         }
         Ok(())
