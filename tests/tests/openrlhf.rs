@@ -108,7 +108,11 @@ fn few_shot(template: &str) -> String {
     format!("{user}What is 6*7?{end}{assistant}The answer is \\boxed{{42}}.{end}{user}What is 6*8?{end}{assistant}")
 }
 
-/// The value of an unlabelled Prometheus counter, 0 when it was never incremented.
+/// Metrics are process-wide and the tests of this file run in parallel, on both backends at once:
+/// a test that reads a metric holds this lock so that no other test moves it meanwhile.
+static METRICS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The value of an unlabelled Prometheus metric, 0 when it was never recorded.
 async fn counter(server: &TestServer, name: &str) -> anyhow::Result<f64> {
     let text = server.client.get(server.url("/metrics")).send().await?.text().await?;
     Ok(text.lines().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.trim().parse().ok())).unwrap_or(0.0))
@@ -145,6 +149,7 @@ on_both_backends!(truncated_prompts_never_score_prompt_text, |backend| async mov
     assert_eq!(body["statuses"], json!(["unparseable"]), "{body}");
 
     // Without a chat template nothing marks where the response starts: unjudged, and counted.
+    let _metrics = METRICS.lock().await;
     let before = counter(&server, "referee_openrlhf_unseparated_total").await?;
     let prompt = "Q: What is 6*7?\nA: \\boxed{42}\nQ: What is 6*8?\nA: ";
     let (status, body) = server
@@ -178,6 +183,7 @@ on_both_backends!(trainer_requests_wait_for_room_while_the_general_api_sheds, |b
         config.server.request_timeout_ms = 120_000;
     })
     .await?;
+    let _metrics = METRICS.lock().await;
     let exact = json!({"items": [{"verifier": "exact-match", "input": {"response": "4", "reference": "4"}}]});
     // A burner takes the one request slot; a probe refused with 503 shows it holds it.
     let mut burning = None;
