@@ -193,7 +193,7 @@ pub struct ScoringLogConfig {
     pub queue_capacity: usize,
     /// Longest a row waits before its batch is written, in milliseconds.
     pub flush_interval_ms: u64,
-    /// Longest a request waits for room in a full queue before its rows are dropped (counted
+    /// Longest a request waits for room for one verifier's rows before they are dropped (counted
     /// in `referee_scoring_log_dropped_rows_total`), in milliseconds.
     pub enqueue_timeout_ms: u64,
     /// Longest a batch that fails with a transient database error is retried, in milliseconds.
