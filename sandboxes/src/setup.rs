@@ -38,7 +38,7 @@ impl GuestLanguage {
 /// Whether a language can run here, as far as the sandbox knows now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Availability {
-    /// Its set-up has not been tried yet.
+    /// Its set-up has not been tried yet, or is running now.
     Unchecked,
     /// Set up and ready.
     Available,
@@ -124,14 +124,19 @@ impl<T> Retrying<T> {
         }
     }
 
-    /// What the last attempt found, without trying again.
+    /// What the last attempt found, without trying again and without waiting: while a set-up
+    /// runs (the first Python load precompiles for a while) it is `Unchecked`.
     pub(crate) fn availability(&self) -> Availability {
-        let Ok(attempt) = self.attempt.lock() else {
-            return Availability::Unavailable {
-                reason: "a set-up panicked".into(),
-                fix: "see the server log".into(),
-                retry_in: Duration::ZERO,
-            };
+        let attempt = match self.attempt.try_lock() {
+            Ok(attempt) => attempt,
+            Err(std::sync::TryLockError::WouldBlock) => return Availability::Unchecked,
+            Err(std::sync::TryLockError::Poisoned(_)) => {
+                return Availability::Unavailable {
+                    reason: "a set-up panicked".into(),
+                    fix: "see the server log".into(),
+                    retry_in: Duration::ZERO,
+                };
+            }
         };
         match &*attempt {
             Attempt::Untried => Availability::Unchecked,
@@ -224,6 +229,19 @@ mod tests {
         assert_eq!(cell.get_or_try_at(now, || Ok(7)).ok().as_deref(), Some(&7));
         assert_eq!(cell.availability(), Availability::Available);
         assert_eq!(cell.get_or_try_at(now, || Err(missing())).ok().as_deref(), Some(&7), "a success is kept");
+    }
+
+    #[test]
+    fn availability_does_not_wait_for_a_set_up_in_progress() {
+        let cell = Retrying::<u32>::new(Duration::from_secs(1));
+        let seen = cell.get_or_try(|| {
+            Ok(cell.availability()).map(|during| {
+                assert_eq!(during, Availability::Unchecked, "reported while the set-up holds the lock");
+                1
+            })
+        });
+        assert!(seen.is_ok());
+        assert_eq!(cell.availability(), Availability::Available);
     }
 
     #[test]

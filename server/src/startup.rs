@@ -111,7 +111,7 @@ pub async fn open_database(url: &str, max_connections: u32, retry: DatabaseRetry
 pub struct LanguageAvailability {
     /// `python`, `c` or `cpp`.
     pub language: String,
-    /// `available`, `unavailable`, or `unchecked` (not set up yet).
+    /// `available`, `unavailable`, or `unchecked` (not set up yet, or being set up now).
     pub status: &'static str,
     /// Why it is unavailable.
     #[serde(skip_serializing_if = "Option::is_none")]
