@@ -30,6 +30,7 @@ pub struct VerifierStatus {
 
 /// The query of `/readyz`.
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ReadyQuery {
     /// Present (`?verbose`, or any value but `false` and `0`): list each verifier's and
     /// language's availability in the answer.
