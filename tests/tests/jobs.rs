@@ -227,6 +227,7 @@ on_both_backends!(items_per_job_are_capped, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.jobs.workers = 0;
         config.jobs.max_items = 2500;
+        config.jobs.max_upload_bytes = 1 << 20;
     })
     .await?;
     let (status, error) = submit(&server, lines(2501).join("\n"), "").await?;
@@ -239,6 +240,25 @@ on_both_backends!(items_per_job_are_capped, |backend| async move {
     assert_eq!((status, job["total_items"].as_u64()), (201, Some(2500)), "{job}");
     let (status, error) = submit(&server, lines(1).join("\n"), "?priority=0").await?;
     assert_eq!((status, error["code"].as_str()), (422, Some("invalid_body")));
+
+    // The body is read as it arrives, bounded by jobs.max_upload_bytes, and must be UTF-8.
+    let big = "x".repeat(300 << 10) + "\n";
+    let (status, error) = submit(&server, big.repeat(4), "").await?;
+    assert_eq!((status, error["code"].as_str()), (413, Some("payload_too_large")), "{error}");
+    let mut latin1 = lines(2500).join("\n").into_bytes();
+    latin1.extend_from_slice(b"\n{\"id\": \"\xe9\"}\n");
+    let response = server
+        .client
+        .post(server.url("/v1/jobs"))
+        .header("content-type", "application/x-ndjson")
+        .body(latin1)
+        .send()
+        .await?;
+    assert_eq!(response.status().as_u16(), 400);
+    let error: Value = response.json().await?;
+    assert_eq!(error["code"], "malformed_json", "{error}");
+    wait_for(&server, "SELECT COUNT(*) FROM jobs", 1).await?;
+    wait_for(&server, "SELECT COUNT(*) FROM job_items", 2500).await?;
     server.finish().await
 });
 

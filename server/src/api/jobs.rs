@@ -5,7 +5,7 @@ use std::path::{Path as FsPath, PathBuf};
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -14,7 +14,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::AppState;
-use super::error::{ApiError, BodyLimit, ErrorBody};
+use super::error::{ApiError, ErrorBody};
 use crate::jobs::{JobStatus, JobStore, Upload, UploadError, Wakeup};
 
 /// Most items per chunk a submission may ask for.
@@ -30,6 +30,9 @@ pub struct JobsHandle {
     pub chunk_size: usize,
     pub allowed_paths: Vec<PathBuf>,
 }
+
+/// Largest `{"path": ...}` request body.
+const PATH_REQUEST_BYTES: usize = 64 << 10;
 
 /// Highest job priority a submission may ask for.
 const MAX_PRIORITY: u32 = 100;
@@ -85,6 +88,45 @@ fn upload_error(error: UploadError) -> ApiError {
         UploadError::Expired => ApiError::Overloaded { retry_after_secs: 1 },
         UploadError::Storage(error) => storage_error(error),
     }
+}
+
+/// Streams the request body into `upload` line by line as it arrives: at most one line and the
+/// pending batch are held, never the whole upload. Refuses a body over `limit` bytes (413) or
+/// one that is not UTF-8 text (400).
+async fn upload_body(body: Body, limit: usize, upload: &mut Upload) -> Result<(), ApiError> {
+    use futures::StreamExt;
+    let mut data = body.into_data_stream();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut read = 0usize;
+    // Bytes at the start of `pending` already searched for a line end: a long line arriving in
+    // many pieces is scanned once, not once per piece.
+    let mut searched = 0;
+    loop {
+        let chunk = match data.next().await {
+            Some(chunk) => chunk.map_err(|e| ApiError::MalformedJson(format!("the upload was cut short: {e}")))?,
+            None => return push_text(&pending, upload).await,
+        };
+        read = read.saturating_add(chunk.len());
+        if read > limit {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        pending.extend_from_slice(&chunk);
+        let mut start = 0;
+        while let Some(end) = pending[searched..].iter().position(|&b| b == b'\n') {
+            let end = searched + end;
+            push_text(&pending[start..end], upload).await?;
+            start = end + 1;
+            searched = start;
+        }
+        pending.drain(..start);
+        searched = pending.len();
+    }
+}
+
+/// Adds one line of an uploaded body.
+async fn push_text(line: &[u8], upload: &mut Upload) -> Result<(), ApiError> {
+    let text = std::str::from_utf8(line).map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?;
+    upload.push_line(text).await.map_err(upload_error)
 }
 
 /// Streams a server-side file into `upload` line by line, never holding more than one line
@@ -149,18 +191,16 @@ pub async fn submit(
     State(state): State<AppState>,
     options: Result<Query<SubmitOptions>, QueryRejection>,
     headers: HeaderMap,
-    limit: Option<axum::Extension<BodyLimit>>,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Response, ApiError> {
     let jobs = handle(&state)?;
     let Query(options) = options.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
-    let body = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge { limit: limit.map_or(0, |l| l.0.0) }
-        } else {
-            ApiError::MalformedJson(rejection.body_text())
-        }
-    })?;
+    let limit = state.limits.max_upload_bytes;
+    // Refused before a byte of the body is read when the client says how much it sends.
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
     let chunk_size = match options.chunk_size {
         None => jobs.chunk_size,
         Some(size) if (1..=MAX_CHUNK_SIZE).contains(&size) => size as usize,
@@ -179,11 +219,12 @@ pub async fn submit(
     let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     let source = match media.as_str() {
         "application/x-ndjson" | "application/jsonl" | "application/json-lines" | "application/x-jsonlines" => {
-            let text = std::str::from_utf8(&body)
-                .map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?;
-            Source::Text(text)
+            Source::Body(body)
         }
         "application/json" => {
+            let body = axum::body::to_bytes(body, PATH_REQUEST_BYTES)
+                .await
+                .map_err(|_| ApiError::PayloadTooLarge { limit: PATH_REQUEST_BYTES })?;
             let request: JobFromPath = serde_json::from_slice(&body).map_err(|e| {
                 if e.is_data() { ApiError::InvalidBody(e.to_string()) } else { ApiError::MalformedJson(e.to_string()) }
             })?;
@@ -203,11 +244,7 @@ pub async fn submit(
     // Stored in small transactions; on any error the upload is dropped, which deletes it.
     let mut upload = jobs.store.begin_upload(chunk_size, priority).await.map_err(storage_error)?;
     match source {
-        Source::Text(text) => {
-            for line in text.lines() {
-                upload.push_line(line).await.map_err(upload_error)?;
-            }
-        }
+        Source::Body(body) => upload_body(body, limit, &mut upload).await?,
         Source::File(file, path) => upload_file(file, &path, state.limits.max_upload_bytes, &mut upload).await?,
     }
     let status = upload.finish().await.map_err(upload_error)?;
@@ -216,9 +253,9 @@ pub async fn submit(
 }
 
 /// Where an upload's lines come from.
-enum Source<'a> {
-    /// The request body.
-    Text(&'a str),
+enum Source {
+    /// The request body, read as it arrives.
+    Body(Body),
     /// A server-side file, and its path as given.
     File(tokio::fs::File, String),
 }
