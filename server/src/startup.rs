@@ -106,13 +106,24 @@ pub async fn open_database(url: &str, max_connections: u32, retry: DatabaseRetry
     Storage::open(url, max_connections).await.with_context(|| format!("cannot open the database at {shown}"))
 }
 
+/// Whether a language can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LanguageState {
+    /// Set up and ready.
+    Available,
+    /// Its set-up failed; `reason` and `fix` say why and what to do.
+    Unavailable,
+    /// Not set up yet, or being set up now.
+    Unchecked,
+}
+
 /// One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct LanguageAvailability {
     /// `python`, `c` or `cpp`.
     pub language: String,
-    /// `available`, `unavailable`, or `unchecked` (not set up yet, or being set up now).
-    pub status: &'static str,
+    pub status: LanguageState,
     /// Why it is unavailable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -138,15 +149,23 @@ impl From<&LanguageStatus> for LanguageAvailability {
     fn from(status: &LanguageStatus) -> Self {
         let language = status.language.to_owned();
         match &status.availability {
-            Availability::Unchecked => {
-                LanguageAvailability { language, status: "unchecked", reason: None, fix: None, retry_in_ms: None }
-            }
-            Availability::Available => {
-                LanguageAvailability { language, status: "available", reason: None, fix: None, retry_in_ms: None }
-            }
+            Availability::Unchecked => LanguageAvailability {
+                language,
+                status: LanguageState::Unchecked,
+                reason: None,
+                fix: None,
+                retry_in_ms: None,
+            },
+            Availability::Available => LanguageAvailability {
+                language,
+                status: LanguageState::Available,
+                reason: None,
+                fix: None,
+                retry_in_ms: None,
+            },
             Availability::Unavailable { reason, fix, retry_in } => LanguageAvailability {
                 language,
-                status: "unavailable",
+                status: LanguageState::Unavailable,
                 reason: Some(reason.clone()),
                 fix: Some(fix.clone()),
                 retry_in_ms: Some(u64::try_from(retry_in.as_millis()).unwrap_or(u64::MAX)),
@@ -171,7 +190,7 @@ pub fn availability_of(id: &str) -> VerifierAvailability {
         tokio::task::spawn_blocking(CodeVerifier::check_languages_global);
     }
     let languages: Vec<LanguageAvailability> = statuses.iter().map(LanguageAvailability::from).collect();
-    let available = languages.iter().any(|l| l.status != "unavailable");
+    let available = languages.iter().any(|l| l.status != LanguageState::Unavailable);
     VerifierAvailability { available, languages }
 }
 
