@@ -72,6 +72,12 @@ def sample(document: dict[str, Any], schema: dict[str, Any], k: int, depth: int 
         return schema["const"]
     if "enum" in schema:
         return schema["enum"][k % len(schema["enum"])]
+    if "allOf" in schema:
+        # An intersection (serde's flatten): the parts' samples merged into one object.
+        merged: dict[str, Any] = {}
+        for part in schema["allOf"]:
+            merged.update(sample(document, part, k, depth + 1))
+        return merged
     for key in ("oneOf", "anyOf"):
         if key in schema:
             variants = schema[key]

@@ -70,7 +70,12 @@ def test_a_cancelled_job_finishes_as_cancelled(server_url: str) -> None:
         assert cancelled.state in ("cancelled", "done")
         final = referee.jobs.wait(job.id, poll_interval=0.05, timeout=120)
         assert final.state == cancelled.state
-        assert len(list(referee.jobs.results(job.id))) == final.scored_items
+        # A chunk a worker held when the job was cancelled may still land; whatever was scored is
+        # streamed once, in input order, with its own verdict.
+        results = list(referee.jobs.results(job.id))
+        indices = [r["index"] for r in results]
+        assert indices == sorted(set(indices)) and set(indices) <= set(range(40))
+        assert all(r["status"] == ("correct" if r["index"] % 2 == 0 else "incorrect") for r in results)
 
 
 def test_the_asyncio_client_runs_jobs_too(server_url: str, tmp_path: Path) -> None:

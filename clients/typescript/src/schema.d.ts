@@ -13,7 +13,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`). */
+        /**
+         * Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+         *     `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+         *     (earlier versions).
+         * @description A request that finds no room waits for it, in arrival order, until the request deadline,
+         *     instead of being refused: OpenRLHF retries a failed request a few times without reading
+         *     `Retry-After` and then drops the reward.
+         */
         post: operations["get_reward"];
         delete?: never;
         options?: never;
@@ -64,7 +71,9 @@ export interface paths {
         };
         /**
          * Readiness: 200 when the server takes traffic; 503 while starting, while draining for
-         *     shutdown, or when the database does not answer.
+         *     shutdown, or when the database does not answer. A language the `code` verifier cannot run
+         *     does not make the server unready (its items are answered `invalid_input` with the reason);
+         *     `?verbose` lists it.
          */
         get: operations["readyz"];
         put?: never;
@@ -366,7 +375,10 @@ export interface paths {
         get: operations["run_status"];
         put?: never;
         post?: never;
-        /** Forgets a training run's filter state, so its next step starts over. */
+        /**
+         * Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+         *     baselines stored for it, so a run started again under the name scores its own.
+         */
         delete: operations["delete_run"];
         options?: never;
         head?: never;
@@ -1091,7 +1103,7 @@ export interface components {
             correct: number[];
             /**
              * @description 0 where the item could not be judged (`timeout`, `resource_limit`, `invalid_input`,
-             *     `internal_error`), else 1.
+             *     `internal_error`, including a response that could not be told from its prompt), else 1.
              */
             judged: number[];
         };
@@ -1382,6 +1394,26 @@ export interface components {
          * @enum {string}
          */
         Language: "python" | "c" | "cpp";
+        /** @description One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it. */
+        LanguageAvailability: {
+            /** @description How to make it available. */
+            fix?: string | null;
+            /** @description `python`, `c` or `cpp`. */
+            language: string;
+            /** @description Why it is unavailable. */
+            reason?: string | null;
+            /**
+             * Format: int64
+             * @description Milliseconds until its set-up is tried again (at the next use after that).
+             */
+            retry_in_ms?: number | null;
+            status: components["schemas"]["LanguageState"];
+        };
+        /**
+         * @description Whether a language can run.
+         * @enum {string}
+         */
+        LanguageState: "available" | "unavailable" | "unchecked";
         /**
          * @description What a length bound counts.
          * @enum {string}
@@ -1798,6 +1830,11 @@ export interface components {
         ProbeStatus: {
             /** @description `ok` or `ready`. */
             status: string;
+            /**
+             * @description With `/readyz?verbose`: every verifier, and for `code` each language, available or not
+             *     and why (the same as `GET /v1/verifiers` reports).
+             */
+            verifiers?: components["schemas"]["VerifierStatus"][] | null;
         };
         /** @description A rate's point estimate with its 95% interval. */
         RateEstimate: {
@@ -1930,8 +1967,13 @@ export interface components {
              */
             labels?: unknown[] | null;
             /**
-             * @description The prompts, by position; a query whose prompt is missing or is not its prefix is
-             *     scored whole.
+             * @description The prompts, by position. When a query starts with its prompt, the response is the rest.
+             *     When it does not (OpenRLHF left-truncates long prompts), the response is what follows
+             *     the last occurrence in the query of the prompt's final assistant-turn marker of a known
+             *     chat template (ChatML, Llama 3 and 4, Gemma, DeepSeek, Mistral, Phi-3, Granite,
+             *     Command R, Harmony) together with the prompt's text after that marker; without one the
+             *     query is answered unjudged (`invalid_input`, reward 0, `judged` 0). A query without a
+             *     prompt is split after its last known marker, or scored whole when it has none.
              */
             prompts?: string[] | null;
             /** @description The rollouts, each the prompt followed by the response. */
@@ -1958,9 +2000,10 @@ export interface components {
              */
             baseline_logprobs?: number[] | null;
             /**
-             * @description Supplied mode: the policy's log-probs (natural log, temperature 1) of the
-             *     reference-answer tokens of the substituted sequence, in order: the tokens its scoring
-             *     mask selects. Empty when the response has no answer structure.
+             * @description Supplied mode: the policy's log-probs (natural log, at the temperature the trainer scores
+             *     with: RLPR's scripts use the rollout temperature, 1 for Qwen and 0.6 for Llama and Gemma)
+             *     of the reference-answer tokens of the substituted sequence, in order: the tokens its
+             *     scoring mask selects. Empty when the response has no answer structure.
              */
             logprobs?: number[] | null;
             /**
@@ -1982,6 +2025,14 @@ export interface components {
             reference?: string | null;
             /** @description The generated response, without padding. */
             response: string;
+            /**
+             * @description Model mode: the training run (1 to 256 bytes) whose no-reasoning baselines are kept in
+             *     the server's database: the first baseline scored for a prompt and reference is stored and
+             *     used for every later rollout of it, across restarts, reloads and replicas, as RLPR
+             *     computes it once with the initial policy. Without it, baselines are kept in a bounded
+             *     in-memory cache.
+             */
+            run?: string | null;
             /**
              * Format: double
              * @description The baseline score itself, when the trainer keeps it (RLPR computes it once, with the
@@ -2008,7 +2059,7 @@ export interface components {
             /**
              * Format: int32
              * @description The fewest significant figures the decimal must state (leading zeros do not count):
-             *     with 3, `3.14` may answer `\pi` but `3.1` may not.
+             *     with 3, `3.14` may answer `\pi` but `3.1` may not. 0 counts as 1.
              */
             significant_figures: number;
         };
@@ -2343,8 +2394,20 @@ export interface components {
              */
             overturned_positive: number;
         };
+        /** @description Whether a verifier can judge items here. */
+        VerifierAvailability: {
+            /** @description False only when none of its languages is available or unchecked. */
+            available: boolean;
+            /** @description Per language, for verifiers that run programs (`code`). */
+            languages?: components["schemas"]["LanguageAvailability"][];
+        };
         /** @description One registered verifier. */
         VerifierInfo: {
+            /**
+             * @description Whether it can judge items on this server; for `code`, per language, with the reason
+             *     and the fix when a language is unavailable.
+             */
+            availability: components["schemas"]["VerifierAvailability"];
             /** @description What it checks and how it scores. */
             description: string;
             /** @description The id to put in an item's `verifier`. */
@@ -2383,6 +2446,11 @@ export interface components {
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
              */
             timeout_ms?: number | null;
+        };
+        /** @description One verifier's availability in `/readyz?verbose`. */
+        VerifierStatus: components["schemas"]["VerifierAvailability"] & {
+            /** @description The verifier's id. */
+            id: string;
         };
         /** @description One version of a rubric in its history. */
         VersionSummary: {
@@ -2497,7 +2565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
+            /** @description Only with `server.max_waiting_requests = 0`: a scorer the request needs has a full queue (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2506,7 +2574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overloaded, or a scorer the request needs is unavailable (code `busy`); retry after `Retry-After` seconds. */
+            /** @description No room came within the request deadline, `server.max_waiting_requests` requests already wait, or a scorer the request needs is unavailable (code `busy`); nothing was scored. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2559,7 +2627,13 @@ export interface operations {
     };
     readyz: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Present (`?verbose`, or any value but `false` and `0`): list each verifier's and
+                 *     language's availability in the answer.
+                 */
+                verbose?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2849,6 +2923,8 @@ export interface operations {
             query?: {
                 /** @description Items per chunk; the server's `jobs.chunk_size` when absent. */
                 chunk_size?: number;
+                /** @description The job's share of the workers: while several jobs have work, a job of priority p is given p chunks for each chunk of a priority-1 job. Default 1. */
+                priority?: number;
             };
             header?: never;
             path?: never;
@@ -2902,7 +2978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload is over `jobs.max_upload_bytes`. */
+            /** @description The upload is over `jobs.max_upload_bytes` (`payload_too_large`) or holds more than `jobs.max_items` items (`too_many_items`). */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -90,6 +90,8 @@ from .job_state import JobState
 from .job_status import JobStatus
 from .keyword_mode import KeywordMode
 from .language import Language
+from .language_availability import LanguageAvailability
+from .language_state import LanguageState
 from .length_unit import LengthUnit
 from .level_info import LevelInfo
 from .match_mode import MatchMode
@@ -171,12 +173,14 @@ from .task_info import TaskInfo
 from .text_format import TextFormat
 from .unit_policy import UnitPolicy
 from .verdict_tally import VerdictTally
+from .verifier_availability import VerifierAvailability
 from .verifier_info import VerifierInfo
 from .verifier_info_input_schema import VerifierInfoInputSchema
 from .verifier_list import VerifierList
 from .verifier_score_item import VerifierScoreItem
 from .verifier_score_item_input import VerifierScoreItemInput
 from .verifier_score_request import VerifierScoreRequest
+from .verifier_status import VerifierStatus
 from .version_summary import VersionSummary
 
 __all__ = (
@@ -270,6 +274,8 @@ __all__ = (
     "JobStatus",
     "KeywordMode",
     "Language",
+    "LanguageAvailability",
+    "LanguageState",
     "LengthUnit",
     "LevelInfo",
     "MatchMode",
@@ -351,11 +357,13 @@ __all__ = (
     "TextFormat",
     "UnitPolicy",
     "VerdictTally",
+    "VerifierAvailability",
     "VerifierInfo",
     "VerifierInfoInputSchema",
     "VerifierList",
     "VerifierScoreItem",
     "VerifierScoreItemInput",
     "VerifierScoreRequest",
+    "VerifierStatus",
     "VersionSummary",
 )

@@ -18,7 +18,7 @@ class ExtraLogs:
     Attributes:
         correct (list[float]): 1 where the verdict is `correct`, else 0.
         judged (list[float]): 0 where the item could not be judged (`timeout`, `resource_limit`, `invalid_input`,
-            `internal_error`), else 1.
+            `internal_error`, including a response that could not be told from its prompt), else 1.
     """
 
     correct: list[float]

@@ -24,9 +24,14 @@ class RewardRequest:
             object is merged into the verifier's input (e.g. `{"reference": "B", "options": {...}}`);
             null or a missing label leaves the field unset, and the verifier then judges the item
             `invalid_input` if it needs one.
-        prompts (list[str] | None | Unset): The prompts, by position; a query whose prompt is missing or is not its
-            prefix is
-            scored whole.
+        prompts (list[str] | None | Unset): The prompts, by position. When a query starts with its prompt, the response
+            is the rest.
+            When it does not (OpenRLHF left-truncates long prompts), the response is what follows
+            the last occurrence in the query of the prompt's final assistant-turn marker of a known
+            chat template (ChatML, Llama 3 and 4, Gemma, DeepSeek, Mistral, Phi-3, Granite,
+            Command R, Harmony) together with the prompt's text after that marker; without one the
+            query is answered unjudged (`invalid_input`, reward 0, `judged` 0). A query without a
+            prompt is split after its last known marker, or scored whole when it has none.
     """
 
     query: list[str]

@@ -27,9 +27,11 @@ class RlprInput:
             baseline_logprobs (list[float] | None | Unset): Supplied mode: the log-probs of the reference-answer tokens of
                 the no-reasoning baseline
                 (prompt, then the reference alone), when debiasing from them.
-            logprobs (list[float] | None | Unset): Supplied mode: the policy's log-probs (natural log, temperature 1) of the
-                reference-answer tokens of the substituted sequence, in order: the tokens its scoring
-                mask selects. Empty when the response has no answer structure.
+            logprobs (list[float] | None | Unset): Supplied mode: the policy's log-probs (natural log, at the temperature
+                the trainer scores
+                with: RLPR's scripts use the rollout temperature, 1 for Qwen and 0.6 for Llama and Gemma)
+                of the reference-answer tokens of the substituted sequence, in order: the tokens its
+                scoring mask selects. Empty when the response has no answer structure.
             messages (list[ChatMessage] | None | Unset): Model mode: the prompt as chat messages, rendered by the model's
                 chat template (a
                 source without one refuses them); instead of `prompt`.
@@ -40,6 +42,11 @@ class RlprInput:
                 the
                 opening of the assistant's turn; instead of `messages`.
             reference (None | str | Unset): Model mode: the reference answer substituted into the response.
+            run (None | str | Unset): Model mode: the training run (1 to 256 bytes) whose no-reasoning baselines are kept in
+                the server's database: the first baseline scored for a prompt and reference is stored and
+                used for every later rollout of it, across restarts, reloads and replicas, as RLPR
+                computes it once with the initial policy. Without it, baselines are kept in a bounded
+                in-memory cache.
             score_a (float | None | Unset): The baseline score itself, when the trainer keeps it (RLPR computes it once,
                 with the
                 initial policy); instead of `baseline_logprobs`, or in model mode instead of scoring the
@@ -53,6 +60,7 @@ class RlprInput:
     options: RlprInputOptions | Unset = UNSET
     prompt: None | str | Unset = UNSET
     reference: None | str | Unset = UNSET
+    run: None | str | Unset = UNSET
     score_a: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,6 +112,12 @@ class RlprInput:
         else:
             reference = self.reference
 
+        run: None | str | Unset
+        if isinstance(self.run, Unset):
+            run = UNSET
+        else:
+            run = self.run
+
         score_a: float | None | Unset
         if isinstance(self.score_a, Unset):
             score_a = UNSET
@@ -129,6 +143,8 @@ class RlprInput:
             field_dict["prompt"] = prompt
         if reference is not UNSET:
             field_dict["reference"] = reference
+        if run is not UNSET:
+            field_dict["run"] = run
         if score_a is not UNSET:
             field_dict["score_a"] = score_a
 
@@ -225,6 +241,15 @@ class RlprInput:
 
         reference = _parse_reference(d.pop("reference", UNSET))
 
+        def _parse_run(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        run = _parse_run(d.pop("run", UNSET))
+
         def _parse_score_a(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -242,6 +267,7 @@ class RlprInput:
             options=options,
             prompt=prompt,
             reference=reference,
+            run=run,
             score_a=score_a,
         )
 

@@ -16,7 +16,7 @@ class RoundedFigures:
 
     Attributes:
         significant_figures (int): The fewest significant figures the decimal must state (leading zeros do not count):
-            with 3, `3.14` may answer `\\pi` but `3.1` may not.
+            with 3, `3.14` may answer `\\pi` but `3.1` may not. 0 counts as 1.
     """
 
     significant_figures: int

@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..models.scorer_kind import ScorerKind, check_scorer_kind
 
 if TYPE_CHECKING:
+    from ..models.verifier_availability import VerifierAvailability
     from ..models.verifier_info_input_schema import VerifierInfoInputSchema
 
 
@@ -22,6 +23,7 @@ class VerifierInfo:
     """One registered verifier.
 
     Attributes:
+        availability (VerifierAvailability): Whether a verifier can judge items here.
         description (str): What it checks and how it scores.
         id (str): The id to put in an item's `verifier`.
         input_schema (VerifierInfoInputSchema): The JSON Schema of the item `input`, self-contained.
@@ -29,6 +31,7 @@ class VerifierInfo:
         version (str): Changes whenever a verdict for the same input may change.
     """
 
+    availability: VerifierAvailability
     description: str
     id: str
     input_schema: VerifierInfoInputSchema
@@ -37,6 +40,8 @@ class VerifierInfo:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        availability = self.availability.to_dict()
+
         description = self.description
 
         id = self.id
@@ -51,6 +56,7 @@ class VerifierInfo:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "availability": availability,
                 "description": description,
                 "id": id,
                 "input_schema": input_schema,
@@ -63,9 +69,12 @@ class VerifierInfo:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.verifier_availability import VerifierAvailability
         from ..models.verifier_info_input_schema import VerifierInfoInputSchema
 
         d = dict(src_dict)
+        availability = VerifierAvailability.from_dict(d.pop("availability"))
+
         description = d.pop("description")
 
         id = d.pop("id")
@@ -77,6 +86,7 @@ class VerifierInfo:
         version = d.pop("version")
 
         verifier_info = cls(
+            availability=availability,
             description=description,
             id=id,
             input_schema=input_schema,

@@ -15,12 +15,15 @@ def _get_kwargs(
     *,
     body: JobFromPath,
     chunk_size: int | Unset = UNSET,
+    priority: int | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     params: dict[str, Any] = {}
 
     params["chunk_size"] = chunk_size
+
+    params["priority"] = priority
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -103,6 +106,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: JobFromPath,
     chunk_size: int | Unset = UNSET,
+    priority: int | Unset = UNSET,
 ) -> Response[ErrorBody | JobStatus]:
     """Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
     or a JSON `{"path": ...}` naming a file on the server. The job is stored, split into chunks
@@ -111,6 +115,7 @@ def sync_detailed(
 
     Args:
         chunk_size (int | Unset):
+        priority (int | Unset):
         body (JobFromPath): A JSONL file on the server to score, for servers that allow paths
             (`jobs.allowed_paths`).
 
@@ -125,6 +130,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
         chunk_size=chunk_size,
+        priority=priority,
     )
 
     response = client.get_httpx_client().request(
@@ -139,6 +145,7 @@ def sync(
     client: AuthenticatedClient,
     body: JobFromPath,
     chunk_size: int | Unset = UNSET,
+    priority: int | Unset = UNSET,
 ) -> ErrorBody | JobStatus | None:
     """Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
     or a JSON `{"path": ...}` naming a file on the server. The job is stored, split into chunks
@@ -147,6 +154,7 @@ def sync(
 
     Args:
         chunk_size (int | Unset):
+        priority (int | Unset):
         body (JobFromPath): A JSONL file on the server to score, for servers that allow paths
             (`jobs.allowed_paths`).
 
@@ -162,6 +170,7 @@ def sync(
         client=client,
         body=body,
         chunk_size=chunk_size,
+        priority=priority,
     ).parsed
 
 
@@ -170,6 +179,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: JobFromPath,
     chunk_size: int | Unset = UNSET,
+    priority: int | Unset = UNSET,
 ) -> Response[ErrorBody | JobStatus]:
     """Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
     or a JSON `{"path": ...}` naming a file on the server. The job is stored, split into chunks
@@ -178,6 +188,7 @@ async def asyncio_detailed(
 
     Args:
         chunk_size (int | Unset):
+        priority (int | Unset):
         body (JobFromPath): A JSONL file on the server to score, for servers that allow paths
             (`jobs.allowed_paths`).
 
@@ -192,6 +203,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
         chunk_size=chunk_size,
+        priority=priority,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -204,6 +216,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: JobFromPath,
     chunk_size: int | Unset = UNSET,
+    priority: int | Unset = UNSET,
 ) -> ErrorBody | JobStatus | None:
     """Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
     or a JSON `{"path": ...}` naming a file on the server. The job is stored, split into chunks
@@ -212,6 +225,7 @@ async def asyncio(
 
     Args:
         chunk_size (int | Unset):
+        priority (int | Unset):
         body (JobFromPath): A JSONL file on the server to score, for servers that allow paths
             (`jobs.allowed_paths`).
 
@@ -228,5 +242,6 @@ async def asyncio(
             client=client,
             body=body,
             chunk_size=chunk_size,
+            priority=priority,
         )
     ).parsed

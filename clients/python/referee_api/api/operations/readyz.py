@@ -7,14 +7,24 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.probe_status import ProbeStatus
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    verbose: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["verbose"] = verbose
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/readyz",
+        "params": params,
     }
 
     return _kwargs
@@ -53,9 +63,15 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
+    verbose: str | Unset = UNSET,
 ) -> Response[ErrorBody | ProbeStatus]:
     """Readiness: 200 when the server takes traffic; 503 while starting, while draining for
-    shutdown, or when the database does not answer.
+    shutdown, or when the database does not answer. A language the `code` verifier cannot run
+    does not make the server unready (its items are answered `invalid_input` with the reason);
+    `?verbose` lists it.
+
+    Args:
+        verbose (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -65,7 +81,9 @@ def sync_detailed(
         Response[ErrorBody | ProbeStatus]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        verbose=verbose,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -77,9 +95,15 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
+    verbose: str | Unset = UNSET,
 ) -> ErrorBody | ProbeStatus | None:
     """Readiness: 200 when the server takes traffic; 503 while starting, while draining for
-    shutdown, or when the database does not answer.
+    shutdown, or when the database does not answer. A language the `code` verifier cannot run
+    does not make the server unready (its items are answered `invalid_input` with the reason);
+    `?verbose` lists it.
+
+    Args:
+        verbose (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -91,15 +115,22 @@ def sync(
 
     return sync_detailed(
         client=client,
+        verbose=verbose,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
+    verbose: str | Unset = UNSET,
 ) -> Response[ErrorBody | ProbeStatus]:
     """Readiness: 200 when the server takes traffic; 503 while starting, while draining for
-    shutdown, or when the database does not answer.
+    shutdown, or when the database does not answer. A language the `code` verifier cannot run
+    does not make the server unready (its items are answered `invalid_input` with the reason);
+    `?verbose` lists it.
+
+    Args:
+        verbose (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -109,7 +140,9 @@ async def asyncio_detailed(
         Response[ErrorBody | ProbeStatus]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        verbose=verbose,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -119,9 +152,15 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
+    verbose: str | Unset = UNSET,
 ) -> ErrorBody | ProbeStatus | None:
     """Readiness: 200 when the server takes traffic; 503 while starting, while draining for
-    shutdown, or when the database does not answer.
+    shutdown, or when the database does not answer. A language the `code` verifier cannot run
+    does not make the server unready (its items are answered `invalid_input` with the reason);
+    `?verbose` lists it.
+
+    Args:
+        verbose (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,5 +173,6 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            verbose=verbose,
         )
     ).parsed

@@ -73,7 +73,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | ErrorBody]:
-    """Forgets a training run's filter state, so its next step starts over.
+    """Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+    baselines stored for it, so a run started again under the name scores its own.
 
     Args:
         run (str):
@@ -102,7 +103,8 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Any | ErrorBody | None:
-    """Forgets a training run's filter state, so its next step starts over.
+    """Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+    baselines stored for it, so a run started again under the name scores its own.
 
     Args:
         run (str):
@@ -126,7 +128,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | ErrorBody]:
-    """Forgets a training run's filter state, so its next step starts over.
+    """Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+    baselines stored for it, so a run started again under the name scores its own.
 
     Args:
         run (str):
@@ -153,7 +156,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Any | ErrorBody | None:
-    """Forgets a training run's filter state, so its next step starts over.
+    """Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
+    baselines stored for it, so a run started again under the name scores its own.
 
     Args:
         run (str):

@@ -113,7 +113,13 @@ def sync_detailed(
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
 ) -> Response[ErrorBody | RewardResponse]:
-    """Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`).
+    """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+    `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+    (earlier versions).
+
+     A request that finds no room waits for it, in arrival order, until the request deadline,
+    instead of being refused: OpenRLHF retries a failed request a few times without reading
+    `Retry-After` and then drops the reward.
 
     Args:
         verifier (str | Unset):
@@ -149,7 +155,13 @@ def sync(
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
 ) -> ErrorBody | RewardResponse | None:
-    """Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`).
+    """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+    `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+    (earlier versions).
+
+     A request that finds no room waits for it, in arrival order, until the request deadline,
+    instead of being refused: OpenRLHF retries a failed request a few times without reading
+    `Retry-After` and then drops the reward.
 
     Args:
         verifier (str | Unset):
@@ -180,7 +192,13 @@ async def asyncio_detailed(
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
 ) -> Response[ErrorBody | RewardResponse]:
-    """Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`).
+    """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+    `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+    (earlier versions).
+
+     A request that finds no room waits for it, in arrival order, until the request deadline,
+    instead of being refused: OpenRLHF retries a failed request a few times without reading
+    `Retry-After` and then drops the reward.
 
     Args:
         verifier (str | Unset):
@@ -214,7 +232,13 @@ async def asyncio(
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
 ) -> ErrorBody | RewardResponse | None:
-    """Scores a step of rollouts for OpenRLHF (`--remote_rm_url http://HOST:PORT/get_reward`).
+    """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
+    `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
+    (earlier versions).
+
+     A request that finds no room waits for it, in arrival order, until the request deadline,
+    instead of being refused: OpenRLHF retries a failed request a few times without reading
+    `Retry-After` and then drops the reward.
 
     Args:
         verifier (str | Unset):
