@@ -76,7 +76,12 @@ async fn a_mixed_code_batch_over_http() -> anyhow::Result<()> {
     assert_eq!(status_of("no-newline-exact"), "incorrect");
     assert_eq!(verdicts(&by_id("no-newline-exact")), ["wrong_answer", "skipped"], "stops at the first failure");
     assert_eq!(status_of("no-newline-lines"), "correct");
-    assert_eq!(status_of("expected-without-newline"), "correct", "the default checker is `lines`: {}", by_id("expected-without-newline"));
+    assert_eq!(
+        status_of("expected-without-newline"),
+        "correct",
+        "the default checker is `lines`: {}",
+        by_id("expected-without-newline")
+    );
     assert_eq!(status_of("reasoning-cut-off"), "unparseable", "a draft inside unfinished reasoning is no program");
 
     assert_eq!(status_of("response"), "correct");

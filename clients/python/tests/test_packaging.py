@@ -77,13 +77,15 @@ def test_wheel_has_complete_metadata_and_works_when_installed(tmp_path: Path, se
     assert not any("/tests/" in n or n.startswith("tests/") for n in names)
 
     # A fresh environment that sees the test environment's packages (the client's dependencies,
-    # installed from PyPI there) through a .pth file, but not the client's sources.
+    # installed from PyPI there) through a .pth file, but not the client's sources. The wheel is
+    # installed even when the test environment holds a copy of the client (the README's
+    # `pip install ./clients/python`), so the import below must find the wheel's.
     environment = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     python = environment / "bin" / "python"
     purelib = run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path).strip()
     (Path(purelib) / "test-environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheels[0])], tmp_path)
+    run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed", str(wheels[0])], tmp_path)
     script = (
         "import referee_client, referee_api.models as m\n"
         "assert referee_client.__file__.startswith(%r), referee_client.__file__\n"
