@@ -522,7 +522,7 @@ export interface components {
             /** @description Raw rewards, or corrected ones. */
             reward?: components["schemas"]["RewardBasis"];
             /** @description What a group of one rollout gets: verl's convention (mean 0, std 1) by default. */
-            single_rollout?: components["schemas"]["SingleRollout"];
+            single_rollout?: components["schemas"]["AdvantageSingleRollout"];
             /** @description Sample (N − 1) or population (N) std. */
             std_estimator?: components["schemas"]["StdEstimator"];
             /** @description The verifier whose noise model corrects the rewards; required unless `reward` is `raw`. */
@@ -538,6 +538,11 @@ export interface components {
             /** @description The values the advantages come from. */
             reward: components["schemas"]["RewardBasis"];
         };
+        /**
+         * @description What a group of one rollout gets: it has no spread to estimate (and N − 1 = 0).
+         * @enum {string}
+         */
+        AdvantageSingleRollout: "verl" | "zero";
         /** @description How criterion scores combine into the item's score. */
         Aggregation: components["schemas"]["AggregationWeightedMean"] | components["schemas"]["AggregationFormula"];
         /**
@@ -793,7 +798,7 @@ export interface components {
             kind: "sliding";
             /**
              * Format: int64
-             * @description How many steps, at least 1.
+             * @description How many steps, at least 1 and at most 10^9.
              */
             steps: number;
         } | {
@@ -1184,6 +1189,11 @@ export interface components {
              */
             step?: number | null;
         };
+        /**
+         * @description What a group of a single rollout counts as.
+         * @enum {string}
+         */
+        FilterSingleRollout: "std_one" | "drop";
         /**
          * @description The response structure a policy is trained to produce.
          * @enum {string}
@@ -2227,11 +2237,6 @@ export interface components {
          * @enum {string}
          */
         SimilarityMetric: "bleu" | "rouge_l" | "fuzzy_ratio";
-        /**
-         * @description What a group of a single rollout counts as.
-         * @enum {string}
-         */
-        SingleRollout: "std_one" | "drop";
         /** @description One source's model, or why it has none. */
         SourceModel: {
             model?: components["schemas"]["NoiseModel"] | null;
@@ -2282,7 +2287,7 @@ export interface components {
              * @description A group of one rollout: `std_one` (RLPR: std 1) or `drop`.
              * @default std_one
              */
-            single_rollout?: components["schemas"]["SingleRollout"];
+            single_rollout?: components["schemas"]["FilterSingleRollout"];
         };
         /** @description What a training run's filter remembers between steps. */
         StdFilterState: {

@@ -34,6 +34,7 @@ pub enum StdEstimator {
 /// What a group of one rollout gets: it has no spread to estimate (and N − 1 = 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = AdvantageSingleRollout)]
 pub enum SingleRollout {
     /// verl's and RLPR's GRPO (`compute_grpo_outcome_advantage`): mean 0 and std 1, so the
     /// advantage is the value itself, v / (1 + epsilon) under `mean_std` and v under `mean_only`.

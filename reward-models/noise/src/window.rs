@@ -18,8 +18,8 @@ pub enum CountWindow {
     All,
     /// The counts of the last `steps` steps, the current one included.
     Sliding {
-        /// How many steps, at least 1.
-        #[schema(minimum = 1)]
+        /// How many steps, at least 1 and at most 10^9.
+        #[schema(minimum = 1, maximum = 1_000_000_000)]
         steps: u64,
     },
     /// Every count weighted by 2^(−age / `half_life_steps`), where age is how many steps ago it
@@ -34,6 +34,8 @@ pub enum CountWindow {
 impl CountWindow {
     /// The largest half-life accepted: beyond it the decay over any real run is nil.
     pub const MAX_HALF_LIFE: f64 = 1e9;
+    /// The longest sliding window accepted, in steps.
+    pub const MAX_STEPS: u64 = 1_000_000_000;
 
     /// Fails on an empty sliding window or a half-life that is not a positive number.
     pub fn validate(&self) -> Result<(), NoiseError> {
@@ -42,6 +44,10 @@ impl CountWindow {
             CountWindow::Sliding { steps: 0 } => {
                 Err(NoiseError::invalid("window.steps", "a sliding window needs at least 1 step"))
             }
+            CountWindow::Sliding { steps } if steps > Self::MAX_STEPS => Err(NoiseError::invalid(
+                "window.steps",
+                format!("{steps} steps is more than the longest window, {}", Self::MAX_STEPS),
+            )),
             CountWindow::Sliding { .. } => Ok(()),
             CountWindow::Decay { half_life_steps }
                 if !(half_life_steps > 0.0 && half_life_steps <= Self::MAX_HALF_LIFE) =>
@@ -144,6 +150,14 @@ mod tests {
         let buckets = [(0, negatives(10, 5, 1)), (7, negatives(20, 10, 4))];
         let total = CountWindow::All.combine(buckets.iter().map(|(s, t)| (*s, t)), 7);
         assert_eq!(total, negatives(30, 15, 5));
+    }
+
+    #[test]
+    fn windows_beyond_their_bounds_are_refused() {
+        assert!(CountWindow::Sliding { steps: 0 }.validate().is_err());
+        assert!(CountWindow::Sliding { steps: CountWindow::MAX_STEPS }.validate().is_ok());
+        assert!(CountWindow::Sliding { steps: u64::MAX }.validate().is_err());
+        assert!(CountWindow::Decay { half_life_steps: 0.0 }.validate().is_err());
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub fn group_std(rewards: &[f64]) -> f64 {
 /// What a group of a single rollout counts as.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = FilterSingleRollout)]
 pub enum SingleRollout {
     /// Its std is 1, as RLPR's GRPO advantage (`compute_grpo_outcome_advantage`) sets it: it
     /// enters the step's mean std and is kept while 1 reaches the threshold.

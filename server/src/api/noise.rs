@@ -177,6 +177,7 @@ pub struct StepUpdate {
     /// The step now under way (e.g. verl's `global_steps`). New counts go to its bucket, and
     /// windows count back from it. Steps only move forward: a smaller value changes nothing.
     #[schema(maximum = 9_007_199_254_740_991_u64)]
+    #[serde(deserialize_with = "super::integers::integer")]
     pub step: u64,
 }
 

@@ -2,6 +2,7 @@
 
 from .advantage_request import AdvantageRequest
 from .advantage_response import AdvantageResponse
+from .advantage_single_rollout import AdvantageSingleRollout
 from .aggregation_formula import AggregationFormula
 from .aggregation_formula_type import AggregationFormulaType
 from .aggregation_weighted_mean import AggregationWeightedMean
@@ -73,6 +74,7 @@ from .extraction_mode import ExtractionMode
 from .filter_answer import FilterAnswer
 from .filter_group import FilterGroup
 from .filter_request import FilterRequest
+from .filter_single_rollout import FilterSingleRollout
 from .format_mode import FormatMode
 from .function_case import FunctionCase
 from .function_tests import FunctionTests
@@ -161,7 +163,6 @@ from .score_result_details import ScoreResultDetails
 from .scorer_kind import ScorerKind
 from .scoring import Scoring
 from .similarity_metric import SimilarityMetric
-from .single_rollout import SingleRollout
 from .source_model import SourceModel
 from .status import Status
 from .std_estimator import StdEstimator
@@ -186,6 +187,7 @@ from .version_summary import VersionSummary
 __all__ = (
     "AdvantageRequest",
     "AdvantageResponse",
+    "AdvantageSingleRollout",
     "AggregationFormula",
     "AggregationFormulaType",
     "AggregationWeightedMean",
@@ -257,6 +259,7 @@ __all__ = (
     "FilterAnswer",
     "FilterGroup",
     "FilterRequest",
+    "FilterSingleRollout",
     "FormatMode",
     "FunctionCase",
     "FunctionTests",
@@ -345,7 +348,6 @@ __all__ = (
     "ScorerKind",
     "Scoring",
     "SimilarityMetric",
-    "SingleRollout",
     "SourceModel",
     "Status",
     "StdEstimator",

@@ -7,9 +7,12 @@ from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
+from ..models.advantage_single_rollout import (
+    AdvantageSingleRollout,
+    check_advantage_single_rollout,
+)
 from ..models.normalisation import Normalisation, check_normalisation
 from ..models.reward_basis import RewardBasis, check_reward_basis
-from ..models.single_rollout import SingleRollout, check_single_rollout
 from ..models.std_estimator import StdEstimator, check_std_estimator
 from ..types import UNSET, Unset
 
@@ -30,7 +33,8 @@ class AdvantageRequest:
         label (None | str | Unset): The task/source label of that noise model; the verifier-wide model when absent.
         normalisation (Normalisation | Unset): How rewards are turned into advantages within a group.
         reward (RewardBasis | Unset): Which per-rollout value the advantages are computed from.
-        single_rollout (SingleRollout | Unset): What a group of a single rollout counts as.
+        single_rollout (AdvantageSingleRollout | Unset): What a group of one rollout gets: it has no spread to estimate
+            (and N − 1 = 0).
         std_estimator (StdEstimator | Unset): Which standard deviation a group reports and divides by.
         verifier (None | str | Unset): The verifier whose noise model corrects the rewards; required unless `reward` is
             `raw`.
@@ -41,7 +45,7 @@ class AdvantageRequest:
     label: None | str | Unset = UNSET
     normalisation: Normalisation | Unset = UNSET
     reward: RewardBasis | Unset = UNSET
-    single_rollout: SingleRollout | Unset = UNSET
+    single_rollout: AdvantageSingleRollout | Unset = UNSET
     std_estimator: StdEstimator | Unset = UNSET
     verifier: None | str | Unset = UNSET
 
@@ -143,11 +147,11 @@ class AdvantageRequest:
             reward = check_reward_basis(_reward)
 
         _single_rollout = d.pop("single_rollout", UNSET)
-        single_rollout: SingleRollout | Unset
+        single_rollout: AdvantageSingleRollout | Unset
         if isinstance(_single_rollout, Unset):
             single_rollout = UNSET
         else:
-            single_rollout = check_single_rollout(_single_rollout)
+            single_rollout = check_advantage_single_rollout(_single_rollout)
 
         _std_estimator = d.pop("std_estimator", UNSET)
         std_estimator: StdEstimator | Unset

@@ -22,7 +22,7 @@ class CountWindowType1:
 
     Attributes:
         kind (CountWindowType1Kind):
-        steps (int): How many steps, at least 1.
+        steps (int): How many steps, at least 1 and at most 10^9.
     """
 
     kind: CountWindowType1Kind

@@ -7,7 +7,10 @@ from typing_extensions import Self
 
 from attrs import define as _attrs_define
 
-from ..models.single_rollout import SingleRollout, check_single_rollout
+from ..models.filter_single_rollout import (
+    FilterSingleRollout,
+    check_filter_single_rollout,
+)
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="StdFilter")
@@ -25,14 +28,14 @@ class StdFilter:
             the
             warm-up average then. Default: 11.
         ratio (float | Unset): The EMA's weight on its previous value, in [0, 1). Default: 0.99.
-        single_rollout (SingleRollout | Unset): What a group of a single rollout counts as.
+        single_rollout (FilterSingleRollout | Unset): What a group of a single rollout counts as.
     """
 
     beta: float | Unset = 0.5
     ema_start_step: int | Unset = 6
     filter_start_step: int | Unset = 11
     ratio: float | Unset = 0.99
-    single_rollout: SingleRollout | Unset = UNSET
+    single_rollout: FilterSingleRollout | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         beta = self.beta
@@ -75,11 +78,11 @@ class StdFilter:
         ratio = d.pop("ratio", UNSET)
 
         _single_rollout = d.pop("single_rollout", UNSET)
-        single_rollout: SingleRollout | Unset
+        single_rollout: FilterSingleRollout | Unset
         if isinstance(_single_rollout, Unset):
             single_rollout = UNSET
         else:
-            single_rollout = check_single_rollout(_single_rollout)
+            single_rollout = check_filter_single_rollout(_single_rollout)
 
         std_filter = cls(
             beta=beta,
