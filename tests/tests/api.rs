@@ -248,9 +248,10 @@ on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
     .await?;
     let body = json!({"items": [exact_item("held", "a", "a")]}).to_string();
     let held = open_request(&server, &body).await?;
-    // Wait until the held request owns the only permit.
+    // Wait until the held request owns the only permit (on a loaded CI machine the held request
+    // may take seconds to reach the server).
     let mut refused = None;
-    for _ in 0..200 {
+    for _ in 0..3000 {
         let response = server.client.post(server.url("/v1/score")).json(&json!({"items": []})).send().await?;
         if response.status().as_u16() == 503 {
             refused = Some(response);
