@@ -44,6 +44,31 @@ pub struct VerdictTally {
 }
 
 impl VerdictTally {
+    /// The six counts in field order (`observed_positive`, `observed_negative`,
+    /// `checked_positive`, `overturned_positive`, `checked_negative`, `overturned_negative`).
+    pub fn counts(&self) -> [u64; 6] {
+        [
+            self.observed_positive,
+            self.observed_negative,
+            self.checked_positive,
+            self.overturned_positive,
+            self.checked_negative,
+            self.overturned_negative,
+        ]
+    }
+
+    /// The tally of six counts in [`VerdictTally::counts`]' order.
+    pub fn from_counts([op, on, cp, xp, cn, xn]: [u64; 6]) -> Self {
+        VerdictTally {
+            observed_positive: op,
+            observed_negative: on,
+            checked_positive: cp,
+            overturned_positive: xp,
+            checked_negative: cn,
+            overturned_negative: xn,
+        }
+    }
+
     /// A tally of gold-labelled audit rows.
     pub fn from_gold_labels<'a>(labels: impl IntoIterator<Item = &'a GoldLabel>) -> Self {
         let mut tally = VerdictTally::default();

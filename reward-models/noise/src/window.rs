@@ -97,7 +97,7 @@ impl CountWindow {
                 exact.merge(tally);
             } else if weight > 0.0 {
                 weighted = true;
-                for (sum, count) in sums.iter_mut().zip(counters(tally)) {
+                for (sum, count) in sums.iter_mut().zip(tally.counts()) {
                     *sum += weight * count as f64;
                 }
             }
@@ -105,31 +105,12 @@ impl CountWindow {
         if !weighted {
             return exact;
         }
-        for (sum, count) in sums.iter_mut().zip(counters(&exact)) {
+        for (sum, count) in sums.iter_mut().zip(exact.counts()) {
             *sum += count as f64;
         }
         // Casting a finite non-negative f64 to u64 saturates at u64::MAX.
-        let [op, on, cp, xp, cn, xn] = sums.map(|sum| sum.round() as u64);
-        VerdictTally {
-            observed_positive: op,
-            observed_negative: on,
-            checked_positive: cp,
-            overturned_positive: xp,
-            checked_negative: cn,
-            overturned_negative: xn,
-        }
+        VerdictTally::from_counts(sums.map(|sum| sum.round() as u64))
     }
-}
-
-fn counters(tally: &VerdictTally) -> [u64; 6] {
-    [
-        tally.observed_positive,
-        tally.observed_negative,
-        tally.checked_positive,
-        tally.overturned_positive,
-        tally.checked_negative,
-        tally.overturned_negative,
-    ]
 }
 
 #[cfg(test)]

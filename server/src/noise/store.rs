@@ -96,15 +96,7 @@ const TALLY_COLUMNS: &str = "observed_positive, observed_negative, checked_posit
                              checked_negative, overturned_negative";
 
 fn counts(tally: &VerdictTally) -> [i64; 6] {
-    [
-        tally.observed_positive,
-        tally.observed_negative,
-        tally.checked_positive,
-        tally.overturned_positive,
-        tally.checked_negative,
-        tally.overturned_negative,
-    ]
-    .map(|count| i64::try_from(count).unwrap_or(i64::MAX))
+    tally.counts().map(|count| i64::try_from(count).unwrap_or(i64::MAX))
 }
 
 fn tally_from_row(row: &sqlx::any::AnyRow, first: usize) -> Result<VerdictTally, sqlx::Error> {
