@@ -42,5 +42,5 @@ pub fn rows() -> Vec<FixtureRow> {
 /// is: trimmed, an answer line's first line.
 pub fn answer_among<'a>(anatomy: &Anatomy<'a>, markers: &[Marker]) -> Option<&'a str> {
     let found = anatomy.first_of(markers)?;
-    Some(if found.marker == Marker::AnswerLine { found.first_line() } else { found.text.trim() })
+    Some(found.answer().trim())
 }

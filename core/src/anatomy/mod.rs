@@ -113,6 +113,12 @@ impl<'a> Candidate<'a> {
         let line = self.text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
         line.trim().trim_matches(['*', '_']).trim()
     }
+
+    /// The answer this candidate holds for a verifier that takes one line: an answer line's
+    /// [`first_line`](Candidate::first_line), any other marker's whole text.
+    pub fn answer(&self) -> &'a str {
+        if self.marker == Marker::AnswerLine { self.first_line() } else { self.text }
+    }
 }
 
 /// A response split into reasoning, final text and answer candidates. See the module docs for

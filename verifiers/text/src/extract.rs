@@ -41,10 +41,9 @@ impl Extraction {
     }
 }
 
-/// The answer text of a candidate: answer lines are read to the end of their first line.
+/// The answer of the highest-priority candidate among `markers` (an answer line's first line).
 fn answer_text<'a>(anatomy: &Anatomy<'a>, markers: &[Marker]) -> Option<&'a str> {
-    let found = anatomy.first_of(markers)?;
-    Some(if found.marker == Marker::AnswerLine { found.first_line() } else { found.text })
+    anatomy.first_of(markers).map(|found| found.answer())
 }
 
 /// Extracts the answer from `response`, or `None` when the requested marker is absent (or the
