@@ -31,6 +31,8 @@ pub struct Config {
     pub code: CodeConfig,
     /// The model that scores `rlpr` items sent without log-probs.
     pub rlpr: RlprConfig,
+    /// How long stored rows are kept.
+    pub retention: crate::retention::RetentionConfig,
 }
 
 /// The `code` verifier's admission bound and runtimes folder.
@@ -150,9 +152,31 @@ pub struct ServerConfig {
     pub body_limit_bytes: usize,
     /// Most items in one scoring request (413 above).
     pub max_batch_items: usize,
-    /// Requests processed at once; more are refused with 503 and `Retry-After`, except on
-    /// trainer-facing routes (`/get_reward`), which wait for room.
+    /// Requests processed at once (their bodies read); more are refused with 503 and
+    /// `Retry-After`, except on trainer-facing routes (`/get_reward`), which wait for room.
+    /// Default: 64 per available core ([`crate::machine::Machine`]).
     pub max_concurrent_requests: usize,
+    /// Bytes of request bodies held at once, counted from `Content-Length` before a body is
+    /// read; a request that does not fit is refused at once with 503 and `Retry-After`. Default:
+    /// 1/32 of the memory available (cgroup limit or physical), at least 64 MiB, at most 128 MiB
+    /// per core and 1 GiB, and never less than `body_limit_bytes`.
+    pub max_inflight_body_bytes: usize,
+    /// Items of scoring requests (`/v1/score`, `/v1/verifiers/{id}/score`, `/get_reward`) being
+    /// scored at once, counted from the body before it is parsed; a request whose items do not
+    /// fit is refused with 503 and `Retry-After` (trainer routes wait). Default: 4,096 per
+    /// available core.
+    pub max_inflight_items: usize,
+    /// Connections open at once; the listener stops accepting beyond (the kernel's backlog
+    /// holds them). Lowered at start to what the open-files limit allows.
+    pub max_connections: usize,
+    /// Time a client has to send a request's head, from the connection's start or the end of
+    /// its previous response: also the keep-alive idle timeout.
+    pub header_read_timeout_ms: u64,
+    /// Time a client has to send a request's body once its head is in; then 408 and the
+    /// connection is closed.
+    pub body_read_timeout_ms: u64,
+    /// Largest request head (request line and headers), in bytes; 431 above.
+    pub max_header_bytes: usize,
     /// Trainer-facing requests (`/get_reward`) that may wait at once for a request slot, each
     /// until the request deadline; more are refused with 503 and `Retry-After`. A request that
     /// holds a slot then also waits, until the same deadline, for room in the queues of the
@@ -211,10 +235,41 @@ pub struct CacheConfig {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuthConfig {
-    /// Keys, each either `sha256:<hex digest>` or the key itself (hashed at load).
+    /// Keys, each either `sha256:<hex digest>` or the key itself (hashed at load). They have the
+    /// roles `score` and `jobs` and no limits, as before keys had roles.
     pub api_keys: Vec<String>,
     /// A file of keys in the same forms, one per line; `#` starts a comment.
     pub api_keys_file: Option<PathBuf>,
+    /// Keys with a name, roles and limits (`[[auth.keys]]` tables).
+    pub keys: Vec<ScopedKeyConfig>,
+}
+
+/// One `[[auth.keys]]` table: a key with a name, roles and optional limits. The limits are kept
+/// in each replica's memory, so with N replicas behind a load balancer a key gets up to N times
+/// them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopedKeyConfig {
+    /// Shown in logs and metrics and recorded as the owner of the key's jobs; never the key.
+    pub name: String,
+    /// The key itself (at least 16 characters), hashed at load; or give `digest`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `sha256:<hex digest>` of the key; or give `key`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// Any of `score`, `jobs`, `admin` (which includes the other two).
+    pub roles: Vec<crate::auth::Role>,
+    /// Requests per second this key may make (a token bucket), per replica.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_per_second: Option<f64>,
+    /// Requests that may come at once; `requests_per_second` rounded up by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst: Option<u32>,
+    /// Items this key may have scored per UTC day (score items, OpenRLHF queries, job items),
+    /// per replica.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items_per_day: Option<u64>,
 }
 
 /// Batch scoring jobs: uploads split into chunks that workers claim from the database.
@@ -314,18 +369,26 @@ impl Default for Config {
             judge: referee_rubric::JudgeConfig::default(),
             code: CodeConfig::default(),
             rlpr: RlprConfig::default(),
+            retention: crate::retention::RetentionConfig::default(),
         }
     }
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
+        let machine = crate::machine::Machine::detect();
         ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             request_timeout_ms: 30_000,
             body_limit_bytes: 64 << 20,
             max_batch_items: 16_384,
-            max_concurrent_requests: 1024,
+            max_concurrent_requests: 64 * machine.cores,
+            max_inflight_body_bytes: machine.default_body_budget(64 << 20),
+            max_inflight_items: 4096 * machine.cores,
+            max_connections: 10_000,
+            header_read_timeout_ms: 10_000,
+            body_read_timeout_ms: 30_000,
+            max_header_bytes: 128 << 10,
             max_waiting_requests: 4096,
             retry_after_secs: 1,
             shutdown_grace_ms: 30_000,
@@ -455,6 +518,20 @@ impl Config {
         if self.server.max_concurrent_requests == 0 {
             return bad("server.max_concurrent_requests must be at least 1");
         }
+        if self.server.max_connections == 0
+            || self.server.max_inflight_body_bytes == 0
+            || self.server.max_inflight_items == 0
+        {
+            return bad(
+                "server.max_connections, server.max_inflight_body_bytes and server.max_inflight_items must be at least 1",
+            );
+        }
+        if self.server.header_read_timeout_ms == 0 || self.server.body_read_timeout_ms == 0 {
+            return bad("server.header_read_timeout_ms and server.body_read_timeout_ms must be at least 1");
+        }
+        if self.server.max_header_bytes < 1024 {
+            return bad("server.max_header_bytes must be at least 1024");
+        }
         if self.server.max_batch_items == 0 {
             return bad("server.max_batch_items must be at least 1");
         }
@@ -497,6 +574,7 @@ impl Config {
         }
         self.judge.validate().map_err(ConfigError::Invalid)?;
         self.rlpr.validate().map_err(ConfigError::Invalid)?;
+        self.retention.validate().map_err(ConfigError::Invalid)?;
         Ok(())
     }
 
@@ -512,6 +590,11 @@ impl Config {
     pub fn to_toml(&self) -> String {
         let mut shown = self.clone();
         shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::auth::digest_form(k)).collect();
+        for table in &mut shown.auth.keys {
+            if let Some(key) = table.key.take() {
+                table.digest = Some(crate::auth::digest_form(&key));
+            }
+        }
         shown.rlpr.remote.api_key = shown.rlpr.remote.api_key.as_deref().map(crate::auth::digest_form);
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"))
     }

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::noise::{NoiseLayer, NoiseTasks};
 use crate::registry::Registry;
+use crate::retention::{RetentionTask, spawn_retention};
 use crate::rubrics::{JudgeCacheTable, RubricRepository};
 use crate::scoring::{Engine, Persistence};
 use crate::storage::{Storage, Writer, WriterLimits, spawn_writer};
@@ -34,13 +35,14 @@ pub struct RunningServer {
     workers: JobWorkers,
     noise: NoiseTasks,
     writer: Writer,
+    retention: RetentionTask,
     grace: Duration,
 }
 
 /// Binds, starts serving (answering 503 until ready), opens and migrates the database, then
 /// marks the server ready. The first log line names the bound address.
 pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
-    let keys = ApiKeys::load(&config.auth.api_keys, config.auth.api_keys_file.as_deref())?;
+    let keys = ApiKeys::from_config(&config.auth)?;
     let listener = TcpListener::bind(config.server.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.server.listen))?;
@@ -75,13 +77,14 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     };
     let (stop, stopped) = oneshot::channel::<()>();
     let app = api::app(state);
-    let serving = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let connections = api::ConnectionLimits {
+        max_connections: crate::machine::connections_allowed(config.server.max_connections),
+        header_read_timeout: Duration::from_millis(config.server.header_read_timeout_ms),
+        max_header_bytes: config.server.max_header_bytes,
+    };
+    let serving = tokio::spawn(api::serve(listener, app, connections, async move {
+        let _ = stopped.await;
+    }));
 
     let url = config.effective_database_url();
     let storage =
@@ -117,6 +120,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         chunk_size: config.jobs.chunk_size,
         allowed_paths: config.jobs.allowed_paths.clone(),
     });
+    let retention = spawn_retention(storage.clone(), config.retention.clone());
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
     // Off the start-up path: the first Python load precompiles the runtime.
@@ -131,6 +135,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         workers,
         noise,
         writer,
+        retention,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
     })
 }
@@ -164,6 +169,8 @@ impl RunningServer {
         let writes_deadline = started + self.grace;
         let deadline = writes_deadline - (self.grace / 4).min(FINAL_WRITES_SHARE);
         self.readiness.set_draining();
+        // Retention stops after its current statement; it is awaited with the writes.
+        self.retention.stop();
         let _ = self.stop.send(());
         let mut serving = self.serving;
         let served = match tokio::time::timeout_at(deadline, &mut serving).await {
@@ -179,6 +186,7 @@ impl RunningServer {
             tracing::warn!(grace = ?self.grace, "job workers outlived the grace period; their chunks wait for takeover");
         }
         let writes = async {
+            self.retention.finish().await;
             self.noise.finish().await;
             self.writer.finish().await;
         };

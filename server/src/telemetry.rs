@@ -32,9 +32,82 @@ pub fn prometheus() -> PrometheusHandle {
             if metrics::set_global_recorder(recorder).is_err() {
                 tracing::warn!("a metrics recorder was already installed; /metrics shows only this one's series");
             }
+            describe_series();
             handle
         })
         .clone()
+}
+
+/// The counters and gauges that dashboards and alerts watch for rare events, with their help
+/// text: each is registered at zero when the recorder is installed, so that `/metrics` lists
+/// it (and a query on it, e.g. deploy/grafana/referee.json's, finds a series) before the
+/// first event. A labelled one is registered with every value the server gives its label.
+const DESCRIBED: [Described; 18] = [
+    Described::gauge("referee_http_requests_in_flight", "HTTP requests being served."),
+    Described::gauge("referee_trainer_requests_waiting", "Trainer requests waiting for room to be served."),
+    Described::gauge("referee_rlpr_queue_depth", "Sequences queued for the local RLPR model."),
+    Described::counter("referee_requests_shed_total", "Requests refused with 503 overloaded."),
+    Described::counter("referee_admissions_refused_total", "Scoring requests a bounded scorer refused with 429 busy."),
+    Described::counter("referee_trainer_requests_refused_total", "Trainer requests refused while waiting for room.")
+        .labelled("reason", &["waiting_full", "deadline"]),
+    Described::counter("referee_auth_failures_total", "Requests refused for a missing or unknown API key."),
+    Described::counter("referee_scoring_log_waits_total", "Requests that waited for room in the scoring-log queue."),
+    Described::counter("referee_scoring_log_dropped_rows_total", "Scoring-log rows dropped, by reason.")
+        .labelled("reason", &["queue_full", "retries_exhausted", "write_failed", "closed"]),
+    Described::counter("referee_cache_dropped_rows_total", "Result-cache rows dropped (queue full or write failed)."),
+    Described::counter("referee_storage_rows_written_total", "Scoring-log and result-cache rows written."),
+    Described::counter("referee_storage_write_errors_total", "Batch writes to the database that failed."),
+    Described::counter("referee_storage_write_retries_total", "Batch writes retried after a transient error."),
+    Described::counter("referee_cache_errors_total", "Result-cache reads that failed."),
+    Described::counter("referee_jobs_created_total", "Batch jobs created."),
+    Described::counter("referee_job_items_total", "Items of the batch jobs created."),
+    Described::counter("referee_job_chunks_done_total", "Job chunks scored."),
+    Described::counter("referee_job_chunks_reclaimed_total", "Job chunks taken back from a dead earlier process."),
+];
+
+/// A series registered at start-up: see [`DESCRIBED`].
+#[derive(Debug, Clone, Copy)]
+struct Described {
+    name: &'static str,
+    gauge: bool,
+    help: &'static str,
+    label: Option<(&'static str, &'static [&'static str])>,
+}
+
+impl Described {
+    const fn counter(name: &'static str, help: &'static str) -> Described {
+        Described { name, gauge: false, help, label: None }
+    }
+
+    const fn gauge(name: &'static str, help: &'static str) -> Described {
+        Described { name, gauge: true, help, label: None }
+    }
+
+    const fn labelled(self, key: &'static str, values: &'static [&'static str]) -> Described {
+        Described { label: Some((key, values)), ..self }
+    }
+}
+
+/// Describes and registers [`DESCRIBED`] on the installed recorder.
+fn describe_series() {
+    for series in DESCRIBED {
+        let label_sets: Vec<Vec<metrics::Label>> = match series.label {
+            Some((key, values)) => values.iter().map(|&value| vec![metrics::Label::new(key, value)]).collect(),
+            None => vec![Vec::new()],
+        };
+        if series.gauge {
+            metrics::describe_gauge!(series.name, series.help);
+        } else {
+            metrics::describe_counter!(series.name, series.help);
+        }
+        for labels in label_sets {
+            if series.gauge {
+                metrics::gauge!(series.name, labels).increment(0.0);
+            } else {
+                metrics::counter!(series.name, labels).increment(0);
+            }
+        }
+    }
 }
 
 /// Installs the log subscriber; later calls (tests starting several servers) keep the first.

@@ -1,7 +1,9 @@
 //! The HTTP API over real sockets, on SQLite and on PostgreSQL.
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use referee_tests::judge::FakeJudge;
 use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -241,34 +243,53 @@ async fn complete_request(mut stream: TcpStream, body: &str) -> anyhow::Result<S
 }
 
 on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
+    // A judge that takes 5 s holds the only request slot with a scoring request in progress.
+    let judge = FakeJudge::start().await?;
+    judge.state.delay_ms.store(5_000, Ordering::SeqCst);
     let server = TestServer::start_with(backend, |config| {
         config.server.max_concurrent_requests = 1;
         config.server.retry_after_secs = 3;
+        config.judge.base_url = Some(judge.base_url.clone());
+        config.judge.model = "test-judge".to_owned();
+        config.judge.max_retries = 0;
     })
     .await?;
-    let body = json!({"items": [exact_item("held", "a", "a")]}).to_string();
-    let held = open_request(&server, &body).await?;
-    // Wait until the held request owns the only permit (on a loaded CI machine the held request
-    // may take seconds to reach the server).
-    let mut refused = None;
-    for _ in 0..3000 {
-        let response = server.client.post(server.url("/v1/score")).json(&json!({"items": []})).send().await?;
-        if response.status().as_u16() == 503 {
-            refused = Some(response);
-            break;
-        }
+    let held = {
+        let (client, url) = (server.client.clone(), server.url("/v1/score"));
+        let body = json!({"items": [{"verifier": "rubric", "input": {"response": "x", "rubric": {"criteria": [
+            {"name": "depth", "description": "How deep? [say 7]", "kind": {"type": "score", "min": 1, "max": 10}}
+        ]}}}]});
+        tokio::spawn(async move { client.post(url).json(&body).send().await })
+    };
+    while judge.requests() == 0 {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let refused = refused.ok_or_else(|| anyhow::anyhow!("the second request was never refused"))?;
+    let refused = server.client.post(server.url("/v1/score")).json(&json!({"items": []})).send().await?;
+    assert_eq!(refused.status().as_u16(), 503);
     assert_eq!(refused.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("3"));
     let error: Value = refused.json().await?;
     assert_eq!(error["code"], "overloaded");
-    let answer = complete_request(held, &body).await?;
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains("\"correct\""), "{answer}");
-    // The permit is back.
+    let answer = held.await??;
+    assert_eq!(answer.status().as_u16(), 200);
+    // The slot is back.
     let (status, _) = server.post("/v1/score", &json!({"items": []})).await?;
     assert_eq!(status, 200);
+    server.finish().await
+});
+
+on_both_backends!(a_slow_body_holds_no_request_slot, |backend| async move {
+    let server = TestServer::start_with(backend, |config| config.server.max_concurrent_requests = 1).await?;
+    let body = json!({"items": [exact_item("slow", "a", "a")]}).to_string();
+    // Half a body, sent and then held: the request waits for the rest of its body without a slot.
+    let slow = open_request(&server, &body).await?;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for _ in 0..3 {
+        let (status, answer) = server.post("/v1/score", &json!({"items": [exact_item("1", "b", "b")]})).await?;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let answer = complete_request(slow, &body).await?;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"correct\""), "{answer}");
     server.finish().await
 });
 

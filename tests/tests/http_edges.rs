@@ -1,6 +1,8 @@
 //! The edges of the HTTP layer: error bodies are JSON even where axum answers by itself, the
 //! request body is an object, the bearer scheme is case-insensitive, and shutdown keeps to its
-//! grace period with requests and job chunks still in flight.
+//! grace period with requests and job chunks still in flight; connections are bounded in number
+//! and time, a slow body holds no request slot, and a refusal decided from the headers reaches
+//! a client that is still sending.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -8,7 +10,7 @@ use std::time::{Duration, Instant};
 use referee_tests::judge::FakeJudge;
 use referee_tests::{Backend, TestServer, exact_item};
 use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const KEY: &str = "rk-http-edges-0123456789";
@@ -114,5 +116,163 @@ async fn shutdown_keeps_to_its_grace_period() -> anyhow::Result<()> {
     // The grace period is 2 s; the work in flight would take a minute.
     assert!(took < Duration::from_secs(5), "shutdown took {took:?} with a 2 s grace period");
     scoring.abort();
+    server.finish().await
+}
+
+/// Reads from `stream` until the peer closes it or `limit` passes; the bytes read, and whether
+/// the connection ended (EOF or reset) within the limit.
+async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> (Vec<u8>, bool) {
+    let mut read = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
+            Err(_) => return (read, false),
+            Ok(Ok(0) | Err(_)) => return (read, true),
+            Ok(Ok(n)) => read.extend_from_slice(&buffer[..n]),
+        }
+    }
+}
+
+/// Reads one response whose body is JSON or empty (`content-length` framed).
+async fn read_response(stream: &mut TcpStream) -> anyhow::Result<String> {
+    let mut response = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut buffer).await?;
+        anyhow::ensure!(n > 0, "the connection closed after {:?}", String::from_utf8_lossy(&response));
+        response.extend_from_slice(&buffer[..n]);
+        let text = String::from_utf8_lossy(&response);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned()))
+                .and_then(|v| v.parse::<usize>().ok())
+                .unwrap_or(0);
+            if body.len() >= length {
+                return Ok(text.into_owned());
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_sent_too_slowly_and_an_idle_connection_are_closed() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| c.server.header_read_timeout_ms = 300).await?;
+    let mut slow = TcpStream::connect(server.server().addr()).await?;
+    slow.write_all(b"POST /v1/score HTTP/1.1\r\nhost: test\r\n").await?;
+    let (_, closed) = read_until_closed(&mut slow, Duration::from_secs(20)).await;
+    assert!(closed, "a head that never ends keeps its connection");
+
+    let mut idle = TcpStream::connect(server.server().addr()).await?;
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nhost: test\r\n\r\n").await?;
+    let answer = read_response(&mut idle).await?;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (_, closed) = read_until_closed(&mut idle, Duration::from_secs(20)).await;
+    assert!(closed, "an idle keep-alive connection stays open");
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_sent_too_slowly_gets_408_and_the_connection_closed() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| c.server.body_read_timeout_ms = 300).await?;
+    let mut slow = TcpStream::connect(server.server().addr()).await?;
+    slow.write_all(b"POST /v1/score HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"items\"")
+        .await?;
+    let (answer, closed) = read_until_closed(&mut slow, Duration::from_secs(20)).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"request_timeout\"") && answer.contains("body_read_timeout_ms"), "{answer}");
+    assert!(closed, "the connection stays open after the 408");
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_refused_for_its_body_size_reads_the_refusal_while_sending() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        c.server.body_limit_bytes = 4 << 20;
+        c.server.max_inflight_body_bytes = 4 << 20;
+        c.server.retry_after_secs = 2;
+    })
+    .await?;
+    // Three quarters of the budget, declared and held by a body that does not arrive yet.
+    let mut holder = TcpStream::connect(server.server().addr()).await?;
+    let head = format!(
+        "POST /v1/score HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        3 << 20
+    );
+    holder.write_all(head.as_bytes()).await?;
+    holder.write_all(b"{\"items\": [").await?;
+    // A 2 MiB body does not fit what is left: refused from its headers, and the whole body
+    // (more than the socket buffers hold) is still taken, so the client reads the 503.
+    let body = format!("{{\"items\": []}}{}", " ".repeat(2 << 20));
+    let mut refused = TcpStream::connect(server.server().addr()).await?;
+    let mut answer = None;
+    for _ in 0..200 {
+        let head = format!(
+            "POST /v1/score HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        refused.write_all(head.as_bytes()).await?;
+        refused.write_all(body.as_bytes()).await?;
+        let text = read_response(&mut refused).await?;
+        if !text.starts_with("HTTP/1.1 200") {
+            answer = Some(text);
+            break;
+        }
+        // The holder's head had not reached the server yet.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let answer = answer.ok_or_else(|| anyhow::anyhow!("the second request was never refused"))?;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("retry-after: 2"), "{answer}");
+    assert!(answer.contains("\"overloaded\""), "{answer}");
+    // The same connection goes on: a small request fits what is left.
+    let small = json!({"items": [exact_item("1", "a", "a")]}).to_string();
+    let head = format!(
+        "POST /v1/score HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        small.len()
+    );
+    refused.write_all(head.as_bytes()).await?;
+    refused.write_all(small.as_bytes()).await?;
+    let answer = read_response(&mut refused).await?;
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("\"correct\""), "{answer}");
+    drop(holder);
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_too_many_tiny_items_is_refused_before_it_is_built() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| c.server.max_batch_items = 10).await?;
+    let body = format!("{{\"items\": [{}]}}", vec!["{}"; 1_000_000].join(","));
+    let response = server
+        .client
+        .post(server.url("/v1/score"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await?;
+    assert_eq!(response.status().as_u16(), 413);
+    let error: Value = response.json().await?;
+    assert_eq!(error["code"], "too_many_items", "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("1000000")), "{error}");
+    server.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_limit_wait_for_one_to_close() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| c.server.max_connections = 2).await?;
+    let first = TcpStream::connect(server.server().addr()).await?;
+    let mut second = TcpStream::connect(server.server().addr()).await?;
+    second.write_all(b"GET /healthz HTTP/1.1\r\nhost: test\r\n\r\n").await?;
+    assert!(read_response(&mut second).await?.starts_with("HTTP/1.1 200"));
+    let mut third = TcpStream::connect(server.server().addr()).await?;
+    third.write_all(b"GET /healthz HTTP/1.1\r\nhost: test\r\n\r\n").await?;
+    let (early, _) = read_until_closed(&mut third, Duration::from_millis(500)).await;
+    assert!(early.is_empty(), "a third connection was served: {}", String::from_utf8_lossy(&early));
+    drop(first);
+    let answer = read_response(&mut third).await?;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(second);
     server.finish().await
 }

@@ -7,7 +7,6 @@ use axum::response::{IntoResponse, Response};
 use referee_core::{Busy, BusyStatus};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 /// The body of every error response.
@@ -34,6 +33,17 @@ pub enum ApiError {
     TooManyItems { count: usize, limit: usize },
     #[error("missing or invalid API key; send `Authorization: Bearer <key>`")]
     Unauthorized,
+    /// The key is valid but lacks the role the route needs.
+    #[error("this API key lacks the `{role}` role, which {route} needs")]
+    Forbidden { role: crate::auth::Role, route: String },
+    /// The key's `requests_per_second` is spent.
+    #[error("this API key's request rate is spent; retry after {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u32 },
+    /// The items would take the key past its `max_items_per_day`.
+    #[error(
+        "this API key's quota of {limit} items per UTC day would be exceeded; it starts over in {retry_after_secs} s"
+    )]
+    QuotaExceeded { limit: u64, retry_after_secs: u32 },
     #[error("no route for {0}")]
     NotFound(String),
     #[error("no verifier is registered as `{0}`; GET /v1/verifiers lists them")]
@@ -89,6 +99,9 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
             ApiError::TooManyItems { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_many_items"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden { .. } => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::QuotaExceeded { .. } => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::UnknownVerifier(_) => (StatusCode::NOT_FOUND, "unknown_verifier"),
             ApiError::UnknownTask(_) => (StatusCode::NOT_FOUND, "unknown_task"),
@@ -133,7 +146,10 @@ impl IntoResponse for ApiError {
         let mut response = (status, axum::Json(ErrorBody { code, message })).into_response();
         let headers = response.headers_mut();
         match self {
-            ApiError::Overloaded { retry_after_secs } | ApiError::Starting { retry_after_secs } => {
+            ApiError::Overloaded { retry_after_secs }
+            | ApiError::Starting { retry_after_secs }
+            | ApiError::RateLimited { retry_after_secs }
+            | ApiError::QuotaExceeded { retry_after_secs, .. } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
             }
             ApiError::Busy(busy) => {
@@ -147,6 +163,7 @@ impl IntoResponse for ApiError {
             | ApiError::InvalidBody(_)
             | ApiError::PayloadTooLarge { .. }
             | ApiError::TooManyItems { .. }
+            | ApiError::Forbidden { .. }
             | ApiError::NotFound(_)
             | ApiError::UnknownVerifier(_)
             | ApiError::UnknownTask(_)
@@ -175,28 +192,13 @@ pub struct ApiJson<T>(pub T);
 
 impl<T, S> FromRequest<S> for ApiJson<T>
 where
-    T: DeserializeOwned,
+    T: DeserializeOwned + Send + 'static,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let limit = req.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
-        // The body is read as raw JSON first (content type, size and syntax checked as
-        // `axum::Json` checks them) so that one that is not an object is refused: serde's derived
-        // structs also accept an array of their fields in order, which the document does not
-        // allow and no client means (`[null, null]` would be read as empty noise settings).
-        let raw = match axum::Json::<Box<RawValue>>::from_request(req, state).await {
-            Ok(axum::Json(raw)) => raw,
-            Err(rejection) => return Err(from_json_rejection(rejection, limit)),
-        };
-        if !raw.get().trim_start().starts_with('{') {
-            return Err(ApiError::InvalidBody("the body must be a JSON object".to_owned()));
-        }
-        match axum::Json::<T>::from_bytes(raw.get().as_bytes()) {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(from_json_rejection(rejection, limit)),
-        }
+        super::json::read_json(req, state, None).await.map(ApiJson)
     }
 }
 
@@ -204,7 +206,8 @@ where
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit(pub usize);
 
-fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
+/// Our error for a rejection of `axum::Json`; `limit` is the body limit in effect.
+pub(super) fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
     match rejection {
         JsonRejection::JsonDataError(e) => ApiError::InvalidBody(e.body_text()),
         JsonRejection::JsonSyntaxError(e) => ApiError::MalformedJson(e.body_text()),

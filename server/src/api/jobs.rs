@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::stream;
@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ErrorBody};
+use crate::auth::{Caller, Role};
 use crate::jobs::{JobStatus, JobStore, Upload, UploadError, Wakeup};
 
 /// Most items per chunk a submission may ask for.
@@ -60,6 +61,17 @@ fn handle(state: &AppState) -> Result<&JobsHandle, ApiError> {
 
 fn storage_error(error: sqlx::Error) -> ApiError {
     ApiError::Internal(format!("jobs storage: {error}"))
+}
+
+/// Refuses a job the caller may not see as if it did not exist, so that no key learns of
+/// another's jobs: with keys configured, a key without `admin` sees only the jobs it submitted.
+/// With authentication off (no caller) every job is visible.
+async fn check_owner(jobs: &JobsHandle, id: &str, caller: Option<&Caller>) -> Result<(), ApiError> {
+    let Some(caller) = caller.filter(|caller| !caller.has(Role::Admin)) else { return Ok(()) };
+    match jobs.store.owner(id).await.map_err(storage_error)? {
+        Some(Some(owner)) if owner == caller.name() => Ok(()),
+        _ => Err(ApiError::UnknownJob(id.to_owned())),
+    }
 }
 
 /// Opens a server-side file after checking it lies inside an allowed directory.
@@ -189,6 +201,7 @@ async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &m
     security((), ("api_key" = [])))]
 pub async fn submit(
     State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
     options: Result<Query<SubmitOptions>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
@@ -243,11 +256,32 @@ pub async fn submit(
     };
     // Stored in small transactions; on any error the upload is dropped, which deletes it.
     let mut upload = jobs.store.begin_upload(chunk_size, priority).await.map_err(storage_error)?;
+    if let Some(Extension(caller)) = &caller {
+        jobs.store.set_owner(upload.id(), caller.name()).await.map_err(storage_error)?;
+    }
     match source {
         Source::Body(body) => upload_body(body, limit, &mut upload).await?,
         Source::File(file, path) => upload_file(file, &path, state.limits.max_upload_bytes, &mut upload).await?,
     }
-    let status = upload.finish().await.map_err(upload_error)?;
+    // Charged before the job becomes visible: a refused upload is deleted before the answer.
+    let quota = caller.as_ref().and_then(|Extension(caller)| caller.quota());
+    let charged_at = crate::auth::unix_secs();
+    let items = upload.items() as u64;
+    if let Some(quota) = quota
+        && let Err(refusal) = quota.try_charge(items, charged_at)
+    {
+        upload.discard().await;
+        return Err(ApiError::QuotaExceeded { limit: refusal.limit, retry_after_secs: refusal.retry_after_secs });
+    }
+    let status = match upload.finish().await {
+        Ok(status) => status,
+        Err(error) => {
+            if let Some(quota) = quota {
+                quota.refund(items, charged_at);
+            }
+            return Err(upload_error(error));
+        }
+    };
     jobs.wakeup.wake();
     Ok((StatusCode::CREATED, axum::Json(status)).into_response())
 }
@@ -266,12 +300,17 @@ enum Source {
     responses(
         (status = 200, description = "The job's state and progress.", body = JobStatus),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
-        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 404, description = "No such job, or, with keys configured, a job another key submitted (to a key without `admin`).", body = ErrorBody),
         (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
-pub async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result<axum::Json<JobStatus>, ApiError> {
+pub async fn status(
+    State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Result<axum::Json<JobStatus>, ApiError> {
     let jobs = handle(&state)?;
+    check_owner(jobs, &id, caller.as_deref()).await?;
     let status = jobs.store.status(&id).await.map_err(storage_error)?;
     status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
 }
@@ -282,12 +321,17 @@ pub async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Re
     responses(
         (status = 200, description = "The job's state after cancelling.", body = JobStatus),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
-        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 404, description = "No such job, or, with keys configured, a job another key submitted (to a key without `admin`).", body = ErrorBody),
         (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
-pub async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<axum::Json<JobStatus>, ApiError> {
+pub async fn cancel(
+    State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Result<axum::Json<JobStatus>, ApiError> {
     let jobs = handle(&state)?;
+    check_owner(jobs, &id, caller.as_deref()).await?;
     let status = jobs.store.cancel(&id).await.map_err(storage_error)?;
     status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
 }
@@ -300,12 +344,17 @@ pub async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Re
     responses(
         (status = 200, description = "NDJSON, one result per line, in input order.", body = String, content_type = "application/x-ndjson"),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
-        (status = 404, description = "No such job.", body = ErrorBody),
+        (status = 404, description = "No such job, or, with keys configured, a job another key submitted (to a key without `admin`).", body = ErrorBody),
         (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
-pub async fn results(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn results(
+    State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let jobs = handle(&state)?;
+    check_owner(jobs, &id, caller.as_deref()).await?;
     if jobs.store.status(&id).await.map_err(storage_error)?.is_none() {
         return Err(ApiError::UnknownJob(id));
     }

@@ -17,25 +17,107 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::AppState;
 use super::error::{ApiError, BodyLimit};
+use crate::auth::{Caller, Charge};
 
-/// Guards the `/v1` routes: 503 until the server is ready, then `Authorization: Bearer <key>`
-/// when keys are configured.
-pub async fn guard_v1(State(state): State<AppState>, request: Request, next: Next) -> Response<Body> {
+/// Guards the `/v1` and trainer routes: 503 until the server is ready; then, when keys are
+/// configured, `Authorization: Bearer <key>` (401), the role the matched route needs by
+/// [`crate::auth::access`] (403) and the key's request rate (429), all from the headers, before
+/// the body is read. The key goes into the request's extensions as a [`Caller`], for the quota
+/// ([`charge_quota`]) and for handlers that act per key.
+pub async fn guard_v1(State(state): State<AppState>, mut request: Request, next: Next) -> Response<Body> {
     if state.readiness.is_starting() {
         return ApiError::Starting { retry_after_secs: state.limits.retry_after_secs }.into_response();
     }
-    if state.keys.enabled() {
-        let presented = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(crate::auth::bearer_token);
-        if !presented.is_some_and(|key| state.keys.accepts(key)) {
-            metrics::counter!("referee_auth_failures_total").increment(1);
-            return ApiError::Unauthorized.into_response();
+    if !state.keys.enabled() {
+        return next.run(request).await;
+    }
+    match admit(&state, &request) {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
+            next.run(request).await
+        }
+        Err((reason, key, error)) => {
+            count_refusal(reason, key);
+            if reason == "unauthorized" {
+                metrics::counter!("referee_auth_failures_total").increment(1);
+            }
+            error.into_response()
         }
     }
-    next.run(request).await
+}
+
+/// A refusal by [`admit`] or [`charge_quota`]: the `reason` and `key` (name) labels of
+/// `referee_auth_refusals_total`, and the error answered.
+type Refusal = (&'static str, String, ApiError);
+
+fn count_refusal(reason: &'static str, key: String) {
+    metrics::counter!("referee_auth_refusals_total", "reason" => reason, "key" => key).increment(1);
+}
+
+fn route_of(request: &Request) -> String {
+    request.extensions().get::<MatchedPath>().map_or(request.uri().path(), MatchedPath::as_str).to_owned()
+}
+
+/// Authenticates and authorises a request from its headers.
+fn admit(state: &AppState, request: &Request) -> Result<Caller, Refusal> {
+    let presented =
+        request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(crate::auth::bearer_token);
+    let Some(caller) = presented.and_then(|key| state.keys.authenticate(key)) else {
+        return Err(("unauthorized", String::new(), ApiError::Unauthorized));
+    };
+    let path = route_of(request);
+    let access = crate::auth::access(request.method().as_str(), &path);
+    if !caller.has(access.role) {
+        tracing::info!(key = caller.name(), role = %access.role, route = %path, "refused: the key lacks the role");
+        let route = format!("{} {path}", request.method());
+        return Err(("forbidden", caller.name().to_owned(), ApiError::Forbidden { role: access.role, route }));
+    }
+    if let Some(rate) = caller.rate()
+        && let Err(retry_after_secs) = rate.try_take(Instant::now())
+    {
+        return Err(("rate_limited", caller.name().to_owned(), ApiError::RateLimited { retry_after_secs }));
+    }
+    Ok(caller)
+}
+
+/// Charges a request's items to its key's daily quota (429 `quota_exceeded` when they do not
+/// fit), and gives them back when the request is not answered with success. It runs once the
+/// body is in ([`super::admission::read_body_first`]), so counting reads no byte from the
+/// client; an upload is charged by its handler as it stores items, and is refused here only
+/// when the day's quota is already spent.
+pub async fn charge_quota(request: Request, next: Next) -> Response<Body> {
+    let Some(caller) = request.extensions().get::<Caller>().cloned() else {
+        return next.run(request).await;
+    };
+    let Some(quota) = caller.quota() else {
+        return next.run(request).await;
+    };
+    let access = crate::auth::access(request.method().as_str(), &route_of(&request));
+    if access.charge == Charge::Free {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let (items, body) = match access.charge.counted_field() {
+        Some(field) => {
+            // The body was read whole before this layer: collecting it again copies nothing.
+            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            let items = super::json::count_items(&bytes, field).ok().flatten().unwrap_or(0);
+            (u64::try_from(items).unwrap_or(u64::MAX), Body::from(bytes))
+        }
+        None => (0, body),
+    };
+    let now = crate::auth::unix_secs();
+    if let Err(refusal) = quota.try_charge(items, now) {
+        tracing::info!(key = caller.name(), limit = refusal.limit, "refused: the key's daily quota is spent");
+        count_refusal("quota_exceeded", caller.name().to_owned());
+        let error = ApiError::QuotaExceeded { limit: refusal.limit, retry_after_secs: refusal.retry_after_secs };
+        return error.into_response();
+    }
+    let response = next.run(Request::from_parts(parts, body)).await;
+    if !response.status().is_success() {
+        quota.refund(items, now);
+    }
+    response
 }
 
 /// Room for requests in flight, shared by every load-limited route: `server.max_concurrent_requests`
@@ -96,6 +178,7 @@ impl Drop for WaitingPlace {
 pub async fn shed_when_full(State(gate): State<RequestGate>, request: Request, next: Next) -> Response<Body> {
     let Ok(_permit) = Arc::clone(&gate.permits).try_acquire_owned() else {
         metrics::counter!("referee_requests_shed_total").increment(1);
+        super::admission::note_refusal("concurrency");
         return ApiError::Overloaded { retry_after_secs: gate.retry_after_secs }.into_response();
     };
     next.run(request).await
@@ -114,6 +197,7 @@ pub async fn hold_until_room(State(gate): State<RequestGate>, mut request: Reque
         Err(_) => {
             let Some(_place) = WaitingPlace::take(&gate) else {
                 metrics::counter!("referee_trainer_requests_refused_total", "reason" => "waiting_full").increment(1);
+                super::admission::note_refusal("waiting_full");
                 return gate
                     .busy(format!("{} requests already wait for room (server.max_waiting_requests)", gate.max_waiting))
                     .into_response();
@@ -127,6 +211,7 @@ pub async fn hold_until_room(State(gate): State<RequestGate>, mut request: Reque
                 // Timed out, or the semaphore was closed (it never is).
                 Ok(Err(_)) | Err(_) => {
                     metrics::counter!("referee_trainer_requests_refused_total", "reason" => "deadline").increment(1);
+                    super::admission::note_refusal("deadline");
                     return gate.busy("no room came within the request deadline".to_owned()).into_response();
                 }
             }

@@ -1,11 +1,14 @@
 //! The HTTP API: routes, shared state and the tower layers around them.
 
+mod admission;
+mod connections;
 mod docs;
 mod environments;
 pub mod error;
 mod health;
 mod integers;
 mod jobs;
+mod json;
 mod middleware;
 mod noise;
 mod openrlhf;
@@ -34,6 +37,7 @@ use crate::auth::ApiKeys;
 use crate::config::{OpenRlhfConfig, ServerConfig};
 use crate::registry::Registry;
 use crate::scoring::Engine;
+pub use connections::{ConnectionLimits, serve};
 pub use error::{ApiError, ErrorBody};
 pub use jobs::JobsHandle;
 pub use score::{ScoreRequest, ScoreResponse};
@@ -96,6 +100,12 @@ pub struct Limits {
     pub max_batch_items: usize,
     pub body_limit_bytes: usize,
     pub max_concurrent_requests: usize,
+    /// Bytes of request bodies held at once.
+    pub max_inflight_body_bytes: usize,
+    /// Time a request's body has to arrive.
+    pub body_read_timeout: Duration,
+    /// Items being scored at once.
+    pub max_inflight_items: usize,
     /// Trainer-facing requests that may wait for room at once.
     pub max_waiting_requests: usize,
     pub retry_after_secs: u32,
@@ -110,6 +120,9 @@ impl Limits {
             max_batch_items: config.max_batch_items,
             body_limit_bytes: config.body_limit_bytes,
             max_concurrent_requests: config.max_concurrent_requests,
+            max_inflight_body_bytes: config.max_inflight_body_bytes,
+            body_read_timeout: Duration::from_millis(config.body_read_timeout_ms),
+            max_inflight_items: config.max_inflight_items,
             max_waiting_requests: config.max_waiting_requests,
             retry_after_secs: config.retry_after_secs,
             max_upload_bytes,
@@ -168,7 +181,12 @@ pub fn openapi_document(registry: &Registry) -> Value {
     let (_, trainer) = trainer_routes().split_for_parts();
     let (_, upload) = upload_routes().split_for_parts();
     let (_, open) = open_routes().split_for_parts();
-    docs::finish(docs::base_document().merge_from(v1).merge_from(trainer).merge_from(upload).merge_from(open), registry)
+    let mut document = docs::finish(
+        docs::base_document().merge_from(v1).merge_from(trainer).merge_from(upload).merge_from(open),
+        registry,
+    );
+    crate::auth::document_access(&mut document);
+    document
 }
 
 /// [`openapi_document`] as the pretty-printed JSON checked in at `openapi/openapi.json`.
@@ -186,15 +204,38 @@ pub fn app(state: AppState) -> Router {
         limits.request_timeout,
         limits.retry_after_secs,
     );
+    let bodies = admission::BodyAdmission::new(
+        limits.max_inflight_body_bytes,
+        limits.body_limit_bytes,
+        limits.body_read_timeout,
+        limits.retry_after_secs,
+    );
+    let read_body_first = axum::middleware::from_fn_with_state(bodies, admission::read_body_first);
+    // Uploads stream their body into the database in small transactions: they are not read
+    // whole first.
     let upload = Router::from(upload_routes())
         .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
-        .layer(DefaultBodyLimit::max(limits.max_upload_bytes));
+        .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
+        .layer(axum::middleware::from_fn(middleware::charge_quota));
+    let items = axum::middleware::from_fn_with_state(
+        admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs),
+        admission::admit_items,
+    );
     let general = Router::from(v1_routes())
+        .layer(items.clone())
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
+        .layer(axum::middleware::from_fn(middleware::charge_quota))
+        .layer(read_body_first.clone());
+    let trainer = Router::from(trainer_routes())
+        .layer(items)
+        .layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room))
+        .layer(axum::middleware::from_fn(middleware::charge_quota))
+        .layer(read_body_first);
+    let v1 = general
+        .merge(trainer)
         .merge(upload)
-        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full));
-    let trainer =
-        Router::from(trainer_routes()).layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room));
-    let v1 = general.merge(trainer).layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1));
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1));
     Router::new()
         .merge(v1)
         .merge(Router::from(open_routes()))
@@ -208,7 +249,9 @@ pub fn app(state: AppState) -> Router {
                 .layer(axum::middleware::from_fn(middleware::replace_unacceptable_request_id))
                 .layer(SetRequestIdLayer::x_request_id(middleware::RandomRequestId))
                 .layer(PropagateRequestIdLayer::x_request_id())
-                .layer(TraceLayer::new_for_http())
+                // Failures are logged where they arise (`ApiError::Internal`, panics); a 503
+                // refusal under load is not a failure to log once per request.
+                .layer(TraceLayer::new_for_http().on_failure(()))
                 .layer(CatchPanicLayer::custom(middleware::panic_response))
                 .layer(axum::middleware::from_fn(middleware::record_http_metrics))
                 .layer(axum::middleware::from_fn_with_state(limits.body_limit_bytes, middleware::attach_body_limit))

@@ -22,7 +22,8 @@ use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 
 use super::AppState;
-use super::error::{ApiError, ApiJson, ErrorBody};
+use super::error::{ApiError, ErrorBody};
+use super::json::{Batch, BatchJson};
 use super::middleware::HoldUntil;
 use super::score::{budget, check_size, request_id};
 use crate::noise::Correction;
@@ -48,6 +49,10 @@ pub struct RewardRequest {
     /// `invalid_input` if it needs one.
     #[serde(default)]
     pub labels: Option<Vec<Value>>,
+}
+
+impl Batch for RewardRequest {
+    const ITEMS: &'static str = "query";
 }
 
 /// Which verifier judges the batch and where labels go; both default to the `[openrlhf]`
@@ -197,7 +202,7 @@ pub async fn get_reward(
     hold: Option<Extension<HoldUntil>>,
     params: Result<Query<RewardParams>, QueryRejection>,
     headers: HeaderMap,
-    ApiJson(request): ApiJson<RewardRequest>,
+    BatchJson(request): BatchJson<RewardRequest>,
 ) -> Result<axum::Json<RewardResponse>, ApiError> {
     let Query(params) = params.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
     let verifier = params.verifier.as_deref().unwrap_or(&state.openrlhf.verifier);

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::error::{ApiError, ApiJson, ErrorBody};
+use super::error::{ApiError, ErrorBody};
 use super::integers::optional_integer;
+use super::json::{Batch, BatchJson};
 use super::{AppState, Limits};
 use crate::noise::Correction;
 use crate::scoring::{ItemShape, ScoreResult};
@@ -53,6 +54,10 @@ pub struct ScoreRequest {
     pub correction: Correction,
 }
 
+impl Batch for ScoreRequest {
+    const ITEMS: &'static str = "items";
+}
+
 /// One item of `POST /v1/verifiers/{id}/score`.
 #[derive(Debug, ToSchema)]
 #[expect(dead_code, reason = "documents the wire shape; the engine reads items one by one to isolate bad ones")]
@@ -82,6 +87,10 @@ pub struct VerifierScoreRequest {
     /// the corrections in `details.reward`.
     #[serde(default)]
     pub correction: Correction,
+}
+
+impl Batch for VerifierScoreRequest {
+    const ITEMS: &'static str = "items";
 }
 
 /// The results, one per item, in item order.
@@ -134,7 +143,7 @@ pub(super) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> 
 pub async fn score(
     State(state): State<AppState>,
     headers: HeaderMap,
-    ApiJson(request): ApiJson<ScoreRequest>,
+    BatchJson(request): BatchJson<ScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);
@@ -164,7 +173,7 @@ pub async fn score_with_verifier(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    ApiJson(request): ApiJson<VerifierScoreRequest>,
+    BatchJson(request): BatchJson<VerifierScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     if state.engine.registry().get(&id).is_none() {
         return Err(ApiError::UnknownVerifier(id));

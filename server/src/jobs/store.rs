@@ -256,6 +256,25 @@ impl JobStore {
         }))
     }
 
+    /// Records the name of the key that submits a job, while it is still uploading.
+    pub async fn set_owner(&self, id: &str, owner: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE jobs SET owner = $1 WHERE id = $2 AND state = 'uploading'")
+            .bind(owner)
+            .bind(id)
+            .execute(self.storage.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The name of the key that submitted a job: `None` when there is no such job (or it is
+    /// still uploading), `Some(None)` for a job that has no owner.
+    pub async fn owner(&self, id: &str) -> Result<Option<Option<String>>, sqlx::Error> {
+        sqlx::query_scalar("SELECT owner FROM jobs WHERE id = $1 AND state <> 'uploading'")
+            .bind(id)
+            .fetch_optional(self.storage.pool())
+            .await
+    }
+
     /// Cancels a job: chunks not yet claimed will not run. `None` when there is no such job.
     pub async fn cancel(&self, id: &str) -> Result<Option<JobStatus>, sqlx::Error> {
         let mut tx = self.storage.pool().begin().await?;

@@ -206,6 +206,15 @@ impl Upload {
         Ok(())
     }
 
+    /// Removes the upload now rather than in the background as a drop does, so that a refusal
+    /// the client reads is already true in the database; a failed delete is left to the drop's
+    /// path (the sweep).
+    pub async fn discard(mut self) {
+        if self.store.delete_upload(&self.id).await.is_ok() {
+            self.done = true;
+        }
+    }
+
     /// Stores the rest and makes the job visible and claimable; returns its status.
     pub async fn finish(mut self) -> Result<JobStatus, UploadError> {
         if self.items() == 0 {

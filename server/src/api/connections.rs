@@ -1,0 +1,108 @@
+//! The listener: connections are accepted up to `server.max_connections` and served by hyper
+//! under a header-read timeout, which also closes keep-alive connections left idle; on shutdown
+//! every connection finishes its request in flight and closes.
+//!
+//! A slow client can hold a connection (a file descriptor, a few kilobytes) for at most the
+//! header-read timeout while it sends its headers, and for at most `server.body_read_timeout_ms`
+//! while it sends its body ([`super::admission`]); it never holds a scoring slot, which is taken
+//! only once the body is in.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+/// Limits on connections, from `[server]`.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    /// Connections open at once; the listener stops accepting at this many (the kernel's
+    /// backlog holds further ones) and resumes as connections close.
+    pub max_connections: usize,
+    /// Time a client has to send a request's headers, counted from the connection's start or
+    /// from the end of its previous response: it is also the keep-alive idle timeout.
+    pub header_read_timeout: Duration,
+    /// Largest request head (request line and headers) in bytes; hyper refuses a larger head
+    /// with 431 and closes the connection. That answer, like hyper's 400 for a request that is
+    /// not HTTP, has no body: the request never reached the application.
+    pub max_header_bytes: usize,
+}
+
+/// Serves `app` on `listener` until `stop` completes, then stops accepting and waits for the
+/// open connections to finish the requests they are serving (the caller bounds that wait).
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    stop: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let room = Arc::new(Semaphore::new(limits.max_connections.clamp(1, Semaphore::MAX_PERMITS)));
+    let graceful = GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .max_header_size(limits.max_header_bytes);
+    let open = metrics::gauge!("referee_http_connections_open");
+    tokio::pin!(stop);
+    loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(&room).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    accept_failed(&error).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let connection = graceful.watch(connection);
+        let open = open.clone();
+        open.increment(1.0);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                // Timeouts, resets and malformed requests from clients: not the server's fault.
+                tracing::debug!(%error, "connection ended with an error");
+            }
+            open.decrement(1.0);
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Accept errors are per connection (a reset before accept) or transient (out of file
+/// descriptors): log them at most once a second and keep accepting after a short pause, as a
+/// failed accept must never stop the server.
+async fn accept_failed(error: &std::io::Error) {
+    static LAST_LOGGED: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+    metrics::counter!("referee_http_accept_errors_total").increment(1);
+    let log = LAST_LOGGED.lock().map(|mut last| {
+        let due = last.is_none_or(|at| at.elapsed() >= Duration::from_secs(1));
+        if due {
+            *last = Some(std::time::Instant::now());
+        }
+        due
+    });
+    if log.unwrap_or(true) {
+        tracing::warn!(%error, "accepting a connection failed");
+    }
+    tokio::time::sleep(Duration::from_millis(10)).await;
+}

@@ -1,0 +1,295 @@
+//! Reading JSON request bodies with bounded work: the body must be a JSON object, a batch's item
+//! count is checked by a pass that allocates nothing per item before anything is built from it,
+//! and large bodies are parsed on the blocking pool so that the async workers keep answering
+//! (`/healthz` included) while a 64 MiB body is parsed.
+
+use std::fmt;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::AppState;
+use super::error::{ApiError, BodyLimit, from_json_rejection};
+
+/// Bodies up to this size are parsed where they arrive; larger ones on the blocking pool.
+const PARSE_IN_PLACE_BYTES: usize = 256 << 10;
+
+/// A top-level array field whose length a request bounds, and the bound.
+#[derive(Debug, Clone, Copy)]
+pub struct ItemField {
+    pub name: &'static str,
+    pub limit: usize,
+}
+
+/// Reads the body of `request` as a `T`, refusing a body that is not declared as JSON, is over
+/// the body limit, is not a JSON object, or (with `items`) has more items than allowed.
+pub async fn read_json<T, S>(request: Request, state: &S, items: Option<ItemField>) -> Result<T, ApiError>
+where
+    T: DeserializeOwned + Send + 'static,
+    S: Send + Sync,
+{
+    if !declares_json(request.headers()) {
+        return Err(ApiError::UnsupportedMediaType);
+    }
+    let limit = request.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
+    let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge { limit }
+        } else {
+            ApiError::MalformedJson(rejection.body_text())
+        }
+    })?;
+    if bytes.len() <= PARSE_IN_PLACE_BYTES {
+        return parse(&bytes, items);
+    }
+    tokio::task::spawn_blocking(move || parse(&bytes, items))
+        .await
+        .map_err(|join| ApiError::Internal(format!("parsing the body failed: {join}")))?
+}
+
+/// A batch request: the name of its top-level array of items.
+pub trait Batch {
+    const ITEMS: &'static str;
+}
+
+/// The body of a batch request, its item count checked against `server.max_batch_items` (413
+/// `too_many_items`) before anything is built from it.
+#[derive(Debug)]
+pub struct BatchJson<T>(pub T);
+
+impl<T> FromRequest<AppState> for BatchJson<T>
+where
+    T: Batch + DeserializeOwned + Send + 'static,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let items = ItemField { name: T::ITEMS, limit: state.limits.max_batch_items };
+        read_json(request, state, Some(items)).await.map(BatchJson)
+    }
+}
+
+/// `application/json` or any `+json` type, as `axum::Json` accepts.
+fn declares_json(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    kind == "application" && (subtype == "json" || subtype.ends_with("+json"))
+}
+
+fn parse<T: DeserializeOwned>(bytes: &[u8], items: Option<ItemField>) -> Result<T, ApiError> {
+    // serde's derived structs also accept an array of their fields in order, which the document
+    // does not allow and no client means (`[null, null]` would be read as empty settings).
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b != b'{') {
+        // Not an object: malformed JSON is still told as such (400), a well-formed other value
+        // is the wrong shape (422).
+        if let Err(error) = serde_json::from_slice::<IgnoredAny>(bytes) {
+            return Err(ApiError::MalformedJson(error.to_string()));
+        }
+        return Err(ApiError::InvalidBody("the body must be a JSON object".to_owned()));
+    }
+    if let Some(field) = items {
+        // A body that is not valid JSON fails the count; the parse below then says why.
+        if let Ok(Some(count)) = count_items(bytes, field.name)
+            && count > field.limit
+        {
+            return Err(ApiError::TooManyItems { count, limit: field.limit });
+        }
+    }
+    axum::Json::<T>::from_bytes(bytes)
+        .map(|axum::Json(value)| value)
+        .map_err(|rejection| from_json_rejection(rejection, 0))
+}
+
+/// The length of the top-level array `field` of a JSON object, counted without building any
+/// element; `None` when the object has no such array.
+pub fn count_items(bytes: &[u8], field: &'static str) -> serde_json::Result<Option<usize>> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    FieldLength(field).deserialize(&mut deserializer)
+}
+
+struct FieldLength(&'static str);
+
+impl<'de> DeserializeSeed<'de> for FieldLength {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldLength {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<usize>, A::Error> {
+        let mut length = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == self.0 {
+                length = map.next_value::<ArrayLength>()?.0;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(length)
+    }
+}
+
+/// The number of elements of an array (`None` for any other value), elements skipped unbuilt.
+struct ArrayLength(Option<usize>);
+
+impl<'de> serde::Deserialize<'de> for ArrayLength {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ArrayLength, D::Error> {
+        deserializer.deserialize_any(ArrayLengthVisitor)
+    }
+}
+
+struct ArrayLengthVisitor;
+
+impl<'de> Visitor<'de> for ArrayLengthVisitor {
+    type Value = ArrayLength;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ArrayLength, A::Error> {
+        let mut count = 0usize;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        Ok(ArrayLength(Some(count)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ArrayLength, A::Error> {
+        IgnoredAny.visit_map(map).map(|_| ArrayLength(None))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+
+    fn visit_unit<E>(self) -> Result<ArrayLength, E> {
+        Ok(ArrayLength(None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_named_array_only() {
+        let body = br#"{"timeout_ms": 5, "other": [1, 2, 3], "items": [{"a": [1, 2]}, "x", null, 4]}"#;
+        assert_eq!(count_items(body, "items").ok(), Some(Some(4)));
+        assert_eq!(count_items(body, "other").ok(), Some(Some(3)));
+        assert_eq!(count_items(body, "missing").ok(), Some(None));
+        assert_eq!(count_items(br#"{"items": {"a": 1}}"#, "items").ok(), Some(None));
+        assert_eq!(count_items(br#"{"items": "text"}"#, "items").ok(), Some(None));
+        assert!(count_items(br#"{"items": [1, 2"#, "items").is_err());
+        assert!(count_items(b"[1, 2]", "items").is_err());
+    }
+
+    #[test]
+    fn too_many_items_are_refused_before_the_parse() {
+        let items = vec!["{}"; 20].join(",");
+        let body = format!(r#"{{"items": [{items}]}}"#);
+        let field = ItemField { name: "items", limit: 10 };
+        match parse::<serde_json::Value>(body.as_bytes(), Some(field)) {
+            Err(ApiError::TooManyItems { count, limit }) => assert_eq!((count, limit), (20, 10)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 })).is_ok());
+    }
+
+    #[test]
+    fn the_body_must_be_an_object() {
+        assert!(matches!(parse::<serde_json::Value>(b" [1]", None), Err(ApiError::InvalidBody(_))));
+        assert!(matches!(parse::<serde_json::Value>(b"{\"a\": ", None), Err(ApiError::MalformedJson(_))));
+        assert!(matches!(parse::<serde_json::Value>(b"[1,", None), Err(ApiError::MalformedJson(_))));
+    }
+
+    #[test]
+    fn json_content_types() {
+        let accepts = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, value.parse().unwrap_or_else(|e| panic!("{e}")));
+            declares_json(&headers)
+        };
+        for value in
+            ["application/json", "application/json; charset=utf-8", "Application/JSON", "application/cloudevents+json"]
+        {
+            assert!(accepts(value), "{value}");
+        }
+        for value in ["text/json", "application/jsonx", "text/plain", "application"] {
+            assert!(!accepts(value), "{value}");
+        }
+        assert!(!declares_json(&HeaderMap::new()));
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(serde_json::Value::from),
+            ".{0,12}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(3, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map(".{0,6}", inner, 0..6)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Hostile bytes: an answer, never a panic, whatever the body.
+        #[test]
+        fn any_body_is_answered(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
+            let _ = count_items(&bytes, "items");
+            let _ = parse::<serde_json::Value>(&bytes, Some(ItemField { name: "items", limit: 3 }));
+        }
+
+        /// The counting pass agrees with a full parse on any object.
+        #[test]
+        fn the_count_is_the_parsed_length(
+            items in proptest::collection::vec(json_value(), 0..40),
+            other in json_value(),
+        ) {
+            let body = serde_json::json!({"other": other, "items": items}).to_string();
+            proptest::prop_assert_eq!(count_items(body.as_bytes(), "items").ok(), Some(Some(items.len())));
+            let too_many = parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }));
+            proptest::prop_assert_eq!(matches!(too_many, Err(ApiError::TooManyItems { .. })), items.len() > 20);
+        }
+    }
+}
