@@ -1,4 +1,4 @@
-//! The edges of the HTTP layer: error bodies are JSON even where axum answers by itself, the
+//! The edges of the HTTP layer: error bodies are JSON even where axum or hyper answers by itself, the
 //! request body is an object, the bearer scheme is case-insensitive, and shutdown keeps to its
 //! grace period with requests and job chunks still in flight; connections are bounded in number
 //! and time, a slow body holds no request slot, and a refusal decided from the headers reaches
@@ -60,6 +60,35 @@ async fn errors_axum_answers_itself_are_json() -> anyhow::Result<()> {
     assert_eq!((status, content_type.as_deref()), (400, Some("application/json")));
     assert_eq!(error["code"], "bad_request", "{error}");
     assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{error}");
+    server.finish().await
+}
+
+/// Heads hyper refuses before any handler runs (not HTTP, too large) are answered in JSON too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_the_http_library_answers_itself_are_json() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, |c| c.server.max_header_bytes = 4096).await?;
+    let big_header = format!("GET /healthz HTTP/1.1\r\nhost: test\r\nx-big: {}\r\n\r\n", "a".repeat(8192));
+    let cases = [
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nhost: test\r\nbad header\r\n\r\n".to_vec(), 400, "bad_request"),
+        (big_header.into_bytes(), 431, "headers_too_large"),
+    ];
+    for (request, status, code) in cases {
+        let mut stream = TcpStream::connect(server.server().addr()).await?;
+        stream.write_all(&request).await?;
+        let (answer, closed) = read_until_closed(&mut stream, Duration::from_secs(20)).await;
+        let answer = String::from_utf8_lossy(&answer);
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_default();
+        assert!(closed, "the connection stays open after {head}");
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+        assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+        let error: Value = serde_json::from_str(body)?;
+        assert_eq!(error["code"], code, "{error}");
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{error}");
+    }
+    // The connection limits and the JSON rewriting leave ordinary answers alone.
+    let healthz = server.client.get(server.url("/healthz")).send().await?;
+    assert_eq!(healthz.status(), 200);
     server.finish().await
 }
 

@@ -18,6 +18,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use super::head_errors::JsonHeadErrors;
+
 /// Limits on connections, from `[server]`.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
@@ -28,8 +30,8 @@ pub struct ConnectionLimits {
     /// from the end of its previous response: it is also the keep-alive idle timeout.
     pub header_read_timeout: Duration,
     /// Largest request head (request line and headers) in bytes; hyper refuses a larger head
-    /// with 431 and closes the connection. That answer, like hyper's 400 for a request that is
-    /// not HTTP, has no body: the request never reached the application.
+    /// with 431 and closes the connection (its answer, like its 400 for a request that is not
+    /// HTTP, gets a JSON body from [`JsonHeadErrors`]: the request never reached the application).
     pub max_header_bytes: usize,
 }
 
@@ -70,7 +72,8 @@ pub async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
-        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let connection =
+            http.serve_connection(TokioIo::new(JsonHeadErrors::new(stream)), TowerToHyperService::new(app.clone()));
         let connection = graceful.watch(connection);
         let open = open.clone();
         open.increment(1.0);

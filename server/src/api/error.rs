@@ -230,7 +230,7 @@ impl From<Busy> for ApiError {
 const PLAIN_ERROR_BYTES: usize = 4096;
 
 /// The stable code of an error status that none of our [`ApiError`]s produced.
-fn code_of_status(status: StatusCode) -> &'static str {
+pub(super) fn code_of_status(status: StatusCode) -> &'static str {
     match status {
         StatusCode::BAD_REQUEST => "bad_request",
         StatusCode::NOT_FOUND => "not_found",

@@ -5,6 +5,7 @@ mod connections;
 mod docs;
 mod environments;
 pub mod error;
+mod head_errors;
 mod health;
 mod integers;
 mod jobs;
