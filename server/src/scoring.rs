@@ -622,7 +622,13 @@ impl Engine {
                 })
                 .collect();
             // Waits (boundedly) when the writer is behind: back-pressure instead of silent loss.
-            p.queue.log(rows).await;
+            // Rows of replayable input are written before the caller commits its results, so a
+            // kill between the two leaves the input to be scored again, never results without rows.
+            if replayable {
+                p.queue.log_durably(rows).await;
+            } else {
+                p.queue.log(rows).await;
+            }
         }
         done.into_iter().map(|(position, verdict, elapsed_us, _)| (position, verdict, elapsed_us)).collect()
     }

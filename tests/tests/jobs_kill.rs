@@ -1,7 +1,8 @@
 //! Jobs survive their workers: a replica killed with SIGKILL in the middle of a chunk, or a
 //! single process killed and restarted, leaves every item scored exactly once. Another node
 //! takes the dead worker's chunks over when their leases expire; the same node, restarted,
-//! takes them back at once.
+//! takes them back at once. The scoring log holds exactly one row per item: none lost with the
+//! killed process, none added by a chunk scored again.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -27,6 +28,7 @@ impl Replica {
             .env("REFEREE__JOBS__POLL_INTERVAL_MS", "100")
             .env("REFEREE__JOBS__WORKERS", "2")
             .env("REFEREE__LOG__FILTER", "info")
+            .env("REFEREE__SCORING_LOG__MODE", "all")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()?;
@@ -98,8 +100,8 @@ async fn wait_done(client: &reqwest::Client, base: &str, id: &str, limit: Durati
     anyhow::bail!("job {id} did not finish within {limit:?}")
 }
 
-/// Every item has exactly one result, the stream is complete and in order, and some chunk was
-/// taken over from the killed worker.
+/// Every item has exactly one result and one scoring-log row, the stream is complete and in
+/// order, and some chunk was taken over from the killed worker.
 async fn check_exactly_once(
     client: &reqwest::Client,
     base: &str,
@@ -114,8 +116,14 @@ async fn check_exactly_once(
         sqlx::query_scalar("SELECT COUNT(DISTINCT item_index) FROM job_results").fetch_one(&mut conn).await?;
     let retried: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM job_chunks WHERE attempts > 1").fetch_one(&mut conn).await?;
+    let (log_rows, log_keys): (i64, i64) =
+        sqlx::query_as("SELECT COUNT(*), COUNT(DISTINCT row_key) FROM scoring_log WHERE request_id LIKE $1")
+            .bind(format!("{id}:%"))
+            .fetch_one(&mut conn)
+            .await?;
     conn.close().await?;
     assert_eq!((rows, distinct), (count, count));
+    assert_eq!((log_rows, log_keys), (count, count), "one scoring-log row per item");
     assert!(retried >= 1, "the killed worker's chunk was taken over");
 
     let text = client.get(format!("{base}/v1/jobs/{id}/results")).send().await?.text().await?;

@@ -9,7 +9,9 @@
 //! `referee_cache_dropped_rows_total`). A batch whose write fails with a transient database
 //! error (a dropped connection, a busy or locked database, a serialisation failure) is retried
 //! with exponential backoff for up to `scoring_log.retry_window_ms`. Rows of a job chunk carry a
-//! key that is unique in the table, so a chunk scored again after a takeover adds no rows.
+//! key that is unique in the table, so a chunk scored again after a takeover adds no rows, and
+//! they are written before the chunk's results are committed ([`WriteQueue::log_durably`]): a
+//! process killed at any moment leaves either both or a chunk that is scored again.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -52,11 +54,16 @@ pub struct CacheRow {
 /// write is dropped after the rows were written or given up.
 #[derive(Debug)]
 enum Write {
-    Log { rows: Vec<LogRow>, _room: OwnedSemaphorePermit },
+    Log { rows: Vec<LogRow>, _room: OwnedSemaphorePermit, written: Option<oneshot::Sender<bool>> },
     Cache { rows: Vec<CacheRow>, _room: OwnedSemaphorePermit },
 }
 
 impl Write {
+    /// Whether a request waits for this write to be done.
+    fn awaited(&self) -> bool {
+        matches!(self, Write::Log { written: Some(_), .. })
+    }
+
     fn rows(&self) -> usize {
         match self {
             Write::Log { rows, .. } => rows.len(),
@@ -131,6 +138,22 @@ impl WriteQueue {
     /// Queues scoring-log rows, waiting up to the enqueue timeout for room; rows that find none
     /// are dropped and counted.
     pub async fn log(&self, rows: Vec<LogRow>) {
+        self.enqueue(rows, None).await;
+    }
+
+    /// Queues scoring-log rows like [`WriteQueue::log`] and waits until they are written (true)
+    /// or given up (false, counted as dropped). Such rows do not wait for a burst to gather:
+    /// at most for the one being gathered when they arrive (`scoring_log.flush_interval_ms`).
+    pub async fn log_durably(&self, rows: Vec<LogRow>) -> bool {
+        if rows.is_empty() {
+            return true;
+        }
+        let (written, done) = oneshot::channel();
+        self.enqueue(rows, Some(written)).await;
+        done.await.unwrap_or(false)
+    }
+
+    async fn enqueue(&self, rows: Vec<LogRow>, written: Option<oneshot::Sender<bool>>) {
         if rows.is_empty() {
             return;
         }
@@ -146,7 +169,7 @@ impl WriteQueue {
             }
         };
         match room {
-            Some(room) => self.send(Write::Log { rows, _room: room }),
+            Some(room) => self.send(Write::Log { rows, _room: room, written }),
             None => {
                 self.drops.record(count, "queue_full");
             }
@@ -233,8 +256,8 @@ pub fn spawn_writer(storage: Storage, limits: WriterLimits) -> (WriteQueue, Writ
                         continue;
                     }
                 }
-                // Let a burst accumulate so one transaction carries it.
-                if rows(&buffer) < ROWS_PER_FLUSH {
+                // Let a burst accumulate so one transaction carries it, unless rows wait for it.
+                if rows(&buffer) < ROWS_PER_FLUSH && !buffer.iter().any(Write::awaited) {
                     tokio::select! {
                         () = tokio::time::sleep(limits.flush_interval) => {}
                         _ = &mut stopped => {
@@ -250,9 +273,13 @@ pub fn spawn_writer(storage: Storage, limits: WriterLimits) -> (WriteQueue, Writ
                     Err(_) => break,
                 }
             }
-            write_with_retries(&storage, &buffer, limits.retry_window, &drops).await;
+            let written = write_with_retries(&storage, &buffer, limits.retry_window, &drops).await;
             // Dropping the writes gives their room back to the queue.
-            buffer.clear();
+            for write in buffer.drain(..) {
+                if let Write::Log { written: Some(waiting), .. } = write {
+                    let _ = waiting.send(written);
+                }
+            }
         }
     });
     (queue, Writer { stop, task })
@@ -262,13 +289,14 @@ fn rows(buffer: &[Write]) -> usize {
     buffer.iter().map(Write::rows).sum()
 }
 
-/// Writes a batch, retrying transient failures with backoff within `window`.
-async fn write_with_retries(storage: &Storage, buffer: &[Write], window: Duration, drops: &DropReport) {
+/// Writes a batch, retrying transient failures with backoff within `window`; false when it was
+/// given up.
+async fn write_with_retries(storage: &Storage, buffer: &[Write], window: Duration, drops: &DropReport) -> bool {
     let started = Instant::now();
     let mut backoff = RETRY_BACKOFF_MIN;
     loop {
         let error = match flush(storage, buffer).await {
-            Ok(()) => return,
+            Ok(()) => return true,
             Err(error) => error,
         };
         metrics::counter!("referee_storage_write_errors_total").increment(1);
@@ -290,7 +318,7 @@ async fn write_with_retries(storage: &Storage, buffer: &[Write], window: Duratio
         tracing::error!(%error, transient, log_rows = logs, cache_rows = caches, "writing rows failed; given up");
         let _ = drops.record(logs, if transient { "retries_exhausted" } else { "write_failed" });
         metrics::counter!("referee_cache_dropped_rows_total").increment(caches as u64);
-        return;
+        return false;
     }
 }
 
