@@ -4,9 +4,12 @@ with `Retry-After`, timeouts and errors."""
 from __future__ import annotations
 
 import asyncio
+import http.server
+import json
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -79,10 +82,62 @@ def test_request_errors_are_raised_with_their_code(server_url: str) -> None:
     assert (raised.value.status, raised.value.code) == (422, "invalid_body")
 
 
+class HeldJudge:
+    """Plays the LLM judge (OpenAI's chat-completions route) and answers only once released, so
+    that a rubric item scored through it keeps its request in flight for as long as a test needs."""
+
+    REPLY = {"verdicts": [{"name": "depth", "reason": "held", "verdict": 7}]}
+
+    def __init__(self) -> None:
+        self.called = threading.Event()
+        self.released = threading.Event()
+        judge = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                judge.called.set()
+                judge.released.wait(60)
+                message = {"role": "assistant", "content": json.dumps(judge.REPLY)}
+                body = json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.fixture(scope="module")
-def one_slot() -> Iterator[Server]:
+def held_judge() -> Iterator[HeldJudge]:
+    judge = HeldJudge()
+    try:
+        yield judge
+    finally:
+        judge.close()
+
+
+@pytest.fixture(scope="module")
+def one_slot(held_judge: HeldJudge) -> Iterator[Server]:
     """A server that handles one request at a time and refuses the rest with 503."""
-    server = Server({"REFEREE__SERVER__MAX_CONCURRENT_REQUESTS": "1", "REFEREE__SERVER__RETRY_AFTER_SECS": "1"})
+    server = Server({
+        "REFEREE__SERVER__MAX_CONCURRENT_REQUESTS": "1",
+        "REFEREE__SERVER__RETRY_AFTER_SECS": "1",
+        "REFEREE__JUDGE__BASE_URL": held_judge.base_url,
+        "REFEREE__JUDGE__MODEL": "held-judge",
+        "REFEREE__JUDGE__MAX_RETRIES": "0",
+    })
     try:
         yield server
     finally:
@@ -90,24 +145,32 @@ def one_slot() -> Iterator[Server]:
 
 
 class HeldSlot:
-    """Takes the server's one slot with a request whose body is not sent yet."""
+    """Takes the server's one slot with a request in progress: a rubric item waiting for its judge."""
 
-    BODY = b'{"items": []}'
+    CRITERIA = [{"name": "depth", "description": "How deep?", "kind": {"type": "score", "min": 1, "max": 10}}]
 
-    def __init__(self, url: str) -> None:
-        host, port = url.removeprefix("http://").split(":")
-        self.sock = socket.create_connection((host, int(port)))
-        head = (
-            f"POST /v1/score HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(self.BODY)}\r\n\r\n"
+    def __init__(self, url: str, judge: HeldJudge) -> None:
+        judge.called.clear()
+        judge.released.clear()
+        self.judge = judge
+        self.status: list[int] = []
+        request = urllib.request.Request(
+            url + "/v1/score", json.dumps({"items": [self.item()]}).encode(), {"content-type": "application/json"},
         )
-        self.sock.sendall(head.encode())
+        self.caller = threading.Thread(target=lambda: self.status.append(urllib.request.urlopen(request, timeout=120).status))
+        self.caller.start()
+        assert judge.called.wait(30), "the rubric item never reached the judge"
 
-    def release(self) -> bytes:
-        self.sock.sendall(self.BODY)
-        reply = self.sock.recv(65536)
-        self.sock.close()
-        return reply
+    @classmethod
+    def item(cls) -> dict:
+        # A response of its own each time: a cached verdict would not wait for the judge.
+        return {"verifier": "rubric", "input": {"response": f"x{time.monotonic_ns()}", "rubric": {"criteria": cls.CRITERIA}}}
+
+    def release(self) -> int:
+        """Lets the judge answer; the held request's HTTP status."""
+        self.judge.released.set()
+        self.caller.join(timeout=60)
+        return self.status[0]
 
 
 def wait_for_retry(referee: Referee | AsyncReferee) -> None:
@@ -117,20 +180,20 @@ def wait_for_retry(referee: Referee | AsyncReferee) -> None:
     assert referee.retries > 0, "the held slot did not make the client retry"
 
 
-def test_overloaded_requests_are_retried_after_retry_after(one_slot: Server) -> None:
-    held = HeldSlot(one_slot.url)
+def test_overloaded_requests_are_retried_after_retry_after(one_slot: Server, held_judge: HeldJudge) -> None:
+    held = HeldSlot(one_slot.url, held_judge)
     with Referee(one_slot.url, max_retries=10) as referee:
         outcome: list = []
         caller = threading.Thread(target=lambda: outcome.append(referee.score(items(4))))
         caller.start()
         wait_for_retry(referee)
-        assert held.release().startswith(b"HTTP/1.1 200")
+        assert held.release() == 200
         caller.join(timeout=60)
         check(outcome[0], 4)
 
 
-def test_async_overloaded_requests_are_retried(one_slot: Server) -> None:
-    held = HeldSlot(one_slot.url)
+def test_async_overloaded_requests_are_retried(one_slot: Server, held_judge: HeldJudge) -> None:
+    held = HeldSlot(one_slot.url, held_judge)
 
     async def run() -> list:
         async with AsyncReferee(one_slot.url, max_retries=10) as referee:
@@ -142,8 +205,8 @@ def test_async_overloaded_requests_are_retried(one_slot: Server) -> None:
     check(asyncio.run(run()), 4)
 
 
-def test_retries_run_out(one_slot: Server) -> None:
-    held = HeldSlot(one_slot.url)
+def test_retries_run_out(one_slot: Server, held_judge: HeldJudge) -> None:
+    held = HeldSlot(one_slot.url, held_judge)
     try:
         with Referee(one_slot.url, max_retries=0) as referee, pytest.raises(RefereeError) as raised:
             referee.score(items(1))
