@@ -39,13 +39,26 @@ pub struct RunningServer {
     grace: Duration,
 }
 
+/// Connections the kernel completes and queues for `accept` (capped by `net.core.somaxconn`).
+/// Well above tokio's default of 1,024: a thousand clients connecting at once while the cores are
+/// busy otherwise overflow the queue, and the kernel resets connections the clients think open.
+const LISTEN_BACKLOG: u32 = 8192;
+
+fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    // As std and tokio's own bind do on Unix: a restarted server can bind while old connections
+    // linger in TIME_WAIT.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Binds, starts serving (answering 503 until ready), opens and migrates the database, then
 /// marks the server ready. The first log line names the bound address.
 pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let keys = ApiKeys::from_config(&config.auth)?;
-    let listener = TcpListener::bind(config.server.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", config.server.listen))?;
+    let listener = bind(config.server.listen).with_context(|| format!("cannot listen on {}", config.server.listen))?;
     let addr = listener.local_addr()?;
     tracing::info!("listening on http://{addr}");
 
