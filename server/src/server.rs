@@ -240,3 +240,29 @@ async fn shutdown_signal() {
         () = terminate => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel reports a listening socket's backlog as its Send-Q (`ss -ltn`): it is ours,
+    /// capped by `net.core.somaxconn`, not tokio's 1,024.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_listen_backlog_is_ours() -> anyhow::Result<()> {
+        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        let port = listener.local_addr()?.port();
+        let somaxconn: u32 = std::fs::read_to_string("/proc/sys/net/core/somaxconn")?.trim().parse()?;
+        let ss = match std::process::Command::new("ss").args(["-ltnH", &format!("sport = :{port}")]).output() {
+            Ok(output) if output.status.success() => String::from_utf8(output.stdout)?,
+            _ => {
+                eprintln!("SKIPPED: `ss` (iproute2) is not available to read the listen backlog");
+                return Ok(());
+            }
+        };
+        let backlog: u32 = ss.split_whitespace().nth(2).unwrap_or_default().parse()?;
+        assert_eq!(backlog, LISTEN_BACKLOG.min(somaxconn), "{ss}");
+        assert!(backlog > 1024 || somaxconn <= 1024, "{ss}");
+        Ok(())
+    }
+}
