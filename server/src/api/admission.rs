@@ -143,7 +143,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
     let Some(field) = access.charge.counted_field() else {
         return next.run(request).await;
     };
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     // Read whole by `read_body_first`: collecting it again copies nothing.
     let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
     let (bytes, items) = if bytes.len() <= 256 << 10 {
@@ -160,8 +160,11 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
             Err(join) => return ApiError::Internal(format!("counting items failed: {join}")).into_response(),
         }
     };
+    let count = items.ok().flatten();
+    // The handler's own item limit reads this count instead of scanning the body again.
+    parts.extensions.insert(super::json::CountedItems { field, count });
     // A body that is not a batch is refused by its handler; it takes no room.
-    let items = items.ok().flatten().unwrap_or(0).min(admission.total);
+    let items = count.unwrap_or(0).min(admission.total);
     let units = u32::try_from(items).unwrap_or(u32::MAX);
     let hold = parts.extensions.get::<super::middleware::HoldUntil>().map(|h| h.0);
     let permit = match hold {

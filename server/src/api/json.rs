@@ -23,6 +23,16 @@ pub struct ItemField {
     pub limit: usize,
 }
 
+/// The length of a body's top-level array `field`, counted by an earlier layer
+/// ([`super::admission::admit_items`]) and carried in the request's extensions so that the
+/// body is not scanned for it again.
+#[derive(Debug, Clone, Copy)]
+pub struct CountedItems {
+    pub field: &'static str,
+    /// `None` when the body is not valid JSON or has no such array.
+    pub count: Option<usize>,
+}
+
 /// Reads the body of `request` as a `T`, refusing a body that is not declared as JSON, is over
 /// the body limit, is not a JSON object, or (with `items`) has more items than allowed.
 pub async fn read_json<T, S>(request: Request, state: &S, items: Option<ItemField>) -> Result<T, ApiError>
@@ -34,6 +44,8 @@ where
         return Err(ApiError::UnsupportedMediaType);
     }
     let limit = request.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
+    let counted = request.extensions().get::<CountedItems>().copied();
+    let counted = items.and_then(|field| counted.filter(|c| c.field == field.name)).map(|c| c.count);
     let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge { limit }
@@ -42,9 +54,9 @@ where
         }
     })?;
     if bytes.len() <= PARSE_IN_PLACE_BYTES {
-        return parse(&bytes, items);
+        return parse(&bytes, items, counted);
     }
-    tokio::task::spawn_blocking(move || parse(&bytes, items))
+    tokio::task::spawn_blocking(move || parse(&bytes, items, counted))
         .await
         .map_err(|join| ApiError::Internal(format!("parsing the body failed: {join}")))?
 }
@@ -83,7 +95,12 @@ fn declares_json(headers: &HeaderMap) -> bool {
     kind == "application" && (subtype == "json" || subtype.ends_with("+json"))
 }
 
-fn parse<T: DeserializeOwned>(bytes: &[u8], items: Option<ItemField>) -> Result<T, ApiError> {
+/// `counted`: the items' count when an earlier layer took it (`Some(None)`: no array found).
+fn parse<T: DeserializeOwned>(
+    bytes: &[u8],
+    items: Option<ItemField>,
+    counted: Option<Option<usize>>,
+) -> Result<T, ApiError> {
     // serde's derived structs also accept an array of their fields in order, which the document
     // does not allow and no client means (`[null, null]` would be read as empty settings).
     if bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| b != b'{') {
@@ -96,7 +113,8 @@ fn parse<T: DeserializeOwned>(bytes: &[u8], items: Option<ItemField>) -> Result<
     }
     if let Some(field) = items {
         // A body that is not valid JSON fails the count; the parse below then says why.
-        if let Ok(Some(count)) = count_items(bytes, field.name)
+        let count = counted.unwrap_or_else(|| count_items(bytes, field.name).ok().flatten());
+        if let Some(count) = count
             && count > field.limit
         {
             return Err(ApiError::TooManyItems { count, limit: field.limit });
@@ -220,18 +238,23 @@ mod tests {
         let items = vec!["{}"; 20].join(",");
         let body = format!(r#"{{"items": [{items}]}}"#);
         let field = ItemField { name: "items", limit: 10 };
-        match parse::<serde_json::Value>(body.as_bytes(), Some(field)) {
+        match parse::<serde_json::Value>(body.as_bytes(), Some(field), None) {
             Err(ApiError::TooManyItems { count, limit }) => assert_eq!((count, limit), (20, 10)),
             other => panic!("{other:?}"),
         }
-        assert!(parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 })).is_ok());
+        assert!(
+            parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok()
+        );
+        // A count an earlier layer took is the one checked: the body is not scanned again.
+        let carried = parse::<serde_json::Value>(body.as_bytes(), Some(field), Some(Some(7)));
+        assert!(carried.is_ok(), "{carried:?}");
     }
 
     #[test]
     fn the_body_must_be_an_object() {
-        assert!(matches!(parse::<serde_json::Value>(b" [1]", None), Err(ApiError::InvalidBody(_))));
-        assert!(matches!(parse::<serde_json::Value>(b"{\"a\": ", None), Err(ApiError::MalformedJson(_))));
-        assert!(matches!(parse::<serde_json::Value>(b"[1,", None), Err(ApiError::MalformedJson(_))));
+        assert!(matches!(parse::<serde_json::Value>(b" [1]", None, None), Err(ApiError::InvalidBody(_))));
+        assert!(matches!(parse::<serde_json::Value>(b"{\"a\": ", None, None), Err(ApiError::MalformedJson(_))));
+        assert!(matches!(parse::<serde_json::Value>(b"[1,", None, None), Err(ApiError::MalformedJson(_))));
     }
 
     #[test]
@@ -277,7 +300,7 @@ mod tests {
         #[test]
         fn any_body_is_answered(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
             let _ = count_items(&bytes, "items");
-            let _ = parse::<serde_json::Value>(&bytes, Some(ItemField { name: "items", limit: 3 }));
+            let _ = parse::<serde_json::Value>(&bytes, Some(ItemField { name: "items", limit: 3 }), None);
         }
 
         /// The counting pass agrees with a full parse on any object.
@@ -288,7 +311,7 @@ mod tests {
         ) {
             let body = serde_json::json!({"other": other, "items": items}).to_string();
             proptest::prop_assert_eq!(count_items(body.as_bytes(), "items").ok(), Some(Some(items.len())));
-            let too_many = parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }));
+            let too_many = parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None);
             proptest::prop_assert_eq!(matches!(too_many, Err(ApiError::TooManyItems { .. })), items.len() > 20);
         }
     }
