@@ -14,7 +14,6 @@ restarting the server needs `pg_ctlcluster` and the right to run it (root here);
 that part is skipped and the output says so. Standard library only; one JSON line per run.
 """
 
-import argparse
 import contextlib
 import json
 import os
@@ -24,7 +23,7 @@ import subprocess
 import tempfile
 import time
 
-from replicas import PG_ADMIN, Replica, items, sql
+from replicas import PG_ADMIN, Replica, items, job_arguments, sql
 
 LOG_ALL = {"REFEREE__SCORING_LOG__MODE": "all"}
 
@@ -158,13 +157,8 @@ def run(args, backend):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--items", type=int, default=100_000)
-    parser.add_argument("--code", type=int, default=10_000, help="how many of the items are Python programs")
+    parser = job_arguments(__doc__)
     parser.add_argument("--kills", type=int, default=3, help="SIGKILL and restart cycles per run")
-    parser.add_argument("--lease-ms", type=int, default=5_000, help="jobs.lease_ms of every node")
-    parser.add_argument("--chunk-size", type=int, default=250, help="jobs.chunk_size of every node")
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--no-database-restart", action="store_true", help="leave the PostgreSQL server running")
     args = parser.parse_args()

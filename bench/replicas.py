@@ -141,14 +141,19 @@ def run(args, replicas, kill):
         subprocess.run(PG_ADMIN + ["-c", f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"], check=False)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def job_arguments(description):
+    """The options of a run of nodes on one job, shared with bench/faults.py."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--code", type=int, default=10_000, help="how many of the items are Python programs")
-    parser.add_argument("--lease-ms", type=int, default=5_000, help="jobs.lease_ms of every replica")
-    parser.add_argument("--chunk-size", type=int, default=250, help="jobs.chunk_size of every replica")
-    args = parser.parse_args()
+    parser.add_argument("--lease-ms", type=int, default=5_000, help="jobs.lease_ms of every node")
+    parser.add_argument("--chunk-size", type=int, default=250, help="jobs.chunk_size of every node")
+    return parser
+
+
+def main():
+    args = job_arguments(__doc__).parse_args()
     for replicas in (1, 2, 3):
         print(json.dumps(run(args, replicas, kill=False)), flush=True)
     print(json.dumps(run(args, 2, kill=True)), flush=True)
