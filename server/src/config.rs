@@ -32,7 +32,7 @@ pub struct Config {
     /// The model that scores `rlpr` items sent without log-probs.
     pub rlpr: RlprConfig,
     /// How long stored rows are kept.
-    pub retention: crate::retention::RetentionConfig,
+    pub retention: crate::store::retention::RetentionConfig,
 }
 
 /// The `code` verifier's admission bound and runtimes folder.
@@ -259,7 +259,7 @@ pub struct ScopedKeyConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
     /// Any of `score`, `jobs`, `admin` (which includes the other two).
-    pub roles: Vec<crate::auth::Role>,
+    pub roles: Vec<crate::http::auth::Role>,
     /// Requests per second this key may make (a token bucket), per replica.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_per_second: Option<f64>,
@@ -369,7 +369,7 @@ impl Default for Config {
             judge: referee_rubric::JudgeConfig::default(),
             code: CodeConfig::default(),
             rlpr: RlprConfig::default(),
-            retention: crate::retention::RetentionConfig::default(),
+            retention: crate::store::retention::RetentionConfig::default(),
         }
     }
 }
@@ -589,13 +589,13 @@ impl Config {
     /// The configuration as TOML, with key material shown only as digests.
     pub fn to_toml(&self) -> String {
         let mut shown = self.clone();
-        shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::auth::digest_form(k)).collect();
+        shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::http::auth::digest_form(k)).collect();
         for table in &mut shown.auth.keys {
             if let Some(key) = table.key.take() {
-                table.digest = Some(crate::auth::digest_form(&key));
+                table.digest = Some(crate::http::auth::digest_form(&key));
             }
         }
-        shown.rlpr.remote.api_key = shown.rlpr.remote.api_key.as_deref().map(crate::auth::digest_form);
+        shown.rlpr.remote.api_key = shown.rlpr.remote.api_key.as_deref().map(crate::http::auth::digest_form);
         toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"))
     }
 }

@@ -1,28 +1,23 @@
-//! Referee's HTTP service, storage, configuration and command line.
+//! Referee's HTTP service, storage, configuration and command line, laid out by feature.
 //!
-//! The crate wires the plug-in crates together: [`registry`] lists the scorers, [`scoring`]
-//! runs batches through them, [`api`] serves them over HTTP, [`storage`] persists the scoring
-//! log and result cache, [`noise`] corrects and appeals binary verdicts, and [`cli`] is the
-//! `referee` command.
+//! - [`http`]: the router, authentication, limits and timeouts, errors, the OpenAPI document,
+//!   health probes, and the scoring routes;
+//! - [`engine`]: admission, batching and the scoring pipeline, with the hooks features plug into;
+//! - [`store`]: the database, its migrations, the background writer and retention;
+//! - [`features`]: jobs, noise correction, rubrics, RLPR, environments and the trainer adapters,
+//!   each with its handlers, domain logic and storage together;
+//! - [`registry`]: the one list of scorers; [`cli`]: the `referee` command.
 
-pub mod api;
-pub mod auth;
 pub mod cli;
 pub mod config;
-pub mod doctor;
-pub mod jobs;
-pub mod local;
+pub mod engine;
+pub mod features;
+pub mod http;
 pub mod machine;
-pub mod noise;
 pub mod registry;
-pub mod remote;
-pub mod retention;
-pub mod rlpr;
-pub mod rubrics;
-pub mod scoring;
 pub mod server;
 pub mod startup;
-pub mod storage;
+pub mod store;
 pub mod telemetry;
 
 pub use config::Config;

@@ -12,16 +12,16 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::api::{self, AppState, JobsHandle, Limits, Readiness};
-use crate::auth::ApiKeys;
 use crate::config::Config;
-use crate::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
-use crate::noise::{NoiseLayer, NoiseTasks};
+use crate::engine::{Engine, Persistence};
+use crate::features::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
+use crate::features::noise::{NoiseLayer, NoiseTasks};
+use crate::features::rubrics::{JudgeCacheTable, RubricRepository};
+use crate::http::auth::ApiKeys;
+use crate::http::{self, AppState, JobsHandle, Limits, Readiness};
 use crate::registry::Registry;
-use crate::retention::{RetentionTask, spawn_retention};
-use crate::rubrics::{JudgeCacheTable, RubricRepository};
-use crate::scoring::{Engine, Persistence};
-use crate::storage::{Storage, Writer, WriterLimits, spawn_writer};
+use crate::store::retention::{RetentionTask, spawn_retention};
+use crate::store::{Storage, Writer, WriterLimits, spawn_writer};
 use crate::telemetry;
 
 /// A server accepting connections, and what is needed to stop it cleanly.
@@ -73,7 +73,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         config.code.max_pending_items.unwrap_or_else(CodeVerifier::default_capacity),
         config.server.retry_after_secs,
     );
-    let rlpr_source = crate::rlpr::build_source(&config.rlpr)?;
+    let rlpr_source = crate::features::rlpr::build_source(&config.rlpr)?;
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
     let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
@@ -89,13 +89,13 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         rlpr_source,
     };
     let (stop, stopped) = oneshot::channel::<()>();
-    let app = api::app(state);
-    let connections = api::ConnectionLimits {
+    let app = http::app(state);
+    let connections = http::ConnectionLimits {
         max_connections: crate::machine::connections_allowed(config.server.max_connections),
         header_read_timeout: Duration::from_millis(config.server.header_read_timeout_ms),
         max_header_bytes: config.server.max_header_bytes,
     };
-    let serving = tokio::spawn(api::serve(listener, app, connections, async move {
+    let serving = tokio::spawn(http::serve(listener, app, connections, async move {
         let _ = stopped.await;
     }));
 
@@ -123,7 +123,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
     engine.attach_noise(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
-    rlpr.connect_baselines(Arc::new(crate::rlpr::BaselineTable::new(storage.clone())));
+    rlpr.connect_baselines(Arc::new(crate::features::rlpr::BaselineTable::new(storage.clone())));
     let store = JobStore::new(storage.clone(), &config.jobs);
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::config::Config;
 use crate::registry::Registry;
-use crate::storage::{Backend, Storage};
+use crate::store::{Backend, Storage};
 
 /// `url` with its password replaced by `***`, for logs and messages.
 pub fn redact_url(url: &str) -> String {

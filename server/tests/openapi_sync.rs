@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use referee_server::api::openapi_json;
+use referee_server::http::openapi_json;
 use referee_server::registry::Registry;
 
 #[test]

@@ -135,7 +135,7 @@ on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async
 on_both_backends!(api_keys_guard_v1_only, |backend| async move {
     let key = "rk-test-key-0123456789";
     let server = TestServer::start_with(backend, |config| {
-        config.auth.api_keys = vec![referee_server::auth::digest_form(key)];
+        config.auth.api_keys = vec![referee_server::http::auth::digest_form(key)];
     })
     .await?;
     let body = json!({"items": [exact_item("1", "a", "a")]});

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use referee_server::config::JobsConfig;
-use referee_server::jobs::JobStore;
+use referee_server::features::jobs::JobStore;
 use referee_tests::{Backend, TestServer, on_both_backends};
 use serde_json::{Value, json};
 use sqlx::Connection as _;

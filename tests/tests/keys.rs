@@ -1,8 +1,8 @@
 //! Scoped API keys over real sockets: roles per route group, jobs visible only to the key that
 //! submitted them, per-key rate limits and daily item quotas, plain keys, and no keys at all.
 
-use referee_server::auth::Role;
 use referee_server::config::{Config, ScopedKeyConfig};
+use referee_server::http::auth::Role;
 use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
 use serde_json::{Value, json};
 
@@ -22,7 +22,7 @@ fn four_keys(config: &mut Config) {
         key("alice", ALICE, &[Role::Jobs]),
         key("bob", BOB, &[Role::Jobs]),
         ScopedKeyConfig {
-            digest: Some(referee_server::auth::digest_form(ADMIN)),
+            digest: Some(referee_server::http::auth::digest_form(ADMIN)),
             key: None,
             ..key("admin", "", &[Role::Admin])
         },
@@ -237,7 +237,7 @@ async fn the_daily_quota_counts_scored_items() -> anyhow::Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plain_keys_score_and_submit_jobs_but_do_not_administer() -> anyhow::Result<()> {
     let server = TestServer::start_with(Backend::Sqlite, |config| {
-        config.auth.api_keys = vec![SCORER.to_owned(), referee_server::auth::digest_form(ALICE)];
+        config.auth.api_keys = vec![SCORER.to_owned(), referee_server::http::auth::digest_form(ALICE)];
     })
     .await?;
     for plain in [SCORER, ALICE] {

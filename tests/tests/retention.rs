@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use referee_server::config::LogMode;
-use referee_server::retention::{RetentionConfig, TableRetention, run_once};
-use referee_server::storage::{Storage, now_ms};
+use referee_server::store::retention::{RetentionConfig, TableRetention, run_once};
+use referee_server::store::{Storage, now_ms};
 use referee_tests::{TestServer, exact_item, on_both_backends};
 use serde_json::{Value, json};
 use sqlx::Connection as _;

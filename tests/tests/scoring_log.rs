@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use referee_core::Budget;
 use referee_server::config::{LogMode, ScoringLogConfig};
-use referee_server::noise::Correction;
+use referee_server::engine::{Engine, Persistence};
+use referee_server::features::noise::Correction;
 use referee_server::registry::Registry;
-use referee_server::scoring::{Engine, Persistence};
-use referee_server::storage::{Storage, WriterLimits, spawn_writer};
+use referee_server::store::{Storage, WriterLimits, spawn_writer};
 use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
 use serde_json::{Value, json};
 use sqlx::Connection as _;
@@ -93,7 +93,7 @@ on_both_backends!(a_chunk_scored_again_adds_no_rows, |backend| async move {
     // Requests are not replays: the same items sent twice are scored, and logged, twice.
     for _ in 0..2 {
         let items: Vec<Value> = (0..5).map(|i| exact_item(&i.to_string(), "a", "a")).collect();
-        let shape = referee_server::scoring::ItemShape::Named;
+        let shape = referee_server::engine::ItemShape::Named;
         engine.score(items, shape, Correction::None, Budget::unlimited(), "same-request-id").await;
     }
     writer.finish().await;

@@ -1,0 +1,381 @@
+//! Admission of a request's body, before any scoring slot is taken: the body's declared size
+//! must fit the budget of bodies held at once (`server.max_inflight_body_bytes`), decided from
+//! the headers before a byte of the body is read, and the body must arrive within
+//! `server.body_read_timeout_ms`. Only then does the request meet the request gate
+//! ([`super::middleware::RequestGate`]), so a slow client holds a connection, never a slot.
+//!
+//! A request refused before its body is read has that body drained in the background (up to
+//! the body limit, within the body timeout), so the client reads its 503 and `Retry-After`
+//! instead of a connection reset while it is still sending.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt as _;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::error::{ApiError, ErrorBody};
+
+/// The budget is kept in units of this many bytes, so that a permit count covers gigabytes.
+const UNIT: usize = 1024;
+
+/// The body budget and timeout shared by the routes that read whole bodies.
+#[derive(Debug, Clone)]
+pub struct BodyAdmission {
+    budget: Arc<Semaphore>,
+    body_limit: usize,
+    read_timeout: Duration,
+    retry_after_secs: u32,
+}
+
+impl BodyAdmission {
+    /// A budget of `budget_bytes` (raised to `body_limit`, so that any body within the limit can
+    /// be admitted when nothing else is held).
+    pub fn new(budget_bytes: usize, body_limit: usize, read_timeout: Duration, retry_after_secs: u32) -> Self {
+        let units = budget_bytes.max(body_limit).div_ceil(UNIT).min(Semaphore::MAX_PERMITS);
+        BodyAdmission { budget: Arc::new(Semaphore::new(units)), body_limit, read_timeout, retry_after_secs }
+    }
+
+    /// Room for `bytes` more of body, or `None` when the budget has not that much left.
+    fn reserve(&self, held: &mut Option<OwnedSemaphorePermit>, bytes: usize) -> bool {
+        let units = u32::try_from(bytes.div_ceil(UNIT)).unwrap_or(u32::MAX);
+        if units == 0 {
+            return true;
+        }
+        match Arc::clone(&self.budget).try_acquire_many_owned(units) {
+            Ok(permit) => {
+                match held {
+                    Some(held) => held.merge(permit),
+                    None => *held = Some(permit),
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+/// Reads the whole body of a request, within the body budget and timeout, before passing it
+/// on; the budget is held until the response is produced.
+pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Request, next: Next) -> Response {
+    let (parts, mut body) = request.into_parts();
+    let declared = content_length(&parts.headers);
+    if declared.is_some_and(|length| length > admission.body_limit) {
+        return closing(ApiError::PayloadTooLarge { limit: admission.body_limit }.into_response());
+    }
+    let mut held = None;
+    if !admission.reserve(&mut held, declared.unwrap_or(0)) {
+        note_refusal("body_budget");
+        let refusal = ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response();
+        return if drains(&parts.headers, declared, &admission) {
+            tokio::spawn(drain(body, admission.body_limit, admission.read_timeout));
+            refusal
+        } else {
+            closing(refusal)
+        };
+    }
+    let deadline = Instant::now() + admission.read_timeout;
+    let mut collected = Vec::with_capacity(declared.unwrap_or(0));
+    loop {
+        let frame = match tokio::time::timeout_at(deadline.into(), body.frame()).await {
+            Err(_) => {
+                metrics::counter!("referee_request_body_timeouts_total").increment(1);
+                let message = format!(
+                    "the body did not arrive within {} ms (server.body_read_timeout_ms)",
+                    admission.read_timeout.as_millis()
+                );
+                return closing(error_response(StatusCode::REQUEST_TIMEOUT, "request_timeout", message));
+            }
+            Ok(None) => break,
+            Ok(Some(Err(error))) => {
+                return closing(ApiError::MalformedJson(format!("cannot read the body: {error}")).into_response());
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        let Ok(data) = frame.into_data() else { continue };
+        let length = collected.len() + data.len();
+        if length > admission.body_limit {
+            return closing(ApiError::PayloadTooLarge { limit: admission.body_limit }.into_response());
+        }
+        // A body without `Content-Length` (chunked) takes its budget as it arrives.
+        if length > declared.unwrap_or(0) && !admission.reserve(&mut held, data.len()) {
+            note_refusal("body_budget");
+            return closing(ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response());
+        }
+        collected.extend_from_slice(&data);
+    }
+    let response = next.run(Request::from_parts(parts, Body::from(Bytes::from(collected)))).await;
+    drop(held);
+    response
+}
+
+/// The budget of items being scored at once (`server.max_inflight_items`), shared by the
+/// scoring routes: what a batch builds from its body, and the work it queues, grow with its
+/// items, so this bounds memory and latency where the body budget cannot (many small items).
+#[derive(Debug, Clone)]
+pub struct ItemAdmission {
+    budget: Arc<Semaphore>,
+    total: usize,
+    retry_after_secs: u32,
+}
+
+impl ItemAdmission {
+    pub fn new(total: usize, retry_after_secs: u32) -> ItemAdmission {
+        let total = total.clamp(1, u32::MAX as usize);
+        ItemAdmission { budget: Arc::new(Semaphore::new(total)), total, retry_after_secs }
+    }
+}
+
+/// Takes room for a scoring request's items (counted from its body, already read) before it is
+/// parsed and scored: the general API is refused at once with 503 `overloaded` and
+/// `Retry-After` when they do not fit; trainer-facing requests wait for room until their
+/// deadline ([`super::middleware::HoldUntil`]). A batch larger than the whole budget waits for
+/// all of it.
+pub async fn admit_items(State(admission): State<ItemAdmission>, request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
+    let access = crate::http::auth::access(request.method().as_str(), route.as_deref().unwrap_or(""));
+    let Some(field) = access.charge.counted_field() else {
+        return next.run(request).await;
+    };
+    let (mut parts, body) = request.into_parts();
+    // Read whole by `read_body_first`: collecting it again copies nothing.
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+    let (bytes, items) = if bytes.len() <= 256 << 10 {
+        let items = super::json::count_items(&bytes, field);
+        (bytes, items)
+    } else {
+        match tokio::task::spawn_blocking(move || {
+            let items = super::json::count_items(&bytes, field);
+            (bytes, items)
+        })
+        .await
+        {
+            Ok(counted) => counted,
+            Err(join) => return ApiError::Internal(format!("counting items failed: {join}")).into_response(),
+        }
+    };
+    let count = items.ok().flatten();
+    // The handler's own item limit reads this count instead of scanning the body again.
+    parts.extensions.insert(super::json::CountedItems { field, count });
+    // A body that is not a batch is refused by its handler; it takes no room.
+    let items = count.unwrap_or(0).min(admission.total);
+    let units = u32::try_from(items).unwrap_or(u32::MAX);
+    let hold = parts.extensions.get::<super::middleware::HoldUntil>().map(|h| h.0);
+    let permit = match hold {
+        _ if units == 0 => None,
+        None => match Arc::clone(&admission.budget).try_acquire_many_owned(units) {
+            Ok(permit) => Some(permit),
+            Err(_) => {
+                note_refusal("items");
+                return ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response();
+            }
+        },
+        Some(until) => {
+            let acquired =
+                tokio::time::timeout_at(until.into(), Arc::clone(&admission.budget).acquire_many_owned(units)).await;
+            match acquired {
+                Ok(Ok(permit)) => Some(permit),
+                Ok(Err(_)) | Err(_) => {
+                    note_refusal("items_deadline");
+                    let busy = referee_core::Busy {
+                        status: referee_core::BusyStatus::Unavailable,
+                        retry_after_secs: admission.retry_after_secs,
+                        message: "no room for the items came within the request deadline".to_owned(),
+                    };
+                    return ApiError::Busy(busy).into_response();
+                }
+            }
+        }
+    };
+    let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    drop(permit);
+    response
+}
+
+fn content_length(headers: &HeaderMap) -> Option<usize> {
+    headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+}
+
+/// Whether a refused request's body is read and thrown away rather than the connection closed:
+/// only a body of known size within the limit, and not one the client holds back until told to
+/// go on (`Expect: 100-continue`: it then reads the refusal without sending the body).
+fn drains(headers: &HeaderMap, declared: Option<usize>, admission: &BodyAdmission) -> bool {
+    let expects_continue = headers
+        .get(header::EXPECT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"));
+    !expects_continue && declared.is_some_and(|length| length > 0 && length <= admission.body_limit)
+}
+
+async fn drain(mut body: Body, limit: usize, timeout: Duration) {
+    let read = async {
+        let mut read = 0usize;
+        while let Some(Ok(frame)) = body.frame().await {
+            read += frame.data_ref().map_or(0, Bytes::len);
+            if read > limit {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(timeout, read).await;
+}
+
+/// Asks hyper to close the connection after this response: the rest of the body, if any, is
+/// not read.
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+fn error_response(status: StatusCode, code: &'static str, message: String) -> Response {
+    (status, axum::Json(ErrorBody { code, message })).into_response()
+}
+
+/// Counts a request refused for load (`referee_requests_refused_total{reason}`) and logs
+/// refusals at most once per [`REFUSAL_LOG_INTERVAL`], with how many there were since the last
+/// line: under overload every request is refused, and a line each would flood the log.
+pub fn note_refusal(reason: &'static str) {
+    static REFUSED: AtomicU64 = AtomicU64::new(0);
+    // Seconds from START after which the next line may be written.
+    static NEXT_LINE: AtomicU64 = AtomicU64::new(0);
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    metrics::counter!("referee_requests_refused_total", "reason" => reason).increment(1);
+    REFUSED.fetch_add(1, Ordering::Relaxed);
+    let now = START.get_or_init(Instant::now).elapsed().as_secs();
+    let next = NEXT_LINE.load(Ordering::Relaxed);
+    if now >= next
+        && NEXT_LINE
+            .compare_exchange(next, now + REFUSAL_LOG_INTERVAL.as_secs(), Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        let refused = REFUSED.swap(0, Ordering::Relaxed);
+        tracing::warn!(reason, refused, "refusing requests for load (counted in referee_requests_refused_total)");
+    }
+}
+
+/// The most often a refusal for load is logged.
+pub const REFUSAL_LOG_INTERVAL: Duration = Duration::from_secs(10);
+
+#[cfg(test)]
+mod tests {
+    use axum::Router;
+    use axum::routing::post;
+    use tower::ServiceExt as _;
+
+    use super::*;
+
+    fn app(admission: &BodyAdmission) -> Router {
+        Router::new()
+            .route("/t", post(|body: Bytes| async move { body.len().to_string() }))
+            .layer(axum::middleware::from_fn_with_state(admission.clone(), read_body_first))
+    }
+
+    async fn call(app: Router, body: Body, length: Option<usize>) -> (StatusCode, Option<String>, String) {
+        let mut request = axum::http::Request::post("/t");
+        if let Some(length) = length {
+            request = request.header(header::CONTENT_LENGTH, length);
+        }
+        let request = request.body(body).unwrap_or_else(|e| panic!("{e}"));
+        let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
+        let retry = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap_or_default();
+        (status, retry, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    #[tokio::test]
+    async fn a_body_that_fits_the_budget_is_read_and_passed_on() {
+        let admission = BodyAdmission::new(8 * UNIT, 4 * UNIT, Duration::from_secs(5), 2);
+        let (status, _, body) = call(app(&admission), Body::from(vec![b'x'; 3000]), Some(3000)).await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "3000"));
+        assert_eq!(admission.budget.available_permits(), 8, "the budget is given back");
+    }
+
+    #[tokio::test]
+    async fn a_body_over_the_remaining_budget_is_refused_from_its_headers() {
+        let admission = BodyAdmission::new(8 * UNIT, 4 * UNIT, Duration::from_secs(5), 2);
+        let held = Arc::clone(&admission.budget).try_acquire_many_owned(6).unwrap_or_else(|e| panic!("{e}"));
+        let (status, retry, body) = call(app(&admission), Body::from(vec![b'x'; 3000]), Some(3000)).await;
+        assert_eq!((status, retry.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("2")));
+        assert!(body.contains("\"overloaded\""), "{body}");
+        drop(held);
+        assert_eq!(call(app(&admission), Body::from(vec![b'x'; 3000]), Some(3000)).await.0, StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_declared_body_over_the_limit_is_refused_unread() {
+        let admission = BodyAdmission::new(8 * UNIT, 4 * UNIT, Duration::from_secs(5), 2);
+        let (status, _, body) = call(app(&admission), Body::from(vec![b'x'; 5000]), Some(5000)).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert!(body.contains("payload_too_large"), "{body}");
+    }
+
+    #[tokio::test]
+    async fn a_chunked_body_takes_budget_as_it_arrives() {
+        let admission = BodyAdmission::new(4 * UNIT, 4 * UNIT, Duration::from_secs(5), 2);
+        let chunks = (0..3).map(|_| Ok::<_, std::io::Error>(Bytes::from(vec![b'y'; 1000])));
+        let (status, _, body) = call(app(&admission), Body::from_stream(futures::stream::iter(chunks)), None).await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "3000"));
+
+        let held = Arc::clone(&admission.budget).try_acquire_many_owned(3).unwrap_or_else(|e| panic!("{e}"));
+        let chunks = (0..3).map(|_| Ok::<_, std::io::Error>(Bytes::from(vec![b'y'; 1000])));
+        let (status, _, _) = call(app(&admission), Body::from_stream(futures::stream::iter(chunks)), None).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        drop(held);
+    }
+
+    #[tokio::test]
+    async fn a_body_that_does_not_arrive_in_time_is_a_408() {
+        let admission = BodyAdmission::new(8 * UNIT, 4 * UNIT, Duration::from_millis(50), 2);
+        let never = futures::stream::pending::<Result<Bytes, std::io::Error>>();
+        let (status, _, body) = call(app(&admission), Body::from_stream(never), Some(100)).await;
+        assert_eq!(status, StatusCode::REQUEST_TIMEOUT);
+        assert!(body.contains("body_read_timeout_ms"), "{body}");
+        assert_eq!(admission.budget.available_permits(), 8);
+    }
+
+    fn scoring_app(admission: &ItemAdmission, hold: Option<Instant>) -> Router {
+        let route = Router::new()
+            .route("/v1/score", post(|body: Bytes| async move { body.len().to_string() }))
+            .layer(axum::middleware::from_fn_with_state(admission.clone(), admit_items));
+        match hold {
+            None => route,
+            Some(until) => route.layer(axum::Extension(super::super::middleware::HoldUntil(until))),
+        }
+    }
+
+    async fn score(app: Router, items: usize) -> StatusCode {
+        let body = format!("{{\"items\": [{}]}}", vec!["{}"; items].join(","));
+        let request = axum::http::Request::post("/v1/score").body(Body::from(body)).unwrap_or_else(|e| panic!("{e}"));
+        app.oneshot(request).await.unwrap_or_else(|e| match e {}).status()
+    }
+
+    #[tokio::test]
+    async fn items_beyond_the_budget_are_refused_or_wait() {
+        let admission = ItemAdmission::new(10, 1);
+        assert_eq!(score(scoring_app(&admission, None), 8).await, StatusCode::OK);
+        assert_eq!(
+            score(scoring_app(&admission, None), 50).await,
+            StatusCode::OK,
+            "a batch over the budget takes all of it"
+        );
+        let held = Arc::clone(&admission.budget).try_acquire_many_owned(6).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(score(scoring_app(&admission, None), 4).await, StatusCode::OK);
+        assert_eq!(score(scoring_app(&admission, None), 5).await, StatusCode::SERVICE_UNAVAILABLE);
+        let past = Instant::now() + Duration::from_millis(20);
+        assert_eq!(score(scoring_app(&admission, Some(past)), 5).await, StatusCode::SERVICE_UNAVAILABLE);
+        let waiting = tokio::spawn(score(scoring_app(&admission, Some(Instant::now() + Duration::from_secs(600))), 5));
+        // It needs 5 of the 4 left: it cannot finish before the held items are given back.
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished());
+        drop(held);
+        assert_eq!(waiting.await.unwrap_or_else(|e| panic!("{e}")), StatusCode::OK);
+        assert_eq!(admission.budget.available_permits(), 10);
+    }
+}

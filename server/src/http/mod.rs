@@ -1,0 +1,336 @@
+//! The HTTP API: routes, shared state and the tower layers around them. Each feature's
+//! handlers live in its folder under [`crate::features`]; the route lists below are where they
+//! are mounted.
+
+mod admission;
+pub mod auth;
+mod connections;
+mod docs;
+pub mod error;
+mod head_errors;
+mod health;
+pub(crate) mod integers;
+pub(crate) mod json;
+pub(crate) mod middleware;
+pub(crate) mod score;
+mod verifiers;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Method, Uri};
+use metrics_exporter_prometheus::PrometheusHandle;
+use serde_json::Value;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::config::{OpenRlhfConfig, ServerConfig};
+use crate::engine::Engine;
+use crate::features::adapters::openrlhf;
+pub use crate::features::jobs::handlers::JobsHandle;
+use crate::features::{environments, jobs, noise, rlpr, rubrics};
+use crate::http::auth::ApiKeys;
+use crate::registry::Registry;
+pub use connections::{ConnectionLimits, serve};
+pub use error::{ApiError, ErrorBody};
+pub use score::{ScoreRequest, ScoreResponse};
+pub use verifiers::{VerifierList, catalogue as verifier_catalogue};
+
+/// Where the server is in its life, as `/readyz` reports it.
+#[derive(Debug, Default)]
+pub struct Readiness(AtomicU8);
+
+const STARTING: u8 = 0;
+const READY: u8 = 1;
+const DRAINING: u8 = 2;
+
+impl Readiness {
+    /// Marks the server ready for traffic.
+    pub fn set_ready(&self) {
+        let _ = self.0.compare_exchange(STARTING, READY, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// Marks the server as shutting down; `/readyz` answers 503 from now on.
+    pub fn set_draining(&self) {
+        self.0.store(DRAINING, Ordering::SeqCst);
+    }
+
+    fn state(&self) -> u8 {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// True until the server is ready.
+    pub fn is_starting(&self) -> bool {
+        self.state() == STARTING
+    }
+
+    /// True while draining.
+    pub fn is_draining(&self) -> bool {
+        self.state() == DRAINING
+    }
+}
+
+/// What every handler can reach.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub engine: Arc<Engine>,
+    pub readiness: Arc<Readiness>,
+    pub keys: Arc<ApiKeys>,
+    pub metrics: PrometheusHandle,
+    pub limits: Limits,
+    /// Set once the database is open.
+    pub jobs: Arc<OnceLock<JobsHandle>>,
+    /// Defaults of `POST /get_reward`.
+    pub openrlhf: Arc<OpenRlhfConfig>,
+    /// The `rlpr` reward model's source of log-probs, for `POST /v1/reward-models/rlpr/reload`.
+    pub rlpr_source: Option<Arc<dyn referee_rlpr::LogprobSource>>,
+}
+
+/// Request limits from the server configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub request_timeout: Duration,
+    pub max_batch_items: usize,
+    pub body_limit_bytes: usize,
+    pub max_concurrent_requests: usize,
+    /// Bytes of request bodies held at once.
+    pub max_inflight_body_bytes: usize,
+    /// Time a request's body has to arrive.
+    pub body_read_timeout: Duration,
+    /// Items being scored at once.
+    pub max_inflight_items: usize,
+    /// Trainer-facing requests that may wait for room at once.
+    pub max_waiting_requests: usize,
+    pub retry_after_secs: u32,
+    pub max_upload_bytes: usize,
+}
+
+impl Limits {
+    /// The limits a server configuration sets; `max_upload_bytes` bounds job uploads.
+    pub fn from_config(config: &ServerConfig, max_upload_bytes: usize) -> Limits {
+        Limits {
+            request_timeout: Duration::from_millis(config.request_timeout_ms),
+            max_batch_items: config.max_batch_items,
+            body_limit_bytes: config.body_limit_bytes,
+            max_concurrent_requests: config.max_concurrent_requests,
+            max_inflight_body_bytes: config.max_inflight_body_bytes,
+            body_read_timeout: Duration::from_millis(config.body_read_timeout_ms),
+            max_inflight_items: config.max_inflight_items,
+            max_waiting_requests: config.max_waiting_requests,
+            retry_after_secs: config.retry_after_secs,
+            max_upload_bytes,
+        }
+    }
+}
+
+/// The `/v1` routes: authenticated when keys are configured, and shed under load.
+fn v1_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(score::score))
+        .routes(routes!(score::score_with_verifier))
+        .routes(routes!(verifiers::list_verifiers))
+        .routes(routes!(environments::list_environments))
+        .routes(routes!(environments::generate_instances))
+        .routes(routes!(jobs::handlers::status, jobs::handlers::cancel))
+        .routes(routes!(jobs::handlers::results))
+        .routes(routes!(noise::handlers::list))
+        .routes(routes!(noise::handlers::get, noise::handlers::put, noise::handlers::delete))
+        .routes(routes!(noise::handlers::audit))
+        .routes(routes!(noise::handlers::step))
+        .routes(routes!(noise::handlers::appeals))
+        .routes(routes!(noise::handlers::advantages))
+        .routes(routes!(rubrics::handlers::create_rubric, rubrics::handlers::list_rubrics))
+        .routes(routes!(
+            rubrics::handlers::get_rubric,
+            rubrics::handlers::update_rubric,
+            rubrics::handlers::delete_rubric
+        ))
+        .routes(routes!(rubrics::handlers::rubric_versions))
+        .routes(routes!(rlpr::handlers::filter))
+        .routes(routes!(rlpr::handlers::run_status, rlpr::handlers::delete_run))
+        .routes(routes!(rlpr::handlers::reload))
+        .routes(routes!(rlpr::handlers::prepare))
+}
+
+/// Trainer-facing routes, which speak a trainer's own protocol: authenticated like `/v1`, and
+/// held until there is room instead of shed ([`middleware::hold_until_room`]), since trainers
+/// retry blindly or drop the reward. Every adapter route for a trainer belongs here.
+fn trainer_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(openrlhf::get_reward))
+}
+
+/// The job upload route, whose body limit is `jobs.max_upload_bytes`.
+fn upload_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(jobs::handlers::submit))
+}
+
+/// Probes and metrics: always open, never shed.
+fn open_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .routes(routes!(health::metrics))
+}
+
+/// The OpenAPI document of a server with this registry, as served at `/openapi.json`.
+pub fn openapi_document(registry: &Registry) -> Value {
+    let (_, v1) = v1_routes().split_for_parts();
+    let (_, trainer) = trainer_routes().split_for_parts();
+    let (_, upload) = upload_routes().split_for_parts();
+    let (_, open) = open_routes().split_for_parts();
+    let mut document = docs::finish(
+        docs::base_document().merge_from(v1).merge_from(trainer).merge_from(upload).merge_from(open),
+        registry,
+    );
+    auth::document_access(&mut document);
+    document
+}
+
+/// [`openapi_document`] as the pretty-printed JSON checked in at `openapi/openapi.json`.
+pub fn openapi_json(registry: &Registry) -> String {
+    serde_json::to_string_pretty(&openapi_document(registry)).unwrap_or_default()
+}
+
+/// The complete application: routes, OpenAPI document and reference page, and every layer.
+pub fn app(state: AppState) -> Router {
+    let limits = state.limits;
+    let document = openapi_document(state.engine.registry());
+    let gate = middleware::RequestGate::new(
+        limits.max_concurrent_requests,
+        limits.max_waiting_requests,
+        limits.request_timeout,
+        limits.retry_after_secs,
+    );
+    let bodies = admission::BodyAdmission::new(
+        limits.max_inflight_body_bytes,
+        limits.body_limit_bytes,
+        limits.body_read_timeout,
+        limits.retry_after_secs,
+    );
+    let read_body_first = axum::middleware::from_fn_with_state(bodies, admission::read_body_first);
+    // Uploads stream their body into the database in small transactions: they are not read
+    // whole first.
+    let upload = Router::from(upload_routes())
+        .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
+        .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
+        .layer(axum::middleware::from_fn(middleware::charge_quota));
+    let items = axum::middleware::from_fn_with_state(
+        admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs),
+        admission::admit_items,
+    );
+    let general = Router::from(v1_routes())
+        .layer(items.clone())
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
+        .layer(axum::middleware::from_fn(middleware::charge_quota))
+        .layer(read_body_first.clone());
+    let trainer = Router::from(trainer_routes())
+        .layer(items)
+        .layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room))
+        .layer(axum::middleware::from_fn(middleware::charge_quota))
+        .layer(read_body_first);
+    let v1 = general
+        .merge(trainer)
+        .merge(upload)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::guard_v1));
+    Router::new()
+        .merge(v1)
+        .merge(Router::from(open_routes()))
+        .merge(docs::swagger_ui(document))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+        .layer(
+            ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(error::json_error_bodies))
+                .layer(axum::middleware::from_fn(middleware::replace_unacceptable_request_id))
+                .layer(SetRequestIdLayer::x_request_id(middleware::RandomRequestId))
+                .layer(PropagateRequestIdLayer::x_request_id())
+                // Failures are logged where they arise (`ApiError::Internal`, panics); a 503
+                // refusal under load is not a failure to log once per request.
+                .layer(TraceLayer::new_for_http().on_failure(()))
+                .layer(CatchPanicLayer::custom(middleware::panic_response))
+                .layer(axum::middleware::from_fn(middleware::record_http_metrics))
+                .layer(axum::middleware::from_fn_with_state(limits.body_limit_bytes, middleware::attach_body_limit))
+                .layer(DefaultBodyLimit::max(limits.body_limit_bytes)),
+        )
+}
+
+async fn not_found(method: Method, uri: Uri) -> ApiError {
+    ApiError::NotFound(format!("{method} {}", uri.path()))
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt as _;
+
+    use super::*;
+    use crate::config::Config;
+
+    fn state(readiness: Arc<Readiness>) -> AppState {
+        AppState {
+            engine: Arc::new(Engine::new(Arc::new(Registry::builtin()))),
+            readiness,
+            keys: Arc::new(ApiKeys::default()),
+            metrics: crate::telemetry::prometheus(),
+            limits: Limits::from_config(&Config::default().server, 1 << 20),
+            jobs: Arc::new(OnceLock::new()),
+            openrlhf: Arc::default(),
+            rlpr_source: None,
+        }
+    }
+
+    async fn call(app: &Router, method: &str, path: &str) -> (StatusCode, Value, Option<String>) {
+        let body = if method == "POST" { Body::from(r#"{"items": []}"#) } else { Body::empty() };
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .body(body)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let response = app.clone().oneshot(request).await.unwrap_or_else(|e| match e {});
+        let status = response.status();
+        let retry = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap_or_default();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null), retry)
+    }
+
+    #[tokio::test]
+    async fn readiness_follows_the_life_cycle() {
+        let readiness = Arc::new(Readiness::default());
+        let app = app(state(Arc::clone(&readiness)));
+
+        let (status, body, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("starting")));
+        let (status, body, retry) = call(&app, "POST", "/v1/score").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("starting")));
+        assert_eq!(retry.as_deref(), Some("1"));
+        let (status, _, _) = call(&app, "GET", "/healthz").await;
+        assert_eq!(status, StatusCode::OK, "liveness does not wait for readiness");
+
+        readiness.set_ready();
+        let (status, _, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, body, _) = call(&app, "POST", "/v1/score").await;
+        assert_eq!((status, body), (StatusCode::OK, serde_json::json!({"results": []})));
+
+        readiness.set_draining();
+        let (status, body, _) = call(&app, "GET", "/readyz").await;
+        assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("draining")));
+        let (status, _, _) = call(&app, "POST", "/v1/score").await;
+        assert_eq!(status, StatusCode::OK, "requests still arriving while draining are served");
+    }
+}
