@@ -15,6 +15,7 @@ pub mod features;
 pub mod http;
 pub mod machine;
 pub mod registry;
+pub mod routes;
 pub mod server;
 pub mod startup;
 pub mod store;

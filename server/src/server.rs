@@ -1,7 +1,7 @@
 //! Starting and stopping the HTTP server.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -14,11 +14,13 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::engine::{Engine, Persistence};
+use crate::features::jobs::handlers::JobsHandle;
 use crate::features::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::features::noise::{NoiseLayer, NoiseTasks};
+use crate::features::rlpr::LoadedSource;
 use crate::features::rubrics::{JudgeCacheTable, RubricRepository};
 use crate::http::auth::ApiKeys;
-use crate::http::{self, AppState, JobsHandle, Limits, Readiness};
+use crate::http::{self, AppState, Attached, Limits, Readiness};
 use crate::registry::Registry;
 use crate::store::retention::{RetentionTask, spawn_retention};
 use crate::store::{Storage, Writer, WriterLimits, spawn_writer};
@@ -77,19 +79,21 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
     let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
-    let jobs = Arc::new(OnceLock::new());
     let state = AppState {
         engine: Arc::clone(&engine),
         readiness: Arc::clone(&readiness),
         keys: Arc::new(keys),
         metrics: telemetry::prometheus(),
         limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
-        jobs: Arc::clone(&jobs),
-        openrlhf: Arc::new(config.openrlhf.clone()),
-        rlpr_source,
+        features: Attached::default(),
     };
+    let features = state.features.clone();
+    features.attach(Arc::new(config.openrlhf.clone()));
+    if let Some(source) = rlpr_source {
+        features.attach(LoadedSource(source));
+    }
     let (stop, stopped) = oneshot::channel::<()>();
-    let app = http::app(state);
+    let app = crate::routes::app(state);
     let connections = http::ConnectionLimits {
         max_connections: crate::machine::connections_allowed(config.server.max_connections),
         header_read_timeout: Duration::from_millis(config.server.header_read_timeout_ms),
@@ -121,13 +125,14 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     });
     let (noise_layer, noise) =
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
-    engine.attach_noise(noise_layer);
+    engine.attach_hook(Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>);
+    features.attach(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     rlpr.connect_baselines(Arc::new(crate::features::rlpr::BaselineTable::new(storage.clone())));
     let store = JobStore::new(storage.clone(), &config.jobs);
     let wakeup = Arc::new(Wakeup::default());
     let workers = spawn_workers(store.clone(), Arc::clone(&engine), &config.jobs, Arc::clone(&wakeup), &url);
-    let _ = jobs.set(JobsHandle {
+    features.attach(JobsHandle {
         store,
         wakeup,
         chunk_size: config.jobs.chunk_size,

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use referee_server::http::openapi_json;
 use referee_server::registry::Registry;
+use referee_server::routes::openapi_json;
 
 #[test]
 fn checked_in_openapi_document_is_current() {

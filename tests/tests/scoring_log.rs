@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use referee_core::Budget;
 use referee_server::config::{LogMode, ScoringLogConfig};
+use referee_server::engine::Correction;
 use referee_server::engine::{Engine, Persistence};
-use referee_server::features::noise::Correction;
 use referee_server::registry::Registry;
 use referee_server::store::{Storage, WriterLimits, spawn_writer};
 use referee_tests::{Backend, TestServer, exact_item, on_both_backends};

@@ -163,7 +163,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Openapi => {
-            println!("{}", http::openapi_json(&Registry::builtin()));
+            println!("{}", crate::routes::openapi_json(&Registry::builtin()));
             Ok(())
         }
         Command::Config { action: ConfigAction::Show } => {

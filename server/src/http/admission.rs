@@ -67,12 +67,12 @@ pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Re
     let (parts, mut body) = request.into_parts();
     let declared = content_length(&parts.headers);
     if declared.is_some_and(|length| length > admission.body_limit) {
-        return closing(ApiError::PayloadTooLarge { limit: admission.body_limit }.into_response());
+        return closing(ApiError::payload_too_large(admission.body_limit).into_response());
     }
     let mut held = None;
     if !admission.reserve(&mut held, declared.unwrap_or(0)) {
         note_refusal("body_budget");
-        let refusal = ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response();
+        let refusal = ApiError::overloaded(admission.retry_after_secs).into_response();
         return if drains(&parts.headers, declared, &admission) {
             tokio::spawn(drain(body, admission.body_limit, admission.read_timeout));
             refusal
@@ -94,19 +94,19 @@ pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Re
             }
             Ok(None) => break,
             Ok(Some(Err(error))) => {
-                return closing(ApiError::MalformedJson(format!("cannot read the body: {error}")).into_response());
+                return closing(ApiError::malformed_json(format!("cannot read the body: {error}")).into_response());
             }
             Ok(Some(Ok(frame))) => frame,
         };
         let Ok(data) = frame.into_data() else { continue };
         let length = collected.len() + data.len();
         if length > admission.body_limit {
-            return closing(ApiError::PayloadTooLarge { limit: admission.body_limit }.into_response());
+            return closing(ApiError::payload_too_large(admission.body_limit).into_response());
         }
         // A body without `Content-Length` (chunked) takes its budget as it arrives.
         if length > declared.unwrap_or(0) && !admission.reserve(&mut held, data.len()) {
             note_refusal("body_budget");
-            return closing(ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response());
+            return closing(ApiError::overloaded(admission.retry_after_secs).into_response());
         }
         collected.extend_from_slice(&data);
     }
@@ -157,7 +157,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
         .await
         {
             Ok(counted) => counted,
-            Err(join) => return ApiError::Internal(format!("counting items failed: {join}")).into_response(),
+            Err(join) => return ApiError::internal(format!("counting items failed: {join}")).into_response(),
         }
     };
     let count = items.ok().flatten();
@@ -173,7 +173,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
             Ok(permit) => Some(permit),
             Err(_) => {
                 note_refusal("items");
-                return ApiError::Overloaded { retry_after_secs: admission.retry_after_secs }.into_response();
+                return ApiError::overloaded(admission.retry_after_secs).into_response();
             }
         },
         Some(until) => {
@@ -188,7 +188,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
                         retry_after_secs: admission.retry_after_secs,
                         message: "no room for the items came within the request deadline".to_owned(),
                     };
-                    return ApiError::Busy(busy).into_response();
+                    return ApiError::from(busy).into_response();
                 }
             }
         }

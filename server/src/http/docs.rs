@@ -284,7 +284,7 @@ mod tests {
     }
 
     fn document() -> Value {
-        crate::http::openapi_document(&Registry::builtin())
+        crate::routes::openapi_document(&Registry::builtin())
     }
 
     /// Every `$ref` in `value`.

@@ -18,169 +18,239 @@ pub struct ErrorBody {
     pub message: String,
 }
 
-/// Everything a request can fail with. Per-item problems are verdicts, never these.
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    #[error("malformed JSON: {0}")]
-    MalformedJson(String),
-    #[error("expected a JSON body with `Content-Type: application/json`")]
+/// The kind of a request's failure, which decides its HTTP status: a handful of categories, each
+/// error in one of them carrying its own stable `code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// 400: the body is not JSON, or not what the route reads.
+    Malformed,
+    /// 415: the body is not declared as JSON.
     UnsupportedMediaType,
-    #[error("invalid request body: {0}")]
-    InvalidBody(String),
-    #[error("request body larger than the {limit}-byte limit")]
-    PayloadTooLarge { limit: usize },
-    #[error("{count} items in one request; the limit is {limit}")]
-    TooManyItems { count: usize, limit: usize },
-    #[error("missing or invalid API key; send `Authorization: Bearer <key>`")]
-    Unauthorized,
-    /// The key is valid but lacks the role the route needs.
-    #[error("this API key lacks the `{role}` role, which {route} needs")]
-    Forbidden { role: crate::http::auth::Role, route: String },
-    /// The key's `requests_per_second` is spent.
-    #[error("this API key's request rate is spent; retry after {retry_after_secs} s")]
-    RateLimited { retry_after_secs: u32 },
-    /// The items would take the key past its `max_items_per_day`.
-    #[error(
-        "this API key's quota of {limit} items per UTC day would be exceeded; it starts over in {retry_after_secs} s"
-    )]
-    QuotaExceeded { limit: u64, retry_after_secs: u32 },
-    #[error("no route for {0}")]
-    NotFound(String),
-    #[error("no verifier is registered as `{0}`; GET /v1/verifiers lists them")]
-    UnknownVerifier(String),
-    #[error("no environment is registered as `{0}`; GET /v1/environments lists them")]
-    UnknownTask(String),
-    #[error("{0}")]
-    UnknownLevel(String),
-    #[error("no job has the id `{0}`")]
-    UnknownJob(String),
-    #[error("{0}")]
-    PathNotAllowed(String),
-    #[error("no rubric `{0}`; GET /v1/rubrics lists them")]
-    UnknownRubric(String),
-    #[error("a rubric with the id `{0}` exists; PUT /v1/rubrics/{0} adds a version")]
-    RubricExists(String),
-    #[error("method not allowed for this route")]
+    /// 422: well-formed, but not a valid request.
+    Invalid,
+    /// 413: over a size or item limit.
+    TooLarge,
+    /// 401: no valid API key.
+    Unauthenticated,
+    /// 403: the key or the server does not allow it.
+    Forbidden,
+    /// 404: no such route or resource.
+    NotFound,
+    /// 405: the route takes another method.
     MethodNotAllowed,
-    #[error("{0}")]
-    InvalidNoise(String),
-    #[error("{0}")]
-    NoNoiseModel(String),
-    #[error("{0}")]
-    CorrectionRefused(String),
-    #[error("no training run `{0}` has filter state")]
-    UnknownRun(String),
-    #[error("{0}")]
-    RunConflict(String),
-    #[error("{0}")]
-    NotReloadable(String),
-    #[error("{0}")]
-    NotTokenizing(String),
-    #[error("the server is at its concurrency limit; retry after {retry_after_secs} s")]
-    Overloaded { retry_after_secs: u32 },
-    /// A scorer the request needs cannot take its items now (its queue is full, or it is not
-    /// available); nothing was scored.
-    #[error("{0}")]
-    Busy(Busy),
-    #[error("the server is starting; retry after {retry_after_secs} s")]
-    Starting { retry_after_secs: u32 },
-    #[error("internal error")]
-    Internal(String),
+    /// 409: the resource's state does not allow it.
+    Conflict,
+    /// 429 or 503 with `Retry-After`: no room now (load, a rate limit, a quota, a full queue);
+    /// nothing was done.
+    Busy { status: BusyStatus, retry_after_secs: u32 },
+    /// 500: the server broke; the message says no more than that, the log has the details.
+    Internal,
+}
+
+/// Everything a request can fail with: a category, a stable code and a message. Per-item
+/// problems are verdicts, never these. Features make their own errors with their own codes
+/// ([`ApiError::new`] and the category shorthands); the ones every route may meet are made here.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    category: Category,
+    code: &'static str,
+    message: String,
 }
 
 impl ApiError {
-    /// The status and stable code of each error. Exhaustive on purpose: a new variant must be
-    /// given its status here.
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
-        match self {
-            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
-            ApiError::UnsupportedMediaType => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"),
-            ApiError::InvalidBody(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
-            ApiError::PayloadTooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
-            ApiError::TooManyItems { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_many_items"),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            ApiError::Forbidden { .. } => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
-            ApiError::QuotaExceeded { .. } => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
-            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-            ApiError::UnknownVerifier(_) => (StatusCode::NOT_FOUND, "unknown_verifier"),
-            ApiError::UnknownTask(_) => (StatusCode::NOT_FOUND, "unknown_task"),
-            ApiError::UnknownLevel(_) => (StatusCode::NOT_FOUND, "unknown_level"),
-            ApiError::UnknownJob(_) => (StatusCode::NOT_FOUND, "unknown_job"),
-            ApiError::PathNotAllowed(_) => (StatusCode::FORBIDDEN, "path_not_allowed"),
-            ApiError::UnknownRubric(_) => (StatusCode::NOT_FOUND, "unknown_rubric"),
-            ApiError::RubricExists(_) => (StatusCode::CONFLICT, "rubric_exists"),
-            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
-            ApiError::InvalidNoise(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_noise"),
-            ApiError::NoNoiseModel(_) => (StatusCode::CONFLICT, "no_noise_model"),
-            ApiError::CorrectionRefused(_) => (StatusCode::CONFLICT, "correction_refused"),
-            ApiError::UnknownRun(_) => (StatusCode::NOT_FOUND, "unknown_run"),
-            ApiError::RunConflict(_) => (StatusCode::CONFLICT, "run_conflict"),
-            ApiError::NotReloadable(_) => (StatusCode::CONFLICT, "not_reloadable"),
-            ApiError::NotTokenizing(_) => (StatusCode::CONFLICT, "not_tokenizing"),
-            ApiError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
-            ApiError::Starting { .. } => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
-            ApiError::Busy(busy) => match busy.status {
-                BusyStatus::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, "busy"),
-                BusyStatus::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
-            },
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
-        }
+    /// An error of `category` with its stable `code` and a message for people. An
+    /// [`Category::Internal`] message is logged, never returned.
+    pub fn new(category: Category, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { category, code, message: message.into() }
     }
 
-    /// The HTTP status of this error.
+    /// A 404 with the feature's code.
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(Category::NotFound, code, message)
+    }
+
+    /// A 409 with the feature's code.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(Category::Conflict, code, message)
+    }
+
+    /// A 422 with the feature's code.
+    pub fn invalid(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(Category::Invalid, code, message)
+    }
+
+    /// A 403 with the feature's code.
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(Category::Forbidden, code, message)
+    }
+
+    pub fn malformed_json(detail: impl std::fmt::Display) -> ApiError {
+        ApiError::new(Category::Malformed, "malformed_json", format!("malformed JSON: {detail}"))
+    }
+
+    pub fn unsupported_media_type() -> ApiError {
+        ApiError::new(
+            Category::UnsupportedMediaType,
+            "unsupported_media_type",
+            "expected a JSON body with `Content-Type: application/json`",
+        )
+    }
+
+    pub fn invalid_body(detail: impl std::fmt::Display) -> ApiError {
+        ApiError::invalid("invalid_body", format!("invalid request body: {detail}"))
+    }
+
+    pub fn payload_too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            Category::TooLarge,
+            "payload_too_large",
+            format!("request body larger than the {limit}-byte limit"),
+        )
+    }
+
+    pub fn too_many_items(count: usize, limit: usize) -> ApiError {
+        ApiError::new(
+            Category::TooLarge,
+            "too_many_items",
+            format!("{count} items in one request; the limit is {limit}"),
+        )
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            Category::Unauthenticated,
+            "unauthorized",
+            "missing or invalid API key; send `Authorization: Bearer <key>`",
+        )
+    }
+
+    /// The key is valid but lacks the role the route needs.
+    pub fn lacks_role(role: crate::http::auth::Role, route: &str) -> ApiError {
+        ApiError::forbidden("forbidden", format!("this API key lacks the `{role}` role, which {route} needs"))
+    }
+
+    /// The key's `requests_per_second` is spent.
+    pub fn rate_limited(retry_after_secs: u32) -> ApiError {
+        let status = BusyStatus::TooManyRequests;
+        ApiError::new(
+            Category::Busy { status, retry_after_secs },
+            "rate_limited",
+            format!("this API key's request rate is spent; retry after {retry_after_secs} s"),
+        )
+    }
+
+    /// The items would take the key past its `max_items_per_day`.
+    pub fn quota_exceeded(limit: u64, retry_after_secs: u32) -> ApiError {
+        let status = BusyStatus::TooManyRequests;
+        ApiError::new(
+            Category::Busy { status, retry_after_secs },
+            "quota_exceeded",
+            format!(
+                "this API key's quota of {limit} items per UTC day would be exceeded; it starts over in \
+                 {retry_after_secs} s"
+            ),
+        )
+    }
+
+    /// No route for `what` (`METHOD /path`).
+    pub fn no_route(what: impl std::fmt::Display) -> ApiError {
+        ApiError::not_found("not_found", format!("no route for {what}"))
+    }
+
+    pub fn unknown_verifier(name: impl std::fmt::Display) -> ApiError {
+        ApiError::not_found(
+            "unknown_verifier",
+            format!("no verifier is registered as `{name}`; GET /v1/verifiers lists them"),
+        )
+    }
+
+    pub fn method_not_allowed() -> ApiError {
+        ApiError::new(Category::MethodNotAllowed, "method_not_allowed", "method not allowed for this route")
+    }
+
+    /// The server is at its concurrency limit.
+    pub fn overloaded(retry_after_secs: u32) -> ApiError {
+        let status = BusyStatus::Unavailable;
+        ApiError::new(
+            Category::Busy { status, retry_after_secs },
+            "overloaded",
+            format!("the server is at its concurrency limit; retry after {retry_after_secs} s"),
+        )
+    }
+
+    /// The server is starting, or the part of it the route needs is not up yet.
+    pub fn starting(retry_after_secs: u32) -> ApiError {
+        let status = BusyStatus::Unavailable;
+        ApiError::new(
+            Category::Busy { status, retry_after_secs },
+            "starting",
+            format!("the server is starting; retry after {retry_after_secs} s"),
+        )
+    }
+
+    /// The server broke: `detail` is logged, and the client is told no more.
+    pub fn internal(detail: impl Into<String>) -> ApiError {
+        ApiError::new(Category::Internal, "internal_error", detail)
+    }
+
+    /// The category of this error.
+    pub fn category(&self) -> Category {
+        self.category
+    }
+
+    /// The stable code of this error, e.g. `malformed_json`.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The HTTP status of this error. Exhaustive on purpose: a new category must be given its
+    /// status here.
     pub fn status(&self) -> StatusCode {
-        self.status_and_code().0
+        match self.category {
+            Category::Malformed => StatusCode::BAD_REQUEST,
+            Category::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Category::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+            Category::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Category::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Category::Forbidden => StatusCode::FORBIDDEN,
+            Category::NotFound => StatusCode::NOT_FOUND,
+            Category::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Category::Conflict => StatusCode::CONFLICT,
+            Category::Busy { status: BusyStatus::TooManyRequests, .. } => StatusCode::TOO_MANY_REQUESTS,
+            Category::Busy { status: BusyStatus::Unavailable, .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Category::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = self.status_and_code();
-        let message = if let ApiError::Internal(detail) = &self {
-            tracing::error!(%detail, "internal error");
+        let status = self.status();
+        let message = if self.category == Category::Internal {
+            tracing::error!(detail = %self.message, "internal error");
             "internal error; the server log has the details".to_owned()
         } else {
-            self.to_string()
+            self.message
         };
-        let mut response = (status, axum::Json(ErrorBody { code, message })).into_response();
+        let mut response = (status, axum::Json(ErrorBody { code: self.code, message })).into_response();
         let headers = response.headers_mut();
-        match self {
-            ApiError::Overloaded { retry_after_secs }
-            | ApiError::Starting { retry_after_secs }
-            | ApiError::RateLimited { retry_after_secs }
-            | ApiError::QuotaExceeded { retry_after_secs, .. } => {
+        match self.category {
+            Category::Busy { retry_after_secs, .. } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
             }
-            ApiError::Busy(busy) => {
-                headers.insert(header::RETRY_AFTER, HeaderValue::from(busy.retry_after_secs));
-            }
-            ApiError::Unauthorized => {
+            Category::Unauthenticated => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            ApiError::MalformedJson(_)
-            | ApiError::UnsupportedMediaType
-            | ApiError::InvalidBody(_)
-            | ApiError::PayloadTooLarge { .. }
-            | ApiError::TooManyItems { .. }
-            | ApiError::Forbidden { .. }
-            | ApiError::NotFound(_)
-            | ApiError::UnknownVerifier(_)
-            | ApiError::UnknownTask(_)
-            | ApiError::UnknownLevel(_)
-            | ApiError::UnknownJob(_)
-            | ApiError::PathNotAllowed(_)
-            | ApiError::UnknownRubric(_)
-            | ApiError::RubricExists(_)
-            | ApiError::MethodNotAllowed
-            | ApiError::InvalidNoise(_)
-            | ApiError::NoNoiseModel(_)
-            | ApiError::CorrectionRefused(_)
-            | ApiError::UnknownRun(_)
-            | ApiError::RunConflict(_)
-            | ApiError::NotReloadable(_)
-            | ApiError::NotTokenizing(_)
-            | ApiError::Internal(_) => {}
+            Category::Malformed
+            | Category::UnsupportedMediaType
+            | Category::Invalid
+            | Category::TooLarge
+            | Category::Forbidden
+            | Category::NotFound
+            | Category::MethodNotAllowed
+            | Category::Conflict
+            | Category::Internal => {}
         }
         response
     }
@@ -209,20 +279,23 @@ pub struct BodyLimit(pub usize);
 /// Our error for a rejection of `axum::Json`; `limit` is the body limit in effect.
 pub(super) fn from_json_rejection(rejection: JsonRejection, limit: usize) -> ApiError {
     match rejection {
-        JsonRejection::JsonDataError(e) => ApiError::InvalidBody(e.body_text()),
-        JsonRejection::JsonSyntaxError(e) => ApiError::MalformedJson(e.body_text()),
-        JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
+        JsonRejection::JsonDataError(e) => ApiError::invalid_body(e.body_text()),
+        JsonRejection::JsonSyntaxError(e) => ApiError::malformed_json(e.body_text()),
+        JsonRejection::MissingJsonContentType(_) => ApiError::unsupported_media_type(),
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::PayloadTooLarge { limit }
+            ApiError::payload_too_large(limit)
         }
-        JsonRejection::BytesRejection(e) => ApiError::MalformedJson(e.body_text()),
-        other => ApiError::InvalidBody(other.body_text()),
+        JsonRejection::BytesRejection(e) => ApiError::malformed_json(e.body_text()),
+        other => ApiError::invalid_body(other.body_text()),
     }
 }
 
+/// A scorer the request needs cannot take its items now (its queue is full, or it is not
+/// available); nothing was scored.
 impl From<Busy> for ApiError {
     fn from(busy: Busy) -> Self {
-        ApiError::Busy(busy)
+        let category = Category::Busy { status: busy.status, retry_after_secs: busy.retry_after_secs };
+        ApiError::new(category, "busy", busy.message)
     }
 }
 
@@ -303,7 +376,7 @@ mod tests {
             .route("/plain", get(|| async { (StatusCode::BAD_REQUEST, "Invalid URL: not UTF-8") }))
             .route("/empty", get(|| async { (StatusCode::REQUEST_TIMEOUT, [(header::RETRY_AFTER, "2")]) }))
             .route("/ok", get(|| async { "fine" }))
-            .route("/ours", get(|| async { ApiError::UnknownJob("j".to_owned()) }))
+            .route("/ours", get(|| async { ApiError::not_found("unknown_job", "no job has the id `j`") }))
             .layer(axum::middleware::from_fn(json_error_bodies));
         let call = |path: &'static str| {
             let app = app.clone();
@@ -337,9 +410,9 @@ mod tests {
         assert!(read(" \n{}").await.is_ok());
         for not_an_object in ["[null, null]", "[1, 2]", "null", "3", r#""text""#] {
             let result = read(not_an_object).await;
-            assert!(matches!(result, Err(ApiError::InvalidBody(_))), "{not_an_object}: {result:?}");
+            assert!(matches!(result, Err(ref e) if e.code() == "invalid_body"), "{not_an_object}: {result:?}");
         }
-        assert!(matches!(read("[1,").await, Err(ApiError::MalformedJson(_))));
-        assert!(matches!(read(r#"{"first": "x"}"#).await, Err(ApiError::InvalidBody(_))));
+        assert!(matches!(read("[1,").await, Err(ref e) if e.code() == "malformed_json"));
+        assert!(matches!(read(r#"{"first": "x"}"#).await, Err(ref e) if e.code() == "invalid_body"));
     }
 }

@@ -41,16 +41,16 @@ where
     S: Send + Sync,
 {
     if !declares_json(request.headers()) {
-        return Err(ApiError::UnsupportedMediaType);
+        return Err(ApiError::unsupported_media_type());
     }
     let limit = request.extensions().get::<BodyLimit>().map_or(0, |l| l.0);
     let counted = request.extensions().get::<CountedItems>().copied();
     let counted = items.and_then(|field| counted.filter(|c| c.field == field.name)).map(|c| c.count);
     let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge { limit }
+            ApiError::payload_too_large(limit)
         } else {
-            ApiError::MalformedJson(rejection.body_text())
+            ApiError::malformed_json(rejection.body_text())
         }
     })?;
     if bytes.len() <= PARSE_IN_PLACE_BYTES {
@@ -58,7 +58,7 @@ where
     }
     tokio::task::spawn_blocking(move || parse(&bytes, items, counted))
         .await
-        .map_err(|join| ApiError::Internal(format!("parsing the body failed: {join}")))?
+        .map_err(|join| ApiError::internal(format!("parsing the body failed: {join}")))?
 }
 
 /// A batch request: the name of its top-level array of items.
@@ -107,9 +107,9 @@ fn parse<T: DeserializeOwned>(
         // Not an object: malformed JSON is still told as such (400), a well-formed other value
         // is the wrong shape (422).
         if let Err(error) = serde_json::from_slice::<IgnoredAny>(bytes) {
-            return Err(ApiError::MalformedJson(error.to_string()));
+            return Err(ApiError::malformed_json(error.to_string()));
         }
-        return Err(ApiError::InvalidBody("the body must be a JSON object".to_owned()));
+        return Err(ApiError::invalid_body("the body must be a JSON object".to_owned()));
     }
     if let Some(field) = items {
         // A body that is not valid JSON fails the count; the parse below then says why.
@@ -117,7 +117,7 @@ fn parse<T: DeserializeOwned>(
         if let Some(count) = count
             && count > field.limit
         {
-            return Err(ApiError::TooManyItems { count, limit: field.limit });
+            return Err(ApiError::too_many_items(count, field.limit));
         }
     }
     axum::Json::<T>::from_bytes(bytes)
@@ -239,8 +239,11 @@ mod tests {
         let body = format!(r#"{{"items": [{items}]}}"#);
         let field = ItemField { name: "items", limit: 10 };
         match parse::<serde_json::Value>(body.as_bytes(), Some(field), None) {
-            Err(ApiError::TooManyItems { count, limit }) => assert_eq!((count, limit), (20, 10)),
-            other => panic!("{other:?}"),
+            Err(error) => assert_eq!(
+                (error.code(), error.to_string().as_str()),
+                ("too_many_items", "20 items in one request; the limit is 10")
+            ),
+            Ok(value) => panic!("{value:?}"),
         }
         assert!(
             parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok()
@@ -252,9 +255,11 @@ mod tests {
 
     #[test]
     fn the_body_must_be_an_object() {
-        assert!(matches!(parse::<serde_json::Value>(b" [1]", None, None), Err(ApiError::InvalidBody(_))));
-        assert!(matches!(parse::<serde_json::Value>(b"{\"a\": ", None, None), Err(ApiError::MalformedJson(_))));
-        assert!(matches!(parse::<serde_json::Value>(b"[1,", None, None), Err(ApiError::MalformedJson(_))));
+        assert!(matches!(parse::<serde_json::Value>(b" [1]", None, None), Err(ref e) if e.code() == "invalid_body"));
+        assert!(
+            matches!(parse::<serde_json::Value>(b"{\"a\": ", None, None), Err(ref e) if e.code() == "malformed_json")
+        );
+        assert!(matches!(parse::<serde_json::Value>(b"[1,", None, None), Err(ref e) if e.code() == "malformed_json"));
     }
 
     #[test]
@@ -312,7 +317,7 @@ mod tests {
             let body = serde_json::json!({"other": other, "items": items}).to_string();
             proptest::prop_assert_eq!(count_items(body.as_bytes(), "items").ok(), Some(Some(items.len())));
             let too_many = parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None);
-            proptest::prop_assert_eq!(matches!(too_many, Err(ApiError::TooManyItems { .. })), items.len() > 20);
+            proptest::prop_assert_eq!(matches!(too_many, Err(ref e) if e.code() == "too_many_items"), items.len() > 20);
         }
     }
 }

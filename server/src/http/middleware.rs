@@ -26,7 +26,7 @@ use crate::http::auth::{Caller, Charge};
 /// ([`charge_quota`]) and for handlers that act per key.
 pub async fn guard_v1(State(state): State<AppState>, mut request: Request, next: Next) -> Response<Body> {
     if state.readiness.is_starting() {
-        return ApiError::Starting { retry_after_secs: state.limits.retry_after_secs }.into_response();
+        return ApiError::starting(state.limits.retry_after_secs).into_response();
     }
     if !state.keys.enabled() {
         return next.run(request).await;
@@ -66,19 +66,19 @@ fn admit(state: &AppState, request: &Request) -> Result<Caller, Refusal> {
         .and_then(|v| v.to_str().ok())
         .and_then(crate::http::auth::bearer_token);
     let Some(caller) = presented.and_then(|key| state.keys.authenticate(key)) else {
-        return Err(("unauthorized", String::new(), ApiError::Unauthorized));
+        return Err(("unauthorized", String::new(), ApiError::unauthorized()));
     };
     let path = route_of(request);
     let access = crate::http::auth::access(request.method().as_str(), &path);
     if !caller.has(access.role) {
         tracing::info!(key = caller.name(), role = %access.role, route = %path, "refused: the key lacks the role");
         let route = format!("{} {path}", request.method());
-        return Err(("forbidden", caller.name().to_owned(), ApiError::Forbidden { role: access.role, route }));
+        return Err(("forbidden", caller.name().to_owned(), ApiError::lacks_role(access.role, &route)));
     }
     if let Some(rate) = caller.rate()
         && let Err(retry_after_secs) = rate.try_take(Instant::now())
     {
-        return Err(("rate_limited", caller.name().to_owned(), ApiError::RateLimited { retry_after_secs }));
+        return Err(("rate_limited", caller.name().to_owned(), ApiError::rate_limited(retry_after_secs)));
     }
     Ok(caller)
 }
@@ -113,7 +113,7 @@ pub async fn charge_quota(request: Request, next: Next) -> Response<Body> {
     if let Err(refusal) = quota.try_charge(items, now) {
         tracing::info!(key = caller.name(), limit = refusal.limit, "refused: the key's daily quota is spent");
         count_refusal("quota_exceeded", caller.name().to_owned());
-        let error = ApiError::QuotaExceeded { limit: refusal.limit, retry_after_secs: refusal.retry_after_secs };
+        let error = ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs);
         return error.into_response();
     }
     let response = next.run(Request::from_parts(parts, body)).await;
@@ -149,7 +149,7 @@ impl RequestGate {
     }
 
     fn busy(&self, message: String) -> ApiError {
-        ApiError::Busy(Busy { status: BusyStatus::Unavailable, retry_after_secs: self.retry_after_secs, message })
+        ApiError::from(Busy { status: BusyStatus::Unavailable, retry_after_secs: self.retry_after_secs, message })
     }
 }
 
@@ -182,7 +182,7 @@ pub async fn shed_when_full(State(gate): State<RequestGate>, request: Request, n
     let Ok(_permit) = Arc::clone(&gate.permits).try_acquire_owned() else {
         metrics::counter!("referee_requests_shed_total").increment(1);
         super::admission::note_refusal("concurrency");
-        return ApiError::Overloaded { retry_after_secs: gate.retry_after_secs }.into_response();
+        return ApiError::overloaded(gate.retry_after_secs).into_response();
     };
     next.run(request).await
 }
@@ -297,7 +297,7 @@ pub fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
         .cloned()
         .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
         .unwrap_or_else(|| "unknown panic".to_owned());
-    ApiError::Internal(format!("handler panicked: {detail}")).into_response()
+    ApiError::internal(format!("handler panicked: {detail}")).into_response()
 }
 
 #[cfg(test)]

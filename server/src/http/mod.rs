@@ -3,6 +3,7 @@
 //! are mounted.
 
 mod admission;
+mod attached;
 pub mod auth;
 mod connections;
 mod docs;
@@ -13,10 +14,11 @@ pub(crate) mod integers;
 pub(crate) mod json;
 pub(crate) mod middleware;
 pub(crate) mod score;
+pub mod settings;
 mod verifiers;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -31,13 +33,11 @@ use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::config::{OpenRlhfConfig, ServerConfig};
+use self::settings::ServerConfig;
 use crate::engine::Engine;
-use crate::features::adapters::openrlhf;
-pub use crate::features::jobs::handlers::JobsHandle;
-use crate::features::{environments, jobs, noise, rlpr, rubrics};
 use crate::http::auth::ApiKeys;
 use crate::registry::Registry;
+pub use attached::Attached;
 pub use connections::{ConnectionLimits, serve};
 pub use error::{ApiError, ErrorBody};
 pub use score::{ScoreRequest, ScoreResponse};
@@ -85,12 +85,9 @@ pub struct AppState {
     pub keys: Arc<ApiKeys>,
     pub metrics: PrometheusHandle,
     pub limits: Limits,
-    /// Set once the database is open.
-    pub jobs: Arc<OnceLock<JobsHandle>>,
-    /// Defaults of `POST /get_reward`.
-    pub openrlhf: Arc<OpenRlhfConfig>,
-    /// The `rlpr` reward model's source of log-probs, for `POST /v1/reward-models/rlpr/reload`.
-    pub rlpr_source: Option<Arc<dyn referee_rlpr::LogprobSource>>,
+    /// The features' own handles (the job store, the noise layer, ...), each attached by the
+    /// server as it starts.
+    pub features: Attached,
 }
 
 /// Request limits from the server configuration.
@@ -130,45 +127,31 @@ impl Limits {
     }
 }
 
-/// The `/v1` routes: authenticated when keys are configured, and shed under load.
-fn v1_routes() -> OpenApiRouter<AppState> {
+/// The routes the server mounts, by how they are admitted: each feature hands in its own.
+pub struct Routes {
+    /// `/v1` routes: authenticated when keys are configured, and shed under load.
+    pub general: OpenApiRouter<AppState>,
+    /// Trainer-facing routes, which speak a trainer's own protocol: authenticated like `/v1`, and
+    /// held until there is room instead of shed ([`middleware::hold_until_room`]), since trainers
+    /// retry blindly or drop the reward. Every adapter route for a trainer belongs here.
+    pub trainer: OpenApiRouter<AppState>,
+    /// Job uploads, whose body limit is `jobs.max_upload_bytes`.
+    pub upload: OpenApiRouter<AppState>,
+}
+
+impl std::fmt::Debug for Routes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Routes").finish_non_exhaustive()
+    }
+}
+
+/// The scoring routes this layer serves itself: `/v1/score`, a verifier's own route, and the
+/// verifier list.
+pub fn scoring_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(score::score))
         .routes(routes!(score::score_with_verifier))
         .routes(routes!(verifiers::list_verifiers))
-        .routes(routes!(environments::list_environments))
-        .routes(routes!(environments::generate_instances))
-        .routes(routes!(jobs::handlers::status, jobs::handlers::cancel))
-        .routes(routes!(jobs::handlers::results))
-        .routes(routes!(noise::handlers::list))
-        .routes(routes!(noise::handlers::get, noise::handlers::put, noise::handlers::delete))
-        .routes(routes!(noise::handlers::audit))
-        .routes(routes!(noise::handlers::step))
-        .routes(routes!(noise::handlers::appeals))
-        .routes(routes!(noise::handlers::advantages))
-        .routes(routes!(rubrics::handlers::create_rubric, rubrics::handlers::list_rubrics))
-        .routes(routes!(
-            rubrics::handlers::get_rubric,
-            rubrics::handlers::update_rubric,
-            rubrics::handlers::delete_rubric
-        ))
-        .routes(routes!(rubrics::handlers::rubric_versions))
-        .routes(routes!(rlpr::handlers::filter))
-        .routes(routes!(rlpr::handlers::run_status, rlpr::handlers::delete_run))
-        .routes(routes!(rlpr::handlers::reload))
-        .routes(routes!(rlpr::handlers::prepare))
-}
-
-/// Trainer-facing routes, which speak a trainer's own protocol: authenticated like `/v1`, and
-/// held until there is room instead of shed ([`middleware::hold_until_room`]), since trainers
-/// retry blindly or drop the reward. Every adapter route for a trainer belongs here.
-fn trainer_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(openrlhf::get_reward))
-}
-
-/// The job upload route, whose body limit is `jobs.max_upload_bytes`.
-fn upload_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(jobs::handlers::submit))
 }
 
 /// Probes and metrics: always open, never shed.
@@ -179,29 +162,25 @@ fn open_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::metrics))
 }
 
-/// The OpenAPI document of a server with this registry, as served at `/openapi.json`.
-pub fn openapi_document(registry: &Registry) -> Value {
-    let (_, v1) = v1_routes().split_for_parts();
-    let (_, trainer) = trainer_routes().split_for_parts();
-    let (_, upload) = upload_routes().split_for_parts();
+/// The OpenAPI document of a server with these routes and this registry, as served at
+/// `/openapi.json`.
+pub fn openapi_document(routes: Routes, registry: &Registry) -> Value {
+    let (_, general) = routes.general.split_for_parts();
+    let (_, trainer) = routes.trainer.split_for_parts();
+    let (_, upload) = routes.upload.split_for_parts();
     let (_, open) = open_routes().split_for_parts();
     let mut document = docs::finish(
-        docs::base_document().merge_from(v1).merge_from(trainer).merge_from(upload).merge_from(open),
+        docs::base_document().merge_from(general).merge_from(trainer).merge_from(upload).merge_from(open),
         registry,
     );
     auth::document_access(&mut document);
     document
 }
 
-/// [`openapi_document`] as the pretty-printed JSON checked in at `openapi/openapi.json`.
-pub fn openapi_json(registry: &Registry) -> String {
-    serde_json::to_string_pretty(&openapi_document(registry)).unwrap_or_default()
-}
-
-/// The complete application: routes, OpenAPI document and reference page, and every layer.
-pub fn app(state: AppState) -> Router {
+/// The complete application: `routes`, the OpenAPI `document` and reference page, and every
+/// layer.
+pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
     let limits = state.limits;
-    let document = openapi_document(state.engine.registry());
     let gate = middleware::RequestGate::new(
         limits.max_concurrent_requests,
         limits.max_waiting_requests,
@@ -217,7 +196,7 @@ pub fn app(state: AppState) -> Router {
     let read_body_first = axum::middleware::from_fn_with_state(bodies, admission::read_body_first);
     // Uploads stream their body into the database in small transactions: they are not read
     // whole first.
-    let upload = Router::from(upload_routes())
+    let upload = Router::from(routes.upload)
         .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
         .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
@@ -226,12 +205,12 @@ pub fn app(state: AppState) -> Router {
         admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs),
         admission::admit_items,
     );
-    let general = Router::from(v1_routes())
+    let general = Router::from(routes.general)
         .layer(items.clone())
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
         .layer(axum::middleware::from_fn(middleware::charge_quota))
         .layer(read_body_first.clone());
-    let trainer = Router::from(trainer_routes())
+    let trainer = Router::from(routes.trainer)
         .layer(items)
         .layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room))
         .layer(axum::middleware::from_fn(middleware::charge_quota))
@@ -253,7 +232,7 @@ pub fn app(state: AppState) -> Router {
                 .layer(axum::middleware::from_fn(middleware::replace_unacceptable_request_id))
                 .layer(SetRequestIdLayer::x_request_id(middleware::RandomRequestId))
                 .layer(PropagateRequestIdLayer::x_request_id())
-                // Failures are logged where they arise (`ApiError::Internal`, panics); a 503
+                // Failures are logged where they arise (`ApiError::internal`, panics); a 503
                 // refusal under load is not a failure to log once per request.
                 .layer(TraceLayer::new_for_http().on_failure(()))
                 .layer(CatchPanicLayer::custom(middleware::panic_response))
@@ -264,11 +243,11 @@ pub fn app(state: AppState) -> Router {
 }
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
-    ApiError::NotFound(format!("{method} {}", uri.path()))
+    ApiError::no_route(format!("{method} {}", uri.path()))
 }
 
 async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed
+    ApiError::method_not_allowed()
 }
 
 #[cfg(test)]
@@ -287,9 +266,7 @@ mod tests {
             keys: Arc::new(ApiKeys::default()),
             metrics: crate::telemetry::prometheus(),
             limits: Limits::from_config(&Config::default().server, 1 << 20),
-            jobs: Arc::new(OnceLock::new()),
-            openrlhf: Arc::default(),
-            rlpr_source: None,
+            features: Attached::default(),
         }
     }
 
@@ -311,7 +288,7 @@ mod tests {
     #[tokio::test]
     async fn readiness_follows_the_life_cycle() {
         let readiness = Arc::new(Readiness::default());
-        let app = app(state(Arc::clone(&readiness)));
+        let app = crate::routes::app(state(Arc::clone(&readiness)));
 
         let (status, body, _) = call(&app, "GET", "/readyz").await;
         assert_eq!((status, body["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("starting")));

@@ -13,8 +13,8 @@ use super::error::{ApiError, ErrorBody};
 use super::integers::optional_integer;
 use super::json::{Batch, BatchJson};
 use super::{AppState, Limits};
+use crate::engine::Correction;
 use crate::engine::{ItemShape, ScoreResult};
-use crate::features::noise::Correction;
 
 /// One item of `POST /v1/score`: which verifier judges it and that verifier's input. The
 /// document lists one variant per registered verifier, discriminated by `verifier`.
@@ -124,7 +124,7 @@ pub(crate) fn request_id(headers: &HeaderMap) -> String {
 
 pub(crate) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> {
     if count > limits.max_batch_items {
-        return Err(ApiError::TooManyItems { count, limit: limits.max_batch_items });
+        return Err(ApiError::too_many_items(count, limits.max_batch_items));
     }
     Ok(())
 }
@@ -176,7 +176,7 @@ pub async fn score_with_verifier(
     BatchJson(request): BatchJson<VerifierScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     if state.engine.registry().get(&id).is_none() {
-        return Err(ApiError::UnknownVerifier(id));
+        return Err(ApiError::unknown_verifier(id));
     }
     check_size(&state.limits, request.items.len())?;
     let budget = budget(&state.limits, request.timeout_ms);

@@ -2,6 +2,7 @@
 //! one set of migrations for both.
 
 pub mod retention;
+pub mod settings;
 mod writer;
 
 use std::path::Path;

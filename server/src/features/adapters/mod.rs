@@ -2,3 +2,14 @@
 //! shed, since trainers retry blindly or drop the reward (see [`crate::http`]'s trainer routes).
 
 pub mod openrlhf;
+pub mod settings;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::http::AppState;
+
+/// The trainer-facing routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(openrlhf::get_reward))
+}

@@ -21,8 +21,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 
+use crate::engine::Correction;
 use crate::engine::ItemShape;
-use crate::features::noise::Correction;
+use std::sync::Arc;
+
+use super::settings::OpenRlhfConfig;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::json::{Batch, BatchJson};
@@ -204,12 +207,13 @@ pub async fn get_reward(
     headers: HeaderMap,
     BatchJson(request): BatchJson<RewardRequest>,
 ) -> Result<axum::Json<RewardResponse>, ApiError> {
-    let Query(params) = params.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
-    let verifier = params.verifier.as_deref().unwrap_or(&state.openrlhf.verifier);
+    let Query(params) = params.map_err(|rejection| ApiError::invalid_body(rejection.body_text()))?;
+    let defaults = state.features.get::<Arc<OpenRlhfConfig>>().unwrap_or_default();
+    let verifier = params.verifier.as_deref().unwrap_or(&defaults.verifier);
     if state.engine.registry().get(verifier).is_none() {
-        return Err(ApiError::UnknownVerifier(verifier.to_owned()));
+        return Err(ApiError::unknown_verifier(verifier.to_owned()));
     }
-    let label_field = params.label_field.as_deref().unwrap_or(&state.openrlhf.label_field);
+    let label_field = params.label_field.as_deref().unwrap_or(&defaults.label_field);
     check_size(&state.limits, request.query.len())?;
     let prompts = request.prompts.unwrap_or_default();
     let labels = request.labels.unwrap_or_default();

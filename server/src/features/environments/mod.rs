@@ -7,6 +7,8 @@ use referee_np::{GeneratedInstance, InstancesResponse, MAX_COUNT, NpError, TaskI
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::error::{ApiError, ApiJson, ErrorBody};
 use crate::http::integers::integer;
@@ -49,13 +51,18 @@ fn one() -> u32 {
 impl From<NpError> for ApiError {
     fn from(error: NpError) -> Self {
         match error {
-            NpError::UnknownTask(task) => ApiError::UnknownTask(task),
-            NpError::UnknownLevel { .. } => ApiError::UnknownLevel(error.to_string()),
+            NpError::UnknownTask(task) => unknown_task(task),
+            NpError::UnknownLevel { .. } => unknown_level(error.to_string()),
             NpError::BadCount { .. } | NpError::InvalidInstance { .. } | NpError::MissingInstance => {
-                ApiError::InvalidBody(error.to_string())
+                ApiError::invalid_body(error.to_string())
             }
         }
     }
+}
+
+/// The environment routes.
+pub fn routes() -> OpenApiRouter<crate::http::AppState> {
+    OpenApiRouter::new().routes(routes!(list_environments)).routes(routes!(generate_instances))
 }
 
 /// Lists the NP optimisation environments: task ids, objective, answer format, levels.
@@ -91,10 +98,8 @@ pub async fn generate_instances(
     if request.count == 0 || request.count > MAX_COUNT {
         return Err(NpError::BadCount { count: request.count, max: MAX_COUNT }.into());
     }
-    let info = referee_np::catalogue()
-        .iter()
-        .find(|info| info.task == task)
-        .ok_or_else(|| ApiError::UnknownTask(task.clone()))?;
+    let info =
+        referee_np::catalogue().iter().find(|info| info.task == task).ok_or_else(|| unknown_task(task.clone()))?;
     if !info.levels.iter().any(|l| l.level == request.level) {
         let max = info.levels.iter().map(|l| l.level).max().unwrap_or(0);
         return Err(NpError::UnknownLevel { task, level: request.level, max }.into());
@@ -109,8 +114,19 @@ pub async fn generate_instances(
             .collect();
         let _ = tx.send(instances);
     });
-    let instances = rx.await.map_err(|_| ApiError::Internal("instance generation ended without a result".into()))??;
+    let instances = rx.await.map_err(|_| ApiError::internal("instance generation ended without a result"))??;
     Ok(axum::Json(InstancesResponse { task, instances }))
+}
+
+fn unknown_task(task: impl std::fmt::Display) -> ApiError {
+    ApiError::not_found(
+        "unknown_task",
+        format!("no environment is registered as `{task}`; GET /v1/environments lists them"),
+    )
+}
+
+fn unknown_level(message: String) -> ApiError {
+    ApiError::not_found("unknown_level", message)
 }
 
 #[cfg(test)]

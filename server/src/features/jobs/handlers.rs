@@ -3,6 +3,8 @@
 
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::Arc;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
@@ -55,12 +57,12 @@ pub struct JobFromPath {
     pub path: String,
 }
 
-fn handle(state: &AppState) -> Result<&JobsHandle, ApiError> {
-    state.jobs.get().ok_or(ApiError::Starting { retry_after_secs: state.limits.retry_after_secs })
+fn handle(state: &AppState) -> Result<JobsHandle, ApiError> {
+    state.features.get::<JobsHandle>().ok_or(ApiError::starting(state.limits.retry_after_secs))
 }
 
 fn storage_error(error: sqlx::Error) -> ApiError {
-    ApiError::Internal(format!("jobs storage: {error}"))
+    ApiError::internal(format!("jobs storage: {error}"))
 }
 
 /// Refuses a job the caller may not see as if it did not exist, so that no key learns of
@@ -70,16 +72,16 @@ async fn check_owner(jobs: &JobsHandle, id: &str, caller: Option<&Caller>) -> Re
     let Some(caller) = caller.filter(|caller| !caller.has(Role::Admin)) else { return Ok(()) };
     match jobs.store.owner(id).await.map_err(storage_error)? {
         Some(Some(owner)) if owner == caller.name() => Ok(()),
-        _ => Err(ApiError::UnknownJob(id.to_owned())),
+        _ => Err(unknown_job(id.to_owned())),
     }
 }
 
 /// Opens a server-side file after checking it lies inside an allowed directory.
 async fn open_allowed(path: &str, allowed: &[PathBuf]) -> Result<tokio::fs::File, ApiError> {
     if allowed.is_empty() {
-        return Err(ApiError::PathNotAllowed("this server does not accept server-side paths".to_owned()));
+        return Err(path_not_allowed("this server does not accept server-side paths".to_owned()));
     }
-    let refused = || ApiError::PathNotAllowed(format!("{path} is not inside an allowed directory"));
+    let refused = || path_not_allowed(format!("{path} is not inside an allowed directory"));
     let canonical = tokio::fs::canonicalize(FsPath::new(path)).await.map_err(|_| refused())?;
     let mut inside = false;
     for dir in allowed {
@@ -90,14 +92,14 @@ async fn open_allowed(path: &str, allowed: &[PathBuf]) -> Result<tokio::fs::File
     if !inside {
         return Err(refused());
     }
-    tokio::fs::File::open(&canonical).await.map_err(|e| ApiError::InvalidBody(format!("cannot read {path}: {e}")))
+    tokio::fs::File::open(&canonical).await.map_err(|e| ApiError::invalid_body(format!("cannot read {path}: {e}")))
 }
 
 fn upload_error(error: UploadError) -> ApiError {
     match error {
-        UploadError::TooManyItems { limit } => ApiError::TooManyItems { count: limit + 1, limit },
-        UploadError::NoItems => ApiError::InvalidBody("the job has no items".to_owned()),
-        UploadError::Expired => ApiError::Overloaded { retry_after_secs: 1 },
+        UploadError::TooManyItems { limit } => ApiError::too_many_items(limit + 1, limit),
+        UploadError::NoItems => ApiError::invalid_body("the job has no items".to_owned()),
+        UploadError::Expired => ApiError::overloaded(1),
         UploadError::Storage(error) => storage_error(error),
     }
 }
@@ -115,12 +117,12 @@ async fn upload_body(body: Body, limit: usize, upload: &mut Upload) -> Result<()
     let mut searched = 0;
     loop {
         let chunk = match data.next().await {
-            Some(chunk) => chunk.map_err(|e| ApiError::MalformedJson(format!("the upload was cut short: {e}")))?,
+            Some(chunk) => chunk.map_err(|e| ApiError::malformed_json(format!("the upload was cut short: {e}")))?,
             None => return push_text(&pending, upload).await,
         };
         read = read.saturating_add(chunk.len());
         if read > limit {
-            return Err(ApiError::PayloadTooLarge { limit });
+            return Err(ApiError::payload_too_large(limit));
         }
         pending.extend_from_slice(&chunk);
         let mut start = 0;
@@ -137,7 +139,7 @@ async fn upload_body(body: Body, limit: usize, upload: &mut Upload) -> Result<()
 
 /// Adds one line of an uploaded body.
 async fn push_text(line: &[u8], upload: &mut Upload) -> Result<(), ApiError> {
-    let text = std::str::from_utf8(line).map_err(|_| ApiError::MalformedJson("the upload is not UTF-8 text".into()))?;
+    let text = std::str::from_utf8(line).map_err(|_| ApiError::malformed_json("the upload is not UTF-8 text"))?;
     upload.push_line(text).await.map_err(upload_error)
 }
 
@@ -146,7 +148,7 @@ async fn push_text(line: &[u8], upload: &mut Upload) -> Result<(), ApiError> {
 /// UTF-8 is that item's `invalid_input`.
 async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &mut Upload) -> Result<(), ApiError> {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt};
-    let unreadable = |e: std::io::Error| ApiError::InvalidBody(format!("cannot read {path}: {e}"));
+    let unreadable = |e: std::io::Error| ApiError::invalid_body(format!("cannot read {path}: {e}"));
     let mut reader = tokio::io::BufReader::new(file);
     let mut line = Vec::new();
     let mut read = 0usize;
@@ -160,7 +162,7 @@ async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &m
         }
         read += n;
         if read > limit {
-            return Err(ApiError::PayloadTooLarge { limit });
+            return Err(ApiError::payload_too_large(limit));
         }
         match std::str::from_utf8(&line) {
             Ok(text) => upload.push_line(text).await,
@@ -169,6 +171,16 @@ async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &m
         }
         .map_err(upload_error)?;
     }
+}
+
+/// The job routes, but the upload.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(status, cancel)).routes(routes!(results))
+}
+
+/// The job upload route, whose body limit is `jobs.max_upload_bytes`.
+pub fn upload_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(submit))
 }
 
 /// Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
@@ -207,25 +219,25 @@ pub async fn submit(
     body: Body,
 ) -> Result<Response, ApiError> {
     let jobs = handle(&state)?;
-    let Query(options) = options.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
+    let Query(options) = options.map_err(|rejection| ApiError::invalid_body(rejection.body_text()))?;
     let limit = state.limits.max_upload_bytes;
     // Refused before a byte of the body is read when the client says how much it sends.
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|length| length > limit as u64) {
-        return Err(ApiError::PayloadTooLarge { limit });
+        return Err(ApiError::payload_too_large(limit));
     }
     let chunk_size = match options.chunk_size {
         None => jobs.chunk_size,
         Some(size) if (1..=MAX_CHUNK_SIZE).contains(&size) => size as usize,
         Some(size) => {
-            return Err(ApiError::InvalidBody(format!("chunk_size must be 1 to {MAX_CHUNK_SIZE}, not {size}")));
+            return Err(ApiError::invalid_body(format!("chunk_size must be 1 to {MAX_CHUNK_SIZE}, not {size}")));
         }
     };
     let priority = match options.priority {
         None => 1,
         Some(priority) if (1..=MAX_PRIORITY).contains(&priority) => priority,
         Some(priority) => {
-            return Err(ApiError::InvalidBody(format!("priority must be 1 to {MAX_PRIORITY}, not {priority}")));
+            return Err(ApiError::invalid_body(format!("priority must be 1 to {MAX_PRIORITY}, not {priority}")));
         }
     };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -237,22 +249,26 @@ pub async fn submit(
         "application/json" => {
             let body = axum::body::to_bytes(body, PATH_REQUEST_BYTES)
                 .await
-                .map_err(|_| ApiError::PayloadTooLarge { limit: PATH_REQUEST_BYTES })?;
+                .map_err(|_| ApiError::payload_too_large(PATH_REQUEST_BYTES))?;
             let request: JobFromPath = serde_json::from_slice(&body).map_err(|e| {
-                if e.is_data() { ApiError::InvalidBody(e.to_string()) } else { ApiError::MalformedJson(e.to_string()) }
+                if e.is_data() {
+                    ApiError::invalid_body(e.to_string())
+                } else {
+                    ApiError::malformed_json(e.to_string())
+                }
             })?;
             let file = open_allowed(&request.path, &jobs.allowed_paths).await?;
             // Refused before anything is stored; a file that grows meanwhile is caught while read.
             let size = file
                 .metadata()
                 .await
-                .map_err(|e| ApiError::InvalidBody(format!("cannot read {}: {e}", request.path)))?;
+                .map_err(|e| ApiError::invalid_body(format!("cannot read {}: {e}", request.path)))?;
             if size.len() > state.limits.max_upload_bytes as u64 {
-                return Err(ApiError::PayloadTooLarge { limit: state.limits.max_upload_bytes });
+                return Err(ApiError::payload_too_large(state.limits.max_upload_bytes));
             }
             Source::File(file, request.path)
         }
-        _ => return Err(ApiError::UnsupportedMediaType),
+        _ => return Err(ApiError::unsupported_media_type()),
     };
     // Stored in small transactions; on any error the upload is dropped, which deletes it.
     let mut upload = jobs.store.begin_upload(chunk_size, priority).await.map_err(storage_error)?;
@@ -271,7 +287,7 @@ pub async fn submit(
         && let Err(refusal) = quota.try_charge(items, charged_at)
     {
         upload.discard().await;
-        return Err(ApiError::QuotaExceeded { limit: refusal.limit, retry_after_secs: refusal.retry_after_secs });
+        return Err(ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs));
     }
     let status = match upload.finish().await {
         Ok(status) => status,
@@ -310,9 +326,9 @@ pub async fn status(
     Path(id): Path<String>,
 ) -> Result<axum::Json<JobStatus>, ApiError> {
     let jobs = handle(&state)?;
-    check_owner(jobs, &id, caller.as_deref()).await?;
+    check_owner(&jobs, &id, caller.as_deref()).await?;
     let status = jobs.store.status(&id).await.map_err(storage_error)?;
-    status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
+    status.map(axum::Json).ok_or(unknown_job(id))
 }
 
 /// Cancels a job: chunks not yet claimed will not run; results already written stay.
@@ -331,9 +347,9 @@ pub async fn cancel(
     Path(id): Path<String>,
 ) -> Result<axum::Json<JobStatus>, ApiError> {
     let jobs = handle(&state)?;
-    check_owner(jobs, &id, caller.as_deref()).await?;
+    check_owner(&jobs, &id, caller.as_deref()).await?;
     let status = jobs.store.cancel(&id).await.map_err(storage_error)?;
-    status.map(axum::Json).ok_or(ApiError::UnknownJob(id))
+    status.map(axum::Json).ok_or(unknown_job(id))
 }
 
 /// Streams the results written so far as NDJSON, in input order: one line per item,
@@ -354,9 +370,9 @@ pub async fn results(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let jobs = handle(&state)?;
-    check_owner(jobs, &id, caller.as_deref()).await?;
+    check_owner(&jobs, &id, caller.as_deref()).await?;
     if jobs.store.status(&id).await.map_err(storage_error)?.is_none() {
-        return Err(ApiError::UnknownJob(id));
+        return Err(unknown_job(id));
     }
     let store = jobs.store.clone();
     let pages = stream::try_unfold(Some(-1i64), move |after| {
@@ -380,4 +396,12 @@ pub async fn results(
         }
     });
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], Body::from_stream(pages)).into_response())
+}
+
+fn unknown_job(id: impl std::fmt::Display) -> ApiError {
+    ApiError::not_found("unknown_job", format!("no job has the id `{id}`"))
+}
+
+fn path_not_allowed(message: String) -> ApiError {
+    ApiError::forbidden("path_not_allowed", message)
 }

@@ -6,6 +6,7 @@
 //! index), so a chunk scored twice never duplicates a result.
 
 pub(crate) mod handlers;
+pub mod settings;
 mod store;
 mod upload;
 mod worker;

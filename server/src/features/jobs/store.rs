@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sqlx::{AssertSqlSafe, Row};
 
+use super::settings::JobsConfig;
 use super::{JobState, JobStatus};
-use crate::config::JobsConfig;
 use crate::store::{Backend, Storage, now_ms, placeholders};
 
 /// Stores made by this process, numbering them.

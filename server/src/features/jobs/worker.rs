@@ -9,8 +9,8 @@ use serde_json::Value;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+use super::settings::JobsConfig;
 use super::{Claim, JobStore};
-use crate::config::JobsConfig;
 use crate::engine::{Engine, ScoreResult};
 
 /// Wakes idle workers when a job is stored, in this process or, through PostgreSQL's

@@ -2,6 +2,8 @@
 //! appeals; and `/v1/groups/advantages`, group-normalised advantages for GRPO-style trainers.
 
 use std::sync::Arc;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -39,30 +41,41 @@ pub struct OverturnQuery {
     pub limit: Option<u64>,
 }
 
-fn layer(state: &AppState) -> Result<&Arc<NoiseLayer>, ApiError> {
-    state.engine.noise().ok_or(ApiError::Starting { retry_after_secs: state.limits.retry_after_secs })
+fn layer(state: &AppState) -> Result<Arc<NoiseLayer>, ApiError> {
+    state.features.get::<Arc<NoiseLayer>>().ok_or(ApiError::starting(state.limits.retry_after_secs))
 }
 
 fn key(state: &AppState, verifier: &str, label: Option<&str>) -> Result<NoiseKey, ApiError> {
     if label.is_some_and(|l| l.len() > MAX_LABEL_BYTES) {
-        return Err(ApiError::InvalidBody(format!("`label` is longer than {MAX_LABEL_BYTES} bytes")));
+        return Err(ApiError::invalid_body(format!("`label` is longer than {MAX_LABEL_BYTES} bytes")));
     }
-    layer(state)?.key(verifier, label).ok_or_else(|| ApiError::UnknownVerifier(verifier.to_owned()))
+    layer(state)?.key(verifier, label).ok_or_else(|| ApiError::unknown_verifier(verifier.to_owned()))
 }
 
 fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query.map(|Query(q)| q).map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))
+    query.map(|Query(q)| q).map_err(|rejection| ApiError::invalid_body(rejection.body_text()))
 }
 
 fn storage_error(error: sqlx::Error) -> ApiError {
-    ApiError::Internal(format!("noise storage: {error}"))
+    ApiError::internal(format!("noise storage: {error}"))
 }
 
 fn settings_error(error: NoiseSettingsError) -> ApiError {
     match error {
-        NoiseSettingsError::Invalid(message) => ApiError::InvalidNoise(message),
+        NoiseSettingsError::Invalid(message) => invalid_noise(message),
         NoiseSettingsError::Storage(error) => storage_error(error),
     }
+}
+
+/// The noise routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(get, put, delete))
+        .routes(routes!(audit))
+        .routes(routes!(step))
+        .routes(routes!(appeals))
+        .routes(routes!(advantages))
 }
 
 /// Lists the noise models of every verifier.
@@ -206,7 +219,7 @@ pub async fn step(
     // Steps are stored as signed 64-bit integers; JSON readers lose integers past 2^53.
     const MAX_STEP: u64 = (1 << 53) - 1;
     if update.step > MAX_STEP {
-        return Err(ApiError::InvalidBody(format!("`step` must be at most {MAX_STEP}, got {}", update.step)));
+        return Err(ApiError::invalid_body(format!("`step` must be at most {MAX_STEP}, got {}", update.step)));
     }
     let status = layer(&state)?.advance_step(&key, update.step).await.map_err(storage_error)?;
     Ok(axum::Json(status))
@@ -235,7 +248,7 @@ pub async fn appeals(
     let options = query(options)?;
     let limit = options.limit.unwrap_or(100);
     if !(1..=MAX_OVERTURNS).contains(&limit) {
-        return Err(ApiError::InvalidBody(format!("`limit` must be from 1 to {MAX_OVERTURNS}, got {limit}")));
+        return Err(ApiError::invalid_body(format!("`limit` must be from 1 to {MAX_OVERTURNS}, got {limit}")));
     }
     let key = key(&state, &verifier, options.label.as_deref())?;
     let limit = u32::try_from(limit).unwrap_or(u32::MAX);
@@ -264,21 +277,19 @@ pub async fn advantages(
 ) -> Result<axum::Json<AdvantageResponse>, ApiError> {
     let rewards: usize = request.groups.iter().map(|g| g.rewards.len()).sum();
     if rewards > state.limits.max_batch_items {
-        return Err(ApiError::TooManyItems { count: rewards, limit: state.limits.max_batch_items });
+        return Err(ApiError::too_many_items(rewards, state.limits.max_batch_items));
     }
     let layer = layer(&state)?;
     let model = match (&request.verifier, request.reward) {
         (None, RewardBasis::Raw) => None,
         (None, RewardBasis::Backward | RewardBasis::ForwardWeight) => {
-            return Err(ApiError::InvalidBody(
-                "corrected rewards need `verifier`, whose noise model corrects them".into(),
-            ));
+            return Err(ApiError::invalid_body("corrected rewards need `verifier`, whose noise model corrects them"));
         }
         (Some(verifier), _) => {
             let key = key(&state, verifier, request.label.as_deref())?;
             let model = layer.model_for(&key.verifier, request.label.as_deref());
             if model.is_none() && request.reward != RewardBasis::Raw {
-                return Err(ApiError::NoNoiseModel(format!(
+                return Err(no_noise_model(format!(
                     "`{verifier}` has no noise model{}; PUT /v1/noise/{verifier} sets one",
                     request.label.as_deref().map(|l| format!(" for label {l:?}")).unwrap_or_default()
                 )));
@@ -288,9 +299,19 @@ pub async fn advantages(
     };
     match group_advantages(&request, model.as_ref(), layer.policy()) {
         Ok(response) => Ok(axum::Json(response)),
-        Err(NoiseError::Refused { reason }) => {
-            Err(ApiError::CorrectionRefused(format!("correction refused: {reason}")))
-        }
-        Err(error) => Err(ApiError::InvalidBody(error.to_string())),
+        Err(NoiseError::Refused { reason }) => Err(correction_refused(format!("correction refused: {reason}"))),
+        Err(error) => Err(ApiError::invalid_body(error.to_string())),
     }
+}
+
+fn invalid_noise(message: String) -> ApiError {
+    ApiError::invalid("invalid_noise", message)
+}
+
+fn no_noise_model(message: String) -> ApiError {
+    ApiError::conflict("no_noise_model", message)
+}
+
+fn correction_refused(message: String) -> ApiError {
+    ApiError::conflict("correction_refused", message)
 }

@@ -7,7 +7,11 @@
 //! model from it at `noise.refresh_interval_ms`, so replicas sharing one database converge.
 
 mod appeals;
+mod compile;
 pub(crate) mod handlers;
+mod hook;
+mod models;
+pub mod settings;
 mod store;
 
 use std::collections::HashMap;
@@ -19,16 +23,15 @@ use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 use referee_core::Budget;
 use referee_noise::{
-    AppealRates, BinomialInterval, ConfiguredRates, CorrectionPolicy, CountWindow, GoldLabel, MonteCarlo, NoiseModel,
-    NoiseSource, VerdictTally, binary_verdict,
+    AppealRates, CorrectionPolicy, CountWindow, MonteCarlo, NoiseModel, NoiseSource, VerdictTally, binary_verdict,
 };
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use utoipa::ToSchema;
 
-use crate::config::NoiseConfig;
+pub use self::models::{AppealSettings, AuditUpload, NoiseKey, NoiseList, NoiseSettings, NoiseStatus, SourceModel};
+use self::settings::NoiseConfig;
+pub use crate::engine::Correction;
 use crate::engine::{ScoreResult, SharedJson};
 use crate::registry::Registry;
 use crate::store::Storage;
@@ -36,149 +39,6 @@ pub use appeals::AppealTask;
 use appeals::record_appeal;
 use store::Stored as StoredRows;
 pub use store::{NoiseStore, Overturn, OverturnList, TallyKind};
-
-/// Which noise model: a verifier version and an optional task/source label (`""` for none).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct NoiseKey {
-    pub verifier: String,
-    pub version: String,
-    pub label: String,
-}
-
-impl NoiseKey {
-    /// The label as the API shows it: absent for the verifier-wide model.
-    fn label(&self) -> Option<String> {
-        (!self.label.is_empty()).then(|| self.label.clone())
-    }
-}
-
-/// What a person sets for one noise model: the body of `PUT /v1/noise/{verifier}`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoiseSettings {
-    /// Rates set by hand: the `configured` source.
-    #[serde(default)]
-    pub configured: Option<ConfiguredRates>,
-    /// Online appeals: which checker re-checks which share of the verdicts (the `appeal`
-    /// source).
-    #[serde(default)]
-    pub appeal: Option<AppealSettings>,
-    /// The source whose model corrects rewards. When absent, the first of `audit`, `appeal`
-    /// and `configured` that has a model.
-    #[serde(default, rename = "use")]
-    pub use_source: Option<NoiseSource>,
-    /// Which counts the audit and appeal models are estimated from: every count (the default),
-    /// the last steps, or counts decayed by their age in steps. Steps are set with
-    /// `PUT /v1/noise/{verifier}/step`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window: Option<CountWindow>,
-    /// The interval of audit rates: `jeffreys` (the default), `wilson` or `clopper_pearson`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub audit_interval: Option<BinomialInterval>,
-}
-
-/// How verdicts are appealed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AppealSettings {
-    /// The stronger checker: the id of a registered verifier.
-    pub checker: String,
-    /// A JSON merge patch (RFC 7396) applied to an item's input before the checker sees it,
-    /// e.g. `{"options": {"accept_rounded": true}}` to re-check `math` leniently.
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub input_patch: Option<Value>,
-    /// The share of verdicts 0 and of verdicts 1 re-checked.
-    pub rates: AppealRates,
-    /// Take ρ0 as this value instead of estimating it, and estimate only ρ1 from re-checked
-    /// verdicts 0 (Cai et al.'s set-up: 0 for a rule-based verifier assumed never to pass a
-    /// wrong answer). Required when `rates.positives` is 0. A verifier that does pass wrong
-    /// answers gets a ρ1 that is too low and a backward reward that is too high.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(minimum = 0.0, exclusive_maximum = 1.0)]
-    pub fixed_rho0: Option<f64>,
-    /// Re-check the sampled items before answering, and report the checker's verdict as their
-    /// reward: `score` becomes the checker's 0 or 1 and `details.reward.appeal` says whether it
-    /// overturned the verifier. The sampled items wait for the checker (under
-    /// `noise.appeal_timeout_ms` and the request's deadline).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub overturn: bool,
-}
-
-/// One source's model, or why it has none.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToSchema)]
-pub struct SourceModel {
-    /// The model from this source.
-    pub model: Option<NoiseModel>,
-    /// Why there is no model, when there is none.
-    pub unavailable: Option<String>,
-}
-
-/// A noise model and everything behind it.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-pub struct NoiseStatus {
-    /// The verifier id.
-    pub verifier: String,
-    /// The verifier version the model applies to (the one this server runs).
-    pub version: String,
-    /// The task/source label; absent for the verifier-wide model.
-    pub label: Option<String>,
-    /// What was set by hand.
-    pub settings: NoiseSettings,
-    /// The source in use, when one has a model.
-    pub source: Option<NoiseSource>,
-    /// The model that corrects this verifier's rewards; absent when no source has one.
-    pub model: Option<NoiseModel>,
-    /// Why rewards are not corrected with `model`, when it is too uncertain to correct with.
-    pub refused: Option<String>,
-    /// The floor on J's lower bound in force.
-    pub j_floor: f64,
-    /// The current training step, which windows count back from (0 until one is set).
-    pub step: u64,
-    /// The model from configured rates.
-    pub configured: SourceModel,
-    /// The model from uploaded audits.
-    pub audit: SourceModel,
-    /// The model from appeals.
-    pub appeal: SourceModel,
-    /// The gold-labelled verdicts uploaded (within the window, when one is set).
-    pub audit_counts: VerdictTally,
-    /// The verdicts seen and re-checked by appeals (within the window, when one is set).
-    pub appeal_counts: VerdictTally,
-}
-
-/// Every noise model of the verifiers this server runs.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct NoiseList {
-    pub models: Vec<NoiseStatus>,
-    /// Verdicts this replica sampled for appeal whose outcome is not yet in the counts above:
-    /// queued, being re-checked, or re-checked and waiting for the next write.
-    pub appeals_outstanding: u64,
-}
-
-/// Gold-labelled verdicts: the body of `POST /v1/noise/{verifier}/audits`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AuditUpload {
-    /// One row per audited response: the verifier's verdict and the true label. Pick the
-    /// responses without regard to their verdicts, e.g. a random sample of rollouts.
-    #[schema(min_items = 1)]
-    pub labels: Vec<GoldLabel>,
-    /// Start the audit tally over with these labels instead of adding them to it.
-    #[serde(default)]
-    pub replace: bool,
-}
-
-/// Whether a scored item's `score` is replaced by its corrected reward.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Correction {
-    /// `score` stays the raw verdict; `details.reward` carries the corrections.
-    #[default]
-    None,
-    /// `score` is the backward-corrected reward wherever a noise model allows one.
-    Backward,
-}
 
 /// A noise model compiled for the request path.
 #[derive(Debug)]
@@ -509,103 +369,6 @@ impl NoiseLayer {
         Ok(())
     }
 
-    fn compile(
-        &self,
-        key: NoiseKey,
-        settings: Option<NoiseSettings>,
-        audit: VerdictTally,
-        appeal: VerdictTally,
-        step: u64,
-    ) -> Compiled {
-        let settings = settings.unwrap_or_default();
-        let configured = match settings.configured {
-            None => SourceModel { model: None, unavailable: Some("no rates are configured".to_owned()) },
-            Some(rates) => source_model(NoiseModel::configured(rates).map_err(|e| e.to_string())),
-        };
-        let audit_model = if audit.checked() == 0 {
-            SourceModel { model: None, unavailable: Some("no audit was uploaded".to_owned()) }
-        } else {
-            let method = settings.audit_interval.unwrap_or_default();
-            source_model(NoiseModel::from_audit(&audit, method).map_err(|e| e.to_string()))
-        };
-        let appeal_model = if appeal.observed() == 0 && appeal.checked() == 0 {
-            let why = if settings.appeal.is_some() { "no verdict was appealed yet" } else { "appeals are off" };
-            SourceModel { model: None, unavailable: Some(why.to_owned()) }
-        } else {
-            let fixed_rho0 = settings.appeal.as_ref().and_then(|a| a.fixed_rho0);
-            source_model(self.appeal_model(&key, &appeal, fixed_rho0))
-        };
-        let chosen = match settings.use_source {
-            Some(NoiseSource::Configured) => Some((NoiseSource::Configured, &configured)),
-            Some(NoiseSource::Audit) => Some((NoiseSource::Audit, &audit_model)),
-            Some(NoiseSource::Appeal) => Some((NoiseSource::Appeal, &appeal_model)),
-            None => [
-                (NoiseSource::Audit, &audit_model),
-                (NoiseSource::Appeal, &appeal_model),
-                (NoiseSource::Configured, &configured),
-            ]
-            .into_iter()
-            .find(|(_, m)| m.model.is_some()),
-        };
-        let (source, model) = match chosen {
-            Some((source, m)) => (m.model.map(|_| source), m.model),
-            None => (None, None),
-        };
-        let corrections = model.map(|m| [false, true].map(|verdict| m.correct(verdict, &self.policy)));
-        let backward = corrections.as_ref().map_or([None, None], |c| [c[0].backward, c[1].backward]);
-        let rewards =
-            corrections.and_then(|[zero, one]| Some([SharedJson::new(&zero).ok()?, SharedJson::new(&one).ok()?]));
-        let appeal_runner = settings.appeal.as_ref().and_then(|a| {
-            Some(CompiledAppeal {
-                checker: self.registry.index_of(&a.checker)?,
-                patch: a.input_patch.clone(),
-                rates: a.rates,
-                overturn: a.overturn,
-            })
-        });
-        let status = NoiseStatus {
-            verifier: key.verifier.clone(),
-            version: key.version.clone(),
-            label: key.label(),
-            refused: model.and_then(|m| m.refusal(&self.policy)),
-            source,
-            model,
-            settings,
-            j_floor: self.policy.j_floor,
-            step,
-            configured,
-            audit: audit_model,
-            appeal: appeal_model,
-            audit_counts: audit,
-            appeal_counts: appeal,
-        };
-        Compiled { key, status, rewards, backward, appeal: appeal_runner, step }
-    }
-
-    fn appeal_model(
-        &self,
-        key: &NoiseKey,
-        tally: &VerdictTally,
-        fixed_rho0: Option<f64>,
-    ) -> Result<NoiseModel, String> {
-        let mut cache = self.appeal_models.lock().unwrap_or_else(PoisonError::into_inner);
-        let rho0_bits = fixed_rho0.map(f64::to_bits);
-        if let Some((seen, seen_rho0, model)) = cache.get(key)
-            && seen == tally
-            && *seen_rho0 == rho0_bits
-        {
-            return model.clone();
-        }
-        let monte_carlo = MonteCarlo { draws: self.config.monte_carlo_draws, ..MonteCarlo::default() };
-        let model = match fixed_rho0 {
-            Some(rho0) => NoiseModel::from_negative_appeals(tally, rho0, &monte_carlo),
-            None => NoiseModel::from_appeals(tally, &monte_carlo),
-        }
-        .map_err(|e| e.to_string());
-        cache.insert(key.clone(), (*tally, rho0_bits, model.clone()));
-        model
-    }
-
     /// Draws, before scoring, whether an item may be appealed, and keeps its input if so. The
     /// draw is compared with its verdict class's rate once the verdict is known, so the
     /// re-checked verdicts are a uniform sample within each class.
@@ -743,13 +506,6 @@ impl NoiseTasks {
         let _ = self.appeals.await;
         let _ = self.stop.send(());
         let _ = self.maintenance.await;
-    }
-}
-
-fn source_model(model: Result<NoiseModel, String>) -> SourceModel {
-    match model {
-        Ok(model) => SourceModel { model: Some(model), unavailable: None },
-        Err(reason) => SourceModel { model: None, unavailable: Some(reason) },
     }
 }
 

@@ -4,27 +4,35 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::features::rlpr::{FilterAnswer, FilterError, FilterRequest, ReloadRequest, RunStatus, RunStore, check_run};
+use crate::features::rlpr::{
+    FilterAnswer, FilterError, FilterRequest, LoadedSource, ReloadRequest, RunStatus, RunStore, check_run,
+};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ApiJson, ErrorBody};
 use referee_rlpr::{PrepareItem, PreparedItem, ReloadError, Reloaded};
 
 fn runs(state: &AppState) -> Result<RunStore, ApiError> {
-    state
-        .engine
-        .storage()
-        .cloned()
-        .map(RunStore::new)
-        .ok_or(ApiError::Starting { retry_after_secs: state.limits.retry_after_secs })
+    state.engine.storage().cloned().map(RunStore::new).ok_or(ApiError::starting(state.limits.retry_after_secs))
 }
 
 fn filter_error(error: FilterError) -> ApiError {
     match error {
-        FilterError::Invalid(message) => ApiError::InvalidBody(message),
-        FilterError::Conflict(message) => ApiError::RunConflict(message),
-        FilterError::Database(error) => ApiError::Internal(format!("rlpr storage: {error}")),
+        FilterError::Invalid(message) => ApiError::invalid_body(message),
+        FilterError::Conflict(message) => run_conflict(message),
+        FilterError::Database(error) => ApiError::internal(format!("rlpr storage: {error}")),
     }
+}
+
+/// The RLPR routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(filter))
+        .routes(routes!(run_status, delete_run))
+        .routes(routes!(reload))
+        .routes(routes!(prepare))
 }
 
 /// Decides one generation round of a training step: each group's reward std (N − 1) and whether
@@ -67,9 +75,9 @@ pub async fn run_status(
     State(state): State<AppState>,
     Path(run): Path<String>,
 ) -> Result<axum::Json<RunStatus>, ApiError> {
-    check_run(&run).map_err(ApiError::InvalidBody)?;
+    check_run(&run).map_err(ApiError::invalid_body)?;
     let status = runs(&state)?.status(&run).await.map_err(|e| filter_error(e.into()))?;
-    status.map(axum::Json).ok_or(ApiError::UnknownRun(run))
+    status.map(axum::Json).ok_or(unknown_run(run))
 }
 
 /// Forgets a training run: its filter state, so its next step starts over, and the no-reasoning
@@ -85,11 +93,11 @@ pub async fn run_status(
     ),
     security((), ("api_key" = [])))]
 pub async fn delete_run(State(state): State<AppState>, Path(run): Path<String>) -> Result<StatusCode, ApiError> {
-    check_run(&run).map_err(ApiError::InvalidBody)?;
+    check_run(&run).map_err(ApiError::invalid_body)?;
     if runs(&state)?.delete(&run).await.map_err(|e| filter_error(e.into()))? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::UnknownRun(run))
+        Err(unknown_run(run))
     }
 }
 
@@ -113,17 +121,17 @@ pub async fn reload(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ReloadRequest>,
 ) -> Result<axum::Json<Reloaded>, ApiError> {
-    let Some(source) = &state.rlpr_source else {
-        return Err(ApiError::NotReloadable(
+    let Some(LoadedSource(source)) = state.features.get::<LoadedSource>() else {
+        return Err(not_reloadable(
             "no model scores `rlpr` items on this server (rlpr.source is \"none\"), so there is nothing to reload"
                 .to_owned(),
         ));
     };
     match source.reload(request.model_dir.map(Into::into)).await {
         Ok(reloaded) => Ok(axum::Json(reloaded)),
-        Err(ReloadError::NotSupported(message)) => Err(ApiError::NotReloadable(message)),
-        Err(ReloadError::Invalid(message)) => Err(ApiError::InvalidBody(message)),
-        Err(ReloadError::Failed(message)) => Err(ApiError::Internal(format!("rlpr reload: {message}"))),
+        Err(ReloadError::NotSupported(message)) => Err(not_reloadable(message)),
+        Err(ReloadError::Invalid(message)) => Err(ApiError::invalid_body(message)),
+        Err(ReloadError::Failed(message)) => Err(ApiError::internal(format!("rlpr reload: {message}"))),
     }
 }
 
@@ -162,13 +170,13 @@ pub async fn prepare(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<PrepareRequest>,
 ) -> Result<axum::Json<PrepareAnswer>, ApiError> {
-    let Some(source) = state.rlpr_source.as_ref().filter(|s| s.name() == "local") else {
-        return Err(ApiError::NotTokenizing(
+    let Some(LoadedSource(source)) = state.features.get::<LoadedSource>().filter(|s| s.0.name() == "local") else {
+        return Err(not_tokenizing(
             "preparing needs the local model's tokenizer: set rlpr.source = \"local\" and rlpr.model_dir".to_owned(),
         ));
     };
     if request.items.len() > state.limits.max_batch_items {
-        return Err(ApiError::InvalidBody(format!(
+        return Err(ApiError::invalid_body(format!(
             "{} items is more than the limit of {} (server.max_batch_items)",
             request.items.len(),
             state.limits.max_batch_items
@@ -176,4 +184,20 @@ pub async fn prepare(
     }
     let items = referee_rlpr::prepare(source.as_ref(), &request.items).await;
     Ok(axum::Json(PrepareAnswer { items }))
+}
+
+fn unknown_run(run: impl std::fmt::Display) -> ApiError {
+    ApiError::not_found("unknown_run", format!("no training run `{run}` has filter state"))
+}
+
+fn run_conflict(message: String) -> ApiError {
+    ApiError::conflict("run_conflict", message)
+}
+
+fn not_reloadable(message: impl Into<String>) -> ApiError {
+    ApiError::conflict("not_reloadable", message)
+}
+
+fn not_tokenizing(message: impl Into<String>) -> ApiError {
+    ApiError::conflict("not_tokenizing", message)
 }

@@ -6,6 +6,7 @@
 //! database ([`BaselineTable`]): scored once per (run, prompt, reference) and kept for the run.
 
 pub(crate) mod handlers;
+pub mod settings;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ use utoipa::ToSchema;
 
 pub use referee_rlpr::{MAX_RUN_BYTES, check_run};
 
-use crate::config::{RlprConfig, RlprSource};
+use self::settings::{RlprConfig, RlprSource};
 use crate::store::{Storage, now_ms};
 
 /// The source of log-probs `[rlpr]` configures, or none.
@@ -30,6 +31,11 @@ use crate::store::{Storage, now_ms};
 /// When the remote client cannot be built (an unreadable key or CA file), or the local model
 /// cannot be loaded (the message names the file and what is wrong with it). Loading a local
 /// checkpoint blocks; it runs once, at startup.
+/// The source of log-probs in use, attached to the application state for the reload and
+/// prepare routes.
+#[derive(Debug, Clone)]
+pub struct LoadedSource(pub Arc<dyn LogprobSource>);
+
 pub fn build_source(config: &RlprConfig) -> anyhow::Result<Option<Arc<dyn LogprobSource>>> {
     match config.source {
         RlprSource::None => Ok(None),

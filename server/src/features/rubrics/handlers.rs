@@ -6,6 +6,8 @@ use axum::http::StatusCode;
 use referee_rubric::{Aggregation, Criterion, RUBRIC_ID, RubricDefinition};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::features::rubrics::{RubricRepository, RubricWriteError, StoredRubric};
 use crate::http::AppState;
@@ -97,7 +99,7 @@ fn repository(state: &AppState) -> Result<RubricRepository, ApiError> {
         .engine
         .storage()
         .map(|storage| RubricRepository::new(storage.clone()))
-        .ok_or(ApiError::Starting { retry_after_secs: state.limits.retry_after_secs })
+        .ok_or(ApiError::starting(state.limits.retry_after_secs))
 }
 
 fn valid_id(id: &str) -> bool {
@@ -112,19 +114,27 @@ fn check(state: &AppState, definition: &RubricDefinition) -> Result<(), ApiError
     let registry = state.engine.registry();
     referee_rubric::compile(definition, None, &|id| id != RUBRIC_ID && registry.get(id).is_some())
         .map(|_| ())
-        .map_err(|e| ApiError::InvalidBody(format!("invalid rubric: {e}")))
+        .map_err(|e| ApiError::invalid_body(format!("invalid rubric: {e}")))
 }
 
 fn write_error(error: RubricWriteError) -> ApiError {
     match error {
-        RubricWriteError::Exists(id) => ApiError::RubricExists(id),
-        RubricWriteError::Missing(id) => ApiError::UnknownRubric(id),
-        RubricWriteError::Database(error) => ApiError::Internal(format!("rubric storage: {error}")),
+        RubricWriteError::Exists(id) => rubric_exists(id),
+        RubricWriteError::Missing(id) => unknown_rubric(id),
+        RubricWriteError::Database(error) => ApiError::internal(format!("rubric storage: {error}")),
     }
 }
 
 fn read_error(error: sqlx::Error) -> ApiError {
-    ApiError::Internal(format!("rubric storage: {error}"))
+    ApiError::internal(format!("rubric storage: {error}"))
+}
+
+/// The rubric routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_rubric, list_rubrics))
+        .routes(routes!(get_rubric, update_rubric, delete_rubric))
+        .routes(routes!(rubric_versions))
 }
 
 /// Stores a new rubric as version 1. The rubric is checked as it would be for scoring: unique
@@ -146,7 +156,7 @@ pub async fn create_rubric(
     ApiJson(rubric): ApiJson<NewRubric>,
 ) -> Result<(StatusCode, axum::Json<RubricVersion>), ApiError> {
     if !valid_id(&rubric.id) {
-        return Err(ApiError::InvalidBody(
+        return Err(ApiError::invalid_body(
             "`id` must be 1 to 128 letters, digits, `.`, `_` or `-`, starting with a letter or digit".to_owned(),
         ));
     }
@@ -192,16 +202,16 @@ pub async fn get_rubric(
     Path(id): Path<String>,
     query: Result<Query<VersionQuery>, QueryRejection>,
 ) -> Result<axum::Json<RubricVersion>, ApiError> {
-    let Query(query) = query.map_err(|rejection| ApiError::InvalidBody(rejection.body_text()))?;
+    let Query(query) = query.map_err(|rejection| ApiError::invalid_body(rejection.body_text()))?;
     let shown = match query.version {
         Some(version) => format!("{id}` version `{version}"),
         None => id.clone(),
     };
     if !valid_id(&id) {
-        return Err(ApiError::UnknownRubric(shown));
+        return Err(unknown_rubric(shown));
     }
     let stored = repository(&state)?.get(&id, query.version).await.map_err(read_error)?;
-    stored.map(|s| axum::Json(s.into())).ok_or(ApiError::UnknownRubric(shown))
+    stored.map(|s| axum::Json(s.into())).ok_or(unknown_rubric(shown))
 }
 
 /// Lists the kept versions of a rubric.
@@ -219,11 +229,11 @@ pub async fn rubric_versions(
     Path(id): Path<String>,
 ) -> Result<axum::Json<RubricHistory>, ApiError> {
     if !valid_id(&id) {
-        return Err(ApiError::UnknownRubric(id));
+        return Err(unknown_rubric(id));
     }
     let versions = repository(&state)?.versions(&id).await.map_err(read_error)?;
     if versions.is_empty() {
-        return Err(ApiError::UnknownRubric(id));
+        return Err(unknown_rubric(id));
     }
     let versions =
         versions.into_iter().map(|(version, created_at_ms)| VersionSummary { version, created_at_ms }).collect();
@@ -250,7 +260,7 @@ pub async fn update_rubric(
     ApiJson(definition): ApiJson<RubricDefinition>,
 ) -> Result<axum::Json<RubricVersion>, ApiError> {
     if !valid_id(&id) {
-        return Err(ApiError::UnknownRubric(id));
+        return Err(unknown_rubric(id));
     }
     check(&state, &definition)?;
     let stored = repository(&state)?.update(&id, &definition).await.map_err(write_error)?;
@@ -270,11 +280,22 @@ pub async fn update_rubric(
     security((), ("api_key" = [])))]
 pub async fn delete_rubric(State(state): State<AppState>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     if !valid_id(&id) {
-        return Err(ApiError::UnknownRubric(id));
+        return Err(unknown_rubric(id));
     }
     if repository(&state)?.delete(&id).await.map_err(read_error)? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::UnknownRubric(id))
+        Err(unknown_rubric(id))
     }
+}
+
+fn unknown_rubric(id: impl std::fmt::Display) -> ApiError {
+    ApiError::not_found("unknown_rubric", format!("no rubric `{id}`; GET /v1/rubrics lists them"))
+}
+
+fn rubric_exists(id: impl std::fmt::Display) -> ApiError {
+    ApiError::conflict(
+        "rubric_exists",
+        format!("a rubric with the id `{id}` exists; PUT /v1/rubrics/{id} adds a version"),
+    )
 }

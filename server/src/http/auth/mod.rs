@@ -4,6 +4,7 @@
 
 mod limits;
 mod routes;
+pub mod settings;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use subtle::{ConditionallySelectable, ConstantTimeEq};
 pub use limits::{DailyQuota, QuotaRefusal, RateLimit, unix_secs};
 pub use routes::{Access, Charge, access, document as document_access};
 
-use crate::config::{AuthConfig, ScopedKeyConfig};
+use self::settings::{AuthConfig, ScopedKeyConfig};
 
 const DIGEST_PREFIX: &str = "sha256:";
 

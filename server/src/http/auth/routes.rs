@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn every_guarded_route_has_exactly_one_entry() {
-        let document = crate::http::openapi_document(&Registry::builtin());
+        let document = crate::routes::openapi_document(&Registry::builtin());
         let mut documented = Vec::new();
         for (path, item) in document["paths"].as_object().into_iter().flatten() {
             for method in item.as_object().into_iter().flatten().map(|(m, _)| m.to_ascii_uppercase()) {
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn the_document_names_the_role() {
-        let document = crate::http::openapi_document(&Registry::builtin());
+        let document = crate::routes::openapi_document(&Registry::builtin());
         let forbidden = &document["paths"]["/v1/reward-models/rlpr/reload"]["post"]["responses"]["403"]["description"];
         assert_eq!(forbidden.as_str(), Some("`forbidden`: the key lacks the `admin` role."));
         let limited = document["paths"]["/v1/score"]["post"]["responses"]["429"]["description"].as_str();

@@ -1,0 +1,51 @@
+//! The noise layer as a hook of the scoring pipeline: it draws appeal candidates before the
+//! items are scored, and corrects, counts and appeals their verdicts after.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use referee_core::Budget;
+use serde_json::Value;
+
+use super::{Candidate, NoiseLayer, Snapshot};
+use crate::engine::{Correction, RequestHook, ScoreResult, ScoringHook};
+
+/// The noise layer on one request: the models in force when it began, and the appeal candidates
+/// drawn before scoring.
+struct NoiseRequest {
+    layer: Arc<NoiseLayer>,
+    snapshot: Arc<Snapshot>,
+    candidates: Vec<Option<Candidate>>,
+}
+
+impl ScoringHook for NoiseLayer {
+    fn begin(self: Arc<Self>) -> Option<Box<dyn RequestHook>> {
+        let snapshot = self.snapshot();
+        if snapshot.is_empty() {
+            return None;
+        }
+        Some(Box::new(NoiseRequest { layer: self, snapshot, candidates: Vec::new() }))
+    }
+}
+
+impl RequestHook for NoiseRequest {
+    fn observe(&mut self, position: usize, verifier: &str, label: Option<&str>, input: &Value) {
+        if let Some(candidate) = self.layer.candidate(&self.snapshot, verifier, label, input) {
+            if self.candidates.len() <= position {
+                self.candidates.resize_with(position + 1, || None);
+            }
+            self.candidates[position] = Some(candidate);
+        }
+    }
+
+    fn finish<'a>(
+        self: Box<Self>,
+        results: &'a mut [ScoreResult],
+        labels: &'a [Option<String>],
+        correction: Correction,
+        budget: Budget,
+    ) -> BoxFuture<'a, ()> {
+        let NoiseRequest { layer, snapshot, candidates } = *self;
+        Box::pin(async move { layer.after_scoring(&snapshot, results, labels, candidates, correction, budget).await })
+    }
+}
