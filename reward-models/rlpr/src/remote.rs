@@ -3,8 +3,9 @@
 //! `logprobs: 1`; the reply's `tokens`, `token_logprobs` and `text_offset` give each prompt
 //! token's log-prob and character offset, from which the tokens overlapping the reference
 //! answer are selected ([`crate::overlap_mask`]). Texts are sent in batches (`prompt` as a
-//! list), a bounded number of requests at once, each attempt under a time limit, with retries
-//! and exponential backoff on 429, 5xx, refused connections and timeouts.
+//! list) through a [`ModelClient`]: a bounded number of requests at once, each attempt under a
+//! time limit, with retries and exponential backoff on 429, 5xx, refused connections and
+//! timeouts (a `Retry-After` header taking the place of the next wait).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,10 +13,9 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, join_all};
-use referee_rubric::http::{chain, read_ca_certificates, tls_failure};
+use referee_model_client::{Endpoint, ModelClient, ModelError, RetryPolicy, truncate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::Semaphore;
 
 use crate::format::overlap_mask;
 use crate::source::{LogprobSource, ScoringText, SourceError};
@@ -125,26 +125,15 @@ pub struct RemoteSource {
 #[derive(Debug)]
 struct Inner {
     config: RemoteConfig,
-    url: String,
     eos: String,
-    key: Option<String>,
-    http: reqwest::Client,
-    permits: Semaphore,
-}
-
-/// What went wrong in one attempt, and whether another may help.
-enum Attempt {
-    Retry(String),
-    /// The server refused the texts as given (HTTP 400): too long for the model, say.
-    Refused(String),
-    Fatal(String),
+    client: ModelClient,
 }
 
 impl RemoteSource {
     /// A source for `config`, which must be valid; reads the API key file and the CA file.
     pub fn new(config: RemoteConfig) -> Result<RemoteSource, String> {
         config.validate()?;
-        let key = match (&config.api_key, &config.api_key_file) {
+        let api_key = match (&config.api_key, &config.api_key_file) {
             (Some(key), _) => Some(key.clone()),
             (None, Some(path)) => {
                 let text = std::fs::read_to_string(path)
@@ -157,19 +146,25 @@ impl RemoteSource {
             }
             (None, None) => None,
         };
-        let mut builder = reqwest::Client::builder().pool_max_idle_per_host(config.max_concurrency);
-        if let Some(path) = &config.ca_cert {
-            for certificate in read_ca_certificates(path, "rlpr.remote.ca_cert")? {
-                builder = builder.add_root_certificate(certificate);
-            }
-        }
-        let http = builder.build().map_err(|e| format!("cannot build the rlpr remote HTTP client: {}", chain(&e)))?;
         let base = config.url.as_deref().unwrap_or_default().trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
-        let url = format!("{base}/v1/completions");
+        let endpoint = Endpoint {
+            url: format!("{base}/v1/completions"),
+            api_key,
+            ca_cert: config.ca_cert.clone(),
+            ca_key: "rlpr.remote.ca_cert",
+            peer: "the completions server",
+            timeout: Duration::from_millis(config.timeout_ms),
+            retry: RetryPolicy {
+                max_retries: config.max_retries,
+                backoff: Duration::from_millis(config.backoff_ms),
+                max_backoff: Duration::from_millis(config.max_backoff_ms),
+            },
+            concurrency: config.max_concurrency,
+        };
+        let client = ModelClient::new(endpoint).map_err(|e| e.to_string())?;
         let eos = config.eos_token.clone().unwrap_or_default();
-        let permits = Semaphore::new(config.max_concurrency);
-        Ok(RemoteSource { inner: Arc::new(Inner { config, url, eos, key, http, permits }) })
+        Ok(RemoteSource { inner: Arc::new(Inner { config, eos, client }) })
     }
 
     /// The configuration in effect.
@@ -182,34 +177,26 @@ impl RemoteSource {
     async fn score_chunk(self, texts: Vec<ScoringText>) -> Vec<Result<Vec<f64>, SourceError>> {
         match self.request(&texts).await {
             Ok(replies) => replies,
-            Err(Attempt::Refused(_)) if texts.len() > 1 => {
+            Err(SourceError::Input(_)) if texts.len() > 1 => {
                 let alone = texts.into_iter().map(|text| {
                     let this = self.clone();
                     async move { this.score_chunk_one(text).await }
                 });
                 join_all(alone).await
             }
-            Err(Attempt::Refused(reason)) => vec![Err(SourceError::Input(reason))],
-            Err(Attempt::Retry(reason) | Attempt::Fatal(reason)) => {
-                vec![Err(SourceError::Backend(reason)); texts.len()]
-            }
+            Err(error) => vec![Err(error); texts.len()],
         }
     }
 
     async fn score_chunk_one(self, text: ScoringText) -> Result<Vec<f64>, SourceError> {
-        match self.request(std::slice::from_ref(&text)).await {
-            Ok(mut replies) => replies.pop().unwrap_or_else(|| Err(SourceError::Backend("no reply".to_owned()))),
-            Err(Attempt::Refused(reason)) => Err(SourceError::Input(reason)),
-            Err(Attempt::Retry(reason) | Attempt::Fatal(reason)) => Err(SourceError::Backend(reason)),
-        }
+        let mut replies = self.request(std::slice::from_ref(&text)).await?;
+        replies.pop().unwrap_or_else(|| Err(SourceError::Backend("no reply".to_owned())))
     }
 
-    /// One request with its retries, holding a permit.
-    async fn request(&self, texts: &[ScoringText]) -> Result<Vec<Result<Vec<f64>, SourceError>>, Attempt> {
-        let inner = &self.inner;
-        let config = &inner.config;
-        let _permit =
-            inner.permits.acquire().await.map_err(|_| Attempt::Fatal("the rlpr remote client is closed".to_owned()))?;
+    /// One request with its retries: each text's log-probs, or why the whole request failed
+    /// (`Input` when the server refused the texts with HTTP 400).
+    async fn request(&self, texts: &[ScoringText]) -> Result<Vec<Result<Vec<f64>, SourceError>>, SourceError> {
+        let config = &self.inner.config;
         let prompts: Vec<&str> = texts.iter().map(|t| t.text.as_str()).collect();
         let body = json!({
             "model": config.model,
@@ -220,89 +207,55 @@ impl RemoteSource {
             "temperature": 1.0,
             "add_special_tokens": config.add_special_tokens,
         });
-        let mut last = String::new();
-        for attempt in 0..=config.max_retries {
-            match self.attempt(&body).await {
-                Ok(reply) => {
-                    let parsed = parse_reply(&reply, texts);
-                    count(match (&parsed, attempt) {
-                        (Err(_), _) => "malformed",
-                        (Ok(_), 0) => "ok",
-                        (Ok(_), _) => "retried",
-                    });
-                    return parsed.map_err(Attempt::Fatal);
-                }
-                Err(Attempt::Retry(reason)) => last = reason,
-                Err(other) => {
-                    count("failed");
-                    return Err(other);
-                }
-            }
-            if attempt == config.max_retries {
-                break;
-            }
-            metrics::counter!("referee_rlpr_remote_retries_total").increment(1);
-            let backoff = Duration::from_millis(config.backoff_ms.saturating_mul(1 << attempt.min(16)));
-            let jitter = backoff.mul_f64(rand::random::<f64>() * 0.25);
-            tokio::time::sleep((backoff + jitter).min(Duration::from_millis(config.max_backoff_ms))).await;
+        let call = self.inner.client.post(&body, None).await;
+        if call.retries > 0 {
+            metrics::counter!("referee_rlpr_remote_retries_total").increment(u64::from(call.retries));
         }
-        count("failed");
-        Err(Attempt::Fatal(format!(
-            "the completions server at {} gave no answer after {} attempts: {last}",
-            inner.url,
-            config.max_retries + 1
-        )))
+        match call.result {
+            Ok(reply) => {
+                let parsed = parse_reply(&reply, texts);
+                count(match (&parsed, call.retries) {
+                    (Err(_), _) => "malformed",
+                    (Ok(_), 0) => "ok",
+                    (Ok(_), _) => "retried",
+                });
+                parsed.map_err(SourceError::Backend)
+            }
+            Err(error) => {
+                count("failed");
+                Err(self.source_error(error))
+            }
+        }
     }
 
-    async fn attempt(&self, body: &Value) -> Result<Value, Attempt> {
-        let inner = &self.inner;
-        let limit = Duration::from_millis(inner.config.timeout_ms);
-        let mut request = inner.http.post(&inner.url).json(body).timeout(limit);
-        if let Some(key) = &inner.key {
-            request = request.bearer_auth(key);
-        }
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(error) if error.is_timeout() => return Err(Attempt::Retry(format!("no answer within {limit:?}"))),
-            Err(error) => {
-                if let Some(tls) = tls_failure(&error, "the completions server", "rlpr.remote.ca_cert") {
-                    return Err(Attempt::Fatal(tls));
-                }
-                return Err(Attempt::Retry(format!("cannot reach the completions server: {}", chain(&error))));
+    /// A failed request as its texts report it: HTTP 400 is the texts' fault, the rest the
+    /// server's.
+    fn source_error(&self, error: ModelError) -> SourceError {
+        let url = &self.inner.client.endpoint().url;
+        let gave_up = |attempts: u32, last: String| {
+            SourceError::Backend(format!(
+                "the completions server at {url} gave no answer after {attempts} attempts: {last}"
+            ))
+        };
+        match error {
+            ModelError::Refused { status, body, .. } if status.as_u16() == 400 => {
+                SourceError::Input(format!("the completions server refused the text (HTTP 400): {body}"))
             }
-        };
-        let status = response.status();
-        if status.as_u16() == 429 || status.is_server_error() {
-            return Err(Attempt::Retry(format!("the completions server answered HTTP {status}")));
+            ModelError::Unavailable { attempts, ref last } => gave_up(attempts, last.to_string()),
+            // Its message is the last attempt's: "no answer within ...".
+            ModelError::TimedOut { attempts, .. } => gave_up(attempts, error.to_string()),
+            other @ (ModelError::Refused { .. }
+            | ModelError::Expired { .. }
+            | ModelError::NoTimeToRetry { .. }
+            | ModelError::Tls { .. }
+            | ModelError::Malformed { .. }
+            | ModelError::Closed { .. }) => SourceError::Backend(other.to_string()),
         }
-        let text = match response.text().await {
-            Ok(text) => text,
-            Err(error) => return Err(Attempt::Retry(format!("the answer broke off: {}", chain(&error)))),
-        };
-        if status.as_u16() == 400 {
-            return Err(Attempt::Refused(format!(
-                "the completions server refused the text (HTTP 400): {}",
-                truncate(&text, 300)
-            )));
-        }
-        if !status.is_success() {
-            return Err(Attempt::Fatal(format!(
-                "the completions server answered HTTP {status}: {}",
-                truncate(&text, 300)
-            )));
-        }
-        serde_json::from_str(&text).map_err(|e| {
-            Attempt::Fatal(format!("the completions server's answer is not JSON ({e}): {}", truncate(&text, 200)))
-        })
     }
 }
 
 fn count(outcome: &'static str) {
     metrics::counter!("referee_rlpr_remote_requests_total", "outcome" => outcome).increment(1);
-}
-
-fn truncate(text: &str, limit: usize) -> String {
-    referee_rubric::judge::truncate(text, limit)
 }
 
 /// The scored tokens' log-probs of each text from a completions reply with echoed prompts.
@@ -466,6 +419,6 @@ mod tests {
         let both = RemoteConfig { api_key: Some("k".to_owned()), api_key_file: Some("f".into()), ..good.clone() };
         assert!(both.validate().is_err());
         let source = RemoteSource::new(RemoteConfig { url: Some("http://h:1/v1/".to_owned()), ..good });
-        assert_eq!(source.map(|s| s.inner.url.clone()), Ok("http://h:1/v1/completions".to_owned()));
+        assert_eq!(source.map(|s| s.inner.client.endpoint().url.clone()), Ok("http://h:1/v1/completions".to_owned()));
     }
 }

@@ -5,9 +5,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::formula::Formula;
-use crate::model::{Aggregation, CriterionKind, RubricDefinition};
-use crate::rules::Rule;
+use crate::formula::{Formula, FormulaError};
+use crate::model::{Aggregation, Criterion, CriterionKind, RubricDefinition};
+use crate::rules::{Rule, RuleError};
 
 /// The id under which this reward model is registered; it cannot be a criterion of itself.
 pub const RUBRIC_ID: &str = "rubric";
@@ -30,6 +30,47 @@ pub struct CompiledRubric {
     pub formula: Option<Formula>,
 }
 
+/// Why a rubric does not compile; the message names the criterion and the problem.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CompileError {
+    #[error("a rubric has 1 to 64 criteria")]
+    CriterionCount,
+    #[error("`veto_floor` must be a number from -1000 to 1000")]
+    VetoFloor,
+    #[error(
+        "criterion name `{0}` must be an identifier (letters, digits and `_`, not starting with a digit, at most 64)"
+    )]
+    Name(String),
+    #[error("two criteria are named `{0}`")]
+    DuplicateName(String),
+    #[error("criterion `{name}`: {problem}")]
+    Criterion {
+        name: String,
+        #[source]
+        problem: CriterionError,
+    },
+    #[error("the weighted mean needs a positive total weight")]
+    NoWeight,
+    #[error("the aggregation formula is longer than 4096 characters")]
+    FormulaTooLong,
+    #[error("aggregation formula: {0}")]
+    Formula(#[source] FormulaError),
+}
+
+/// What is wrong with one criterion.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CriterionError {
+    /// A field out of its range; the message names the field and the range.
+    #[error("{0}")]
+    Field(&'static str),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error("no verifier is registered as `{0}`; GET /v1/verifiers lists them")]
+    UnknownVerifier(String),
+    #[error("`scores` must give one score per tier: {tiers} tiers, {scores} scores")]
+    ScoreCount { tiers: usize, scores: usize },
+}
+
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -48,142 +89,141 @@ pub fn compile(
     definition: &RubricDefinition,
     stored: Option<(String, u32)>,
     knows_verifier: &dyn Fn(&str) -> bool,
-) -> Result<CompiledRubric, String> {
+) -> Result<CompiledRubric, CompileError> {
     if definition.criteria.is_empty() || definition.criteria.len() > 64 {
-        return Err("a rubric has 1 to 64 criteria".to_owned());
+        return Err(CompileError::CriterionCount);
     }
     if !definition.veto_floor.is_finite() || definition.veto_floor.abs() > 1000.0 {
-        return Err("`veto_floor` must be a number from -1000 to 1000".to_owned());
+        return Err(CompileError::VetoFloor);
     }
     let mut names = HashSet::new();
     let mut methods = Vec::with_capacity(definition.criteria.len());
     for criterion in &definition.criteria {
         let name = &criterion.name;
-        let fail = |problem: String| format!("criterion `{name}`: {problem}");
         if !is_identifier(name) {
-            return Err(format!(
-                "criterion name `{name}` must be an identifier (letters, digits and `_`, not starting with a digit, at most 64)"
-            ));
+            return Err(CompileError::Name(name.clone()));
         }
         if !names.insert(name.as_str()) {
-            return Err(format!("two criteria are named `{name}`"));
+            return Err(CompileError::DuplicateName(name.clone()));
         }
-        if !(criterion.weight.is_finite() && (0.0..=1000.0).contains(&criterion.weight)) {
-            return Err(fail("`weight` must be from 0 to 1000".to_owned()));
-        }
-        if !(0.0..=1.0).contains(&criterion.pass_threshold) {
-            return Err(fail("`pass_threshold` must be from 0 to 1".to_owned()));
-        }
-        if criterion.description.chars().count() > 4000 {
-            return Err(fail("`description` is longer than 4000 characters".to_owned()));
-        }
-        let method = match &criterion.kind {
-            CriterionKind::Regex { pattern, absent } => {
-                if pattern.is_empty() || pattern.chars().count() > 4096 {
-                    return Err(fail("`pattern` must have 1 to 4096 characters".to_owned()));
-                }
-                Method::Rule(Rule::regex(pattern, *absent).map_err(fail)?)
-            }
-            CriterionKind::Keywords { keywords, mode, case_sensitive } => {
-                Method::Rule(Rule::keywords(keywords, *mode, *case_sensitive).map_err(fail)?)
-            }
-            CriterionKind::Length { unit, min, max } => {
-                if min.is_some_and(|m| m > 100_000_000) || max.is_some_and(|m| m > 100_000_000) {
-                    return Err(fail("`min` and `max` must be at most 100000000".to_owned()));
-                }
-                Method::Rule(Rule::length(*unit, *min, *max).map_err(fail)?)
-            }
-            CriterionKind::ValidJson => Method::Rule(Rule::ValidJson),
-            CriterionKind::JsonSchema { schema } => {
-                if !schema.is_object() {
-                    return Err(fail("`schema` must be a JSON Schema object".to_owned()));
-                }
-                Method::Rule(Rule::json_schema(schema).map_err(fail)?)
-            }
-            CriterionKind::Language { language } => Method::Rule(Rule::language(language).map_err(fail)?),
-            CriterionKind::Section { heading } => Method::Rule(Rule::section(heading).map_err(fail)?),
-            CriterionKind::Format { format } => Method::Rule(Rule::Format(*format)),
-            CriterionKind::Similarity { metric, reference } => {
-                if reference.as_ref().is_some_and(|r| r.chars().count() > 100_000) {
-                    return Err(fail("`reference` is longer than 100000 characters".to_owned()));
-                }
-                Method::Rule(Rule::Similarity { metric: *metric, reference: reference.clone() })
-            }
-            CriterionKind::Verifier { verifier, input } => {
-                if verifier.is_empty() || verifier.chars().count() > 64 {
-                    return Err(fail("`verifier` must have 1 to 64 characters".to_owned()));
-                }
-                if verifier == RUBRIC_ID {
-                    return Err(fail("a rubric cannot use `rubric` as a verifier criterion".to_owned()));
-                }
-                if !knows_verifier(verifier) {
-                    return Err(fail(format!(
-                        "no verifier is registered as `{verifier}`; GET /v1/verifiers lists them"
-                    )));
-                }
-                Method::Verifier { id: verifier.clone(), input: input.clone() }
-            }
-            CriterionKind::Score { min, max } => {
-                if !(min.is_finite() && max.is_finite() && min < max) {
-                    return Err(fail("`min` must be below `max`".to_owned()));
-                }
-                if min.abs() > 1_000_000.0 || max.abs() > 1_000_000.0 {
-                    return Err(fail("`min` and `max` must lie from -1000000 to 1000000".to_owned()));
-                }
-                Method::Judge
-            }
-            CriterionKind::Label { labels, passing } => {
-                if labels.len() < 2 || labels.len() > 32 || !distinct(labels) {
-                    return Err(fail("`labels` must be 2 to 32 distinct, non-empty labels".to_owned()));
-                }
-                let known = |p: &String| labels.iter().any(|l| l.trim().eq_ignore_ascii_case(p.trim()));
-                if passing.is_empty() || !passing.iter().all(known) {
-                    return Err(fail("`passing` must be a non-empty subset of `labels`".to_owned()));
-                }
-                Method::Judge
-            }
-            CriterionKind::Choices { choices, scores } => {
-                if choices.len() < 2 || choices.len() > 32 || !distinct(choices) {
-                    return Err(fail("`choices` must be 2 to 32 distinct, non-empty tiers".to_owned()));
-                }
-                if let Some(scores) = scores {
-                    if scores.len() != choices.len() {
-                        return Err(fail(format!(
-                            "`scores` must give one score per tier: {} tiers, {} scores",
-                            choices.len(),
-                            scores.len()
-                        )));
-                    }
-                    if !scores.iter().all(|s| s.is_finite() && (0.0..=1.0).contains(s)) {
-                        return Err(fail("every tier's score must be from 0 to 1".to_owned()));
-                    }
-                    if scores.windows(2).any(|pair| pair[1] < pair[0]) {
-                        return Err(fail("tier scores must not decrease: `choices` run from worst to best".to_owned()));
-                    }
-                }
-                Method::Judge
-            }
-            CriterionKind::Principle { .. } => Method::Judge,
-        };
+        let method = criterion_method(criterion, knows_verifier)
+            .map_err(|problem| CompileError::Criterion { name: name.clone(), problem })?;
         methods.push(method);
     }
     let formula = match &definition.aggregation {
         Aggregation::WeightedMean => {
             let total: f64 = definition.criteria.iter().map(|c| c.weight).sum();
             if total <= 0.0 {
-                return Err("the weighted mean needs a positive total weight".to_owned());
+                return Err(CompileError::NoWeight);
             }
             None
         }
         Aggregation::Formula { formula } => {
             if formula.chars().count() > 4096 {
-                return Err("the aggregation formula is longer than 4096 characters".to_owned());
+                return Err(CompileError::FormulaTooLong);
             }
             let names: Vec<&str> = definition.criteria.iter().map(|c| c.name.as_str()).collect();
-            Some(Formula::parse(formula, &names).map_err(|e| format!("aggregation formula: {e}"))?)
+            Some(Formula::parse(formula, &names).map_err(CompileError::Formula)?)
         }
     };
     Ok(CompiledRubric { stored, definition: definition.clone(), methods, formula })
+}
+
+/// Checks one criterion's settings and compiles its scoring method.
+fn criterion_method(criterion: &Criterion, knows_verifier: &dyn Fn(&str) -> bool) -> Result<Method, CriterionError> {
+    if !(criterion.weight.is_finite() && (0.0..=1000.0).contains(&criterion.weight)) {
+        return Err(CriterionError::Field("`weight` must be from 0 to 1000"));
+    }
+    if !(0.0..=1.0).contains(&criterion.pass_threshold) {
+        return Err(CriterionError::Field("`pass_threshold` must be from 0 to 1"));
+    }
+    if criterion.description.chars().count() > 4000 {
+        return Err(CriterionError::Field("`description` is longer than 4000 characters"));
+    }
+    Ok(match &criterion.kind {
+        CriterionKind::Regex { pattern, absent } => {
+            if pattern.is_empty() || pattern.chars().count() > 4096 {
+                return Err(CriterionError::Field("`pattern` must have 1 to 4096 characters"));
+            }
+            Method::Rule(Rule::regex(pattern, *absent)?)
+        }
+        CriterionKind::Keywords { keywords, mode, case_sensitive } => {
+            Method::Rule(Rule::keywords(keywords, *mode, *case_sensitive)?)
+        }
+        CriterionKind::Length { unit, min, max } => {
+            if min.is_some_and(|m| m > 100_000_000) || max.is_some_and(|m| m > 100_000_000) {
+                return Err(CriterionError::Field("`min` and `max` must be at most 100000000"));
+            }
+            Method::Rule(Rule::length(*unit, *min, *max)?)
+        }
+        CriterionKind::ValidJson => Method::Rule(Rule::ValidJson),
+        CriterionKind::JsonSchema { schema } => {
+            if !schema.is_object() {
+                return Err(CriterionError::Field("`schema` must be a JSON Schema object"));
+            }
+            Method::Rule(Rule::json_schema(schema)?)
+        }
+        CriterionKind::Language { language } => Method::Rule(Rule::language(language)?),
+        CriterionKind::Section { heading } => Method::Rule(Rule::section(heading)?),
+        CriterionKind::Format { format } => Method::Rule(Rule::Format(*format)),
+        CriterionKind::Similarity { metric, reference } => {
+            if reference.as_ref().is_some_and(|r| r.chars().count() > 100_000) {
+                return Err(CriterionError::Field("`reference` is longer than 100000 characters"));
+            }
+            Method::Rule(Rule::Similarity { metric: *metric, reference: reference.clone() })
+        }
+        CriterionKind::Verifier { verifier, input } => {
+            if verifier.is_empty() || verifier.chars().count() > 64 {
+                return Err(CriterionError::Field("`verifier` must have 1 to 64 characters"));
+            }
+            if verifier == RUBRIC_ID {
+                return Err(CriterionError::Field("a rubric cannot use `rubric` as a verifier criterion"));
+            }
+            if !knows_verifier(verifier) {
+                return Err(CriterionError::UnknownVerifier(verifier.clone()));
+            }
+            Method::Verifier { id: verifier.clone(), input: input.clone() }
+        }
+        CriterionKind::Score { min, max } => {
+            if !(min.is_finite() && max.is_finite() && min < max) {
+                return Err(CriterionError::Field("`min` must be below `max`"));
+            }
+            if min.abs() > 1_000_000.0 || max.abs() > 1_000_000.0 {
+                return Err(CriterionError::Field("`min` and `max` must lie from -1000000 to 1000000"));
+            }
+            Method::Judge
+        }
+        CriterionKind::Label { labels, passing } => {
+            if labels.len() < 2 || labels.len() > 32 || !distinct(labels) {
+                return Err(CriterionError::Field("`labels` must be 2 to 32 distinct, non-empty labels"));
+            }
+            let known = |p: &String| labels.iter().any(|l| l.trim().eq_ignore_ascii_case(p.trim()));
+            if passing.is_empty() || !passing.iter().all(known) {
+                return Err(CriterionError::Field("`passing` must be a non-empty subset of `labels`"));
+            }
+            Method::Judge
+        }
+        CriterionKind::Choices { choices, scores } => {
+            if choices.len() < 2 || choices.len() > 32 || !distinct(choices) {
+                return Err(CriterionError::Field("`choices` must be 2 to 32 distinct, non-empty tiers"));
+            }
+            if let Some(scores) = scores {
+                if scores.len() != choices.len() {
+                    return Err(CriterionError::ScoreCount { tiers: choices.len(), scores: scores.len() });
+                }
+                if !scores.iter().all(|s| s.is_finite() && (0.0..=1.0).contains(s)) {
+                    return Err(CriterionError::Field("every tier's score must be from 0 to 1"));
+                }
+                if scores.windows(2).any(|pair| pair[1] < pair[0]) {
+                    return Err(CriterionError::Field(
+                        "tier scores must not decrease: `choices` run from worst to best",
+                    ));
+                }
+            }
+            Method::Judge
+        }
+        CriterionKind::Principle { .. } => Method::Judge,
+    })
 }
 
 #[cfg(test)]
@@ -194,7 +234,7 @@ mod tests {
 
     fn check(rubric: Value) -> Result<CompiledRubric, String> {
         let definition: RubricDefinition = serde_json::from_value(rubric).map_err(|e| e.to_string())?;
-        compile(&definition, None, &|id| id == "exact-match")
+        compile(&definition, None, &|id| id == "exact-match").map_err(|e| e.to_string())
     }
 
     #[test]

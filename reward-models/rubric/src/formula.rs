@@ -71,6 +71,32 @@ impl Function {
     }
 }
 
+/// Why a formula does not parse; `at` is a byte offset into it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormulaError {
+    #[error("`{literal}` at {at} is not a number")]
+    NotANumber { literal: String, at: usize },
+    #[error("unexpected `{found}` at {at}")]
+    UnexpectedChar { found: char, at: usize },
+    #[error("the formula nests deeper than {} levels", MAX_DEPTH)]
+    TooDeep,
+    #[error("unknown function `{name}` at {at}; use min max abs clip exp log sqrt")]
+    UnknownFunction { name: String, at: usize },
+    #[error("`{name}` at {at} takes {least} to {most} arguments, not {given}")]
+    Arity { name: String, at: usize, least: usize, most: usize, given: usize },
+    #[error("`{name}` at {at} is not a criterion of this rubric")]
+    UnknownName { name: String, at: usize },
+    /// A token where it cannot stand; `token` is its debug form.
+    #[error("unexpected {token} at {at}")]
+    UnexpectedToken { token: String, at: usize },
+    #[error("the formula ends too early")]
+    EndsEarly,
+    #[error("expected `)` at {at}")]
+    ExpectedClose { at: usize },
+    #[error("unexpected text at {at}")]
+    TrailingText { at: usize },
+}
+
 /// Nesting deeper than this is refused, so a hostile formula cannot exhaust the stack.
 const MAX_DEPTH: usize = 64;
 
@@ -87,7 +113,7 @@ enum Token {
     Comma,
 }
 
-fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, String> {
+fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, FormulaError> {
     let mut tokens = Vec::new();
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut i = 0;
@@ -127,7 +153,7 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, String> {
                 }
             }
             let literal: String = chars[start..i].iter().map(|(_, c)| c).collect();
-            let value: f64 = literal.parse().map_err(|_| format!("`{literal}` at {at} is not a number"))?;
+            let value: f64 = literal.parse().map_err(|_| FormulaError::NotANumber { literal: literal.clone(), at })?;
             tokens.push((at, Token::Number(value)));
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
@@ -136,7 +162,7 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, String> {
             }
             tokens.push((at, Token::Name(chars[start..i].iter().map(|(_, c)| c).collect())));
         } else {
-            return Err(format!("unexpected `{c}` at {at}"));
+            return Err(FormulaError::UnexpectedChar { found: c, at });
         }
     }
     Ok(tokens)
@@ -164,7 +190,7 @@ impl Parser<'_> {
         token
     }
 
-    fn sum(&mut self, depth: usize) -> Result<Node, String> {
+    fn sum(&mut self, depth: usize) -> Result<Node, FormulaError> {
         let mut left = self.product(depth)?;
         loop {
             let op = match self.peek() {
@@ -178,7 +204,7 @@ impl Parser<'_> {
         }
     }
 
-    fn product(&mut self, depth: usize) -> Result<Node, String> {
+    fn product(&mut self, depth: usize) -> Result<Node, FormulaError> {
         let mut left = self.unary(depth)?;
         loop {
             let op = match self.peek() {
@@ -192,9 +218,9 @@ impl Parser<'_> {
         }
     }
 
-    fn unary(&mut self, depth: usize) -> Result<Node, String> {
+    fn unary(&mut self, depth: usize) -> Result<Node, FormulaError> {
         if depth > MAX_DEPTH {
-            return Err(format!("the formula nests deeper than {MAX_DEPTH} levels"));
+            return Err(FormulaError::TooDeep);
         }
         match self.peek() {
             Some(Token::Minus) => {
@@ -209,7 +235,7 @@ impl Parser<'_> {
         }
     }
 
-    fn atom(&mut self, depth: usize) -> Result<Node, String> {
+    fn atom(&mut self, depth: usize) -> Result<Node, FormulaError> {
         let at = self.at();
         match self.advance() {
             Some(Token::Number(value)) => Ok(Node::Number(value)),
@@ -220,9 +246,8 @@ impl Parser<'_> {
             }
             Some(Token::Name(name)) => {
                 if self.peek() == Some(&Token::Open) {
-                    let function = Function::named(&name).ok_or_else(|| {
-                        format!("unknown function `{name}` at {at}; use min max abs clip exp log sqrt")
-                    })?;
+                    let function = Function::named(&name)
+                        .ok_or_else(|| FormulaError::UnknownFunction { name: name.clone(), at })?;
                     self.advance();
                     let mut arguments = vec![self.sum(depth + 1)?];
                     while self.peek() == Some(&Token::Comma) {
@@ -232,30 +257,27 @@ impl Parser<'_> {
                     self.expect_close()?;
                     let (least, most) = function.arity();
                     if arguments.len() < least || arguments.len() > most {
-                        return Err(format!(
-                            "`{name}` at {at} takes {least} to {most} arguments, not {}",
-                            arguments.len()
-                        ));
+                        return Err(FormulaError::Arity { name, at, least, most, given: arguments.len() });
                     }
                     Ok(Node::Call(function, arguments))
                 } else {
                     let index = self
                         .variables
                         .get(name.as_str())
-                        .ok_or_else(|| format!("`{name}` at {at} is not a criterion of this rubric"))?;
+                        .ok_or_else(|| FormulaError::UnknownName { name: name.clone(), at })?;
                     Ok(Node::Variable(*index))
                 }
             }
-            Some(other) => Err(format!("unexpected {other:?} at {at}")),
-            None => Err("the formula ends too early".to_owned()),
+            Some(other) => Err(FormulaError::UnexpectedToken { token: format!("{other:?}"), at }),
+            None => Err(FormulaError::EndsEarly),
         }
     }
 
-    fn expect_close(&mut self) -> Result<(), String> {
+    fn expect_close(&mut self) -> Result<(), FormulaError> {
         let at = self.at();
         match self.advance() {
             Some(Token::Close) => Ok(()),
-            _ => Err(format!("expected `)` at {at}")),
+            _ => Err(FormulaError::ExpectedClose { at }),
         }
     }
 }
@@ -263,13 +285,13 @@ impl Parser<'_> {
 impl Formula {
     /// Parses `text`; `variables` are the criterion names in the order their values will be
     /// given to [`Formula::evaluate`].
-    pub fn parse(text: &str, variables: &[&str]) -> Result<Formula, String> {
+    pub fn parse(text: &str, variables: &[&str]) -> Result<Formula, FormulaError> {
         let tokens = tokenize(text)?;
         let names: HashMap<&str, usize> = variables.iter().enumerate().map(|(i, v)| (*v, i)).collect();
         let mut parser = Parser { tokens, position: 0, variables: &names, end: text.len() };
         let root = parser.sum(0)?;
         if parser.position < parser.tokens.len() {
-            return Err(format!("unexpected text at {}", parser.at()));
+            return Err(FormulaError::TrailingText { at: parser.at() });
         }
         Ok(Formula { root })
     }
@@ -357,7 +379,7 @@ mod tests {
             ("__import__('os')", "unexpected `'`"),
             ("__import__(a)", "unknown function"),
         ] {
-            let error = Formula::parse(text, &names).err().unwrap_or_default();
+            let error = Formula::parse(text, &names).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(error.contains(needle), "{text}: {error}");
         }
         let deep = "(".repeat(200) + "a" + &")".repeat(200);

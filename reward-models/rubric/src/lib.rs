@@ -17,7 +17,6 @@
 
 mod compile;
 mod formula;
-pub mod http;
 mod integers;
 pub mod judge;
 mod language;
@@ -35,14 +34,17 @@ use referee_core::Scorer;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-pub use compile::{CompiledRubric, RUBRIC_ID, compile};
-pub use formula::Formula;
-pub use judge::{JudgeClient, JudgeConfig, JudgeError, JudgeReply, MessageTemplate, PrincipleFormat};
+pub use compile::{CompileError, CompiledRubric, CriterionError, RUBRIC_ID, compile};
+pub use formula::{Formula, FormulaError};
+pub use judge::{
+    JudgeClient, JudgeClientError, JudgeConfig, JudgeConfigError, JudgeError, JudgeReply, MessageTemplate,
+    PrincipleFormat,
+};
 pub use model::{
     Aggregation, Criterion, CriterionKind, KeywordMode, LengthUnit, PrincipleScore, RubricDefinition, SimilarityMetric,
     TextFormat,
 };
-pub use rules::Rule;
+pub use rules::{Rule, RuleError};
 pub use score::RubricScorer;
 pub use similarity::{bleu, fuzzy_ratio, rouge_l};
 

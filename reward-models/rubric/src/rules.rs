@@ -12,6 +12,28 @@ use crate::{language, schema, similarity};
 /// allocate without bound.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
+/// Why a rule criterion's settings cannot be compiled.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RuleError {
+    #[error("invalid pattern: {0}")]
+    Pattern(#[source] regex::Error),
+    #[error("keywords must be a non-empty list of non-empty strings")]
+    NoKeywords,
+    #[error("a length criterion needs `min`, `max` or both")]
+    NoBounds,
+    #[error("length bounds are reversed: min {min} > max {max}")]
+    Reversed { min: u64, max: u64 },
+    /// The schema uses what the validator does not support; the text names where.
+    #[error("invalid JSON Schema: {0}")]
+    Schema(String),
+    #[error("language `{code}` is not supported; use one of {}", language::SUPPORTED.join(" "))]
+    Language { code: String },
+    #[error("a section heading is longer than 200 characters")]
+    HeadingTooLong,
+    #[error("a section heading must not be empty")]
+    EmptyHeading,
+}
+
 /// A rule criterion, compiled once per rubric.
 #[derive(Debug, Clone)]
 pub enum Rule {
@@ -26,22 +48,22 @@ pub enum Rule {
     Similarity { metric: SimilarityMetric, reference: Option<String> },
 }
 
-fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, String> {
+fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, RuleError> {
     RegexBuilder::new(pattern)
         .case_insensitive(case_insensitive)
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
-        .map_err(|e| format!("invalid pattern: {e}"))
+        .map_err(RuleError::Pattern)
 }
 
 impl Rule {
-    pub fn regex(pattern: &str, absent: bool) -> Result<Rule, String> {
+    pub fn regex(pattern: &str, absent: bool) -> Result<Rule, RuleError> {
         Ok(Rule::Regex { regex: compile(pattern, false)?, absent })
     }
 
-    pub fn keywords(keywords: &[String], mode: KeywordMode, case_sensitive: bool) -> Result<Rule, String> {
+    pub fn keywords(keywords: &[String], mode: KeywordMode, case_sensitive: bool) -> Result<Rule, RuleError> {
         if keywords.is_empty() || keywords.iter().any(|k| k.trim().is_empty()) {
-            return Err("keywords must be a non-empty list of non-empty strings".to_owned());
+            return Err(RuleError::NoKeywords);
         }
         let patterns = keywords
             .iter()
@@ -50,38 +72,38 @@ impl Rule {
         Ok(Rule::Keywords { patterns, mode })
     }
 
-    pub fn length(unit: LengthUnit, min: Option<u64>, max: Option<u64>) -> Result<Rule, String> {
+    pub fn length(unit: LengthUnit, min: Option<u64>, max: Option<u64>) -> Result<Rule, RuleError> {
         if min.is_none() && max.is_none() {
-            return Err("a length criterion needs `min`, `max` or both".to_owned());
+            return Err(RuleError::NoBounds);
         }
         if let (Some(lo), Some(hi)) = (min, max)
             && lo > hi
         {
-            return Err(format!("length bounds are reversed: min {lo} > max {hi}"));
+            return Err(RuleError::Reversed { min: lo, max: hi });
         }
         Ok(Rule::Length { unit, min, max })
     }
 
-    pub fn json_schema(schema: &Value) -> Result<Rule, String> {
-        let compiled = schema::check(schema).map_err(|e| format!("invalid JSON Schema: {e}"))?;
+    pub fn json_schema(schema: &Value) -> Result<Rule, RuleError> {
+        let compiled = schema::check(schema).map_err(RuleError::Schema)?;
         Ok(Rule::JsonSchema(Box::new(compiled)))
     }
 
-    pub fn language(code: &str) -> Result<Rule, String> {
+    pub fn language(code: &str) -> Result<Rule, RuleError> {
         let code = code.to_ascii_lowercase();
         if !language::SUPPORTED.contains(&code.as_str()) {
-            return Err(format!("language `{code}` is not supported; use one of {}", language::SUPPORTED.join(" ")));
+            return Err(RuleError::Language { code });
         }
         Ok(Rule::Language(code))
     }
 
-    pub fn section(heading: &str) -> Result<Rule, String> {
+    pub fn section(heading: &str) -> Result<Rule, RuleError> {
         if heading.chars().count() > 200 {
-            return Err("a section heading is longer than 200 characters".to_owned());
+            return Err(RuleError::HeadingTooLong);
         }
         let heading = normalise_heading(heading);
         if heading.is_empty() {
-            return Err("a section heading must not be empty".to_owned());
+            return Err(RuleError::EmptyHeading);
         }
         Ok(Rule::Section(heading))
     }
@@ -227,8 +249,9 @@ mod tests {
 
     use super::*;
 
-    fn score(rule: Result<Rule, String>, response: &str) -> f64 {
-        rule.and_then(|r| r.score(response, None).map_err(|(_, e)| e)).unwrap_or_else(|e| panic!("{e}"))
+    fn score(rule: Result<Rule, RuleError>, response: &str) -> f64 {
+        let rule = rule.unwrap_or_else(|e| panic!("{e}"));
+        rule.score(response, None).unwrap_or_else(|(_, e)| panic!("{e}"))
     }
 
     #[test]

@@ -8,12 +8,11 @@ use std::sync::Arc;
 use futures::future::join_all;
 use rayon::prelude::*;
 use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict};
+use referee_model_client::truncate;
 use serde_json::{Map, Value, json};
 
-use crate::compile::{CompiledRubric, Method, RUBRIC_ID, compile};
-use crate::judge::{
-    Asked, ChatMessage, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply, truncate,
-};
+use crate::compile::{CompileError, CompiledRubric, Method, RUBRIC_ID, compile};
+use crate::judge::{Asked, ChatMessage, JudgeClient, JudgeError, Subject, parse_principle_reply, parse_rubric_reply};
 use crate::model::{Aggregation, Criterion, CriterionKind, PrincipleScore};
 use crate::{Backing, RubricInput, VerifierSet};
 
@@ -40,7 +39,7 @@ impl RubricScorer {
         &self,
         definition: &crate::RubricDefinition,
         stored: Option<(String, u32)>,
-    ) -> Result<CompiledRubric, String> {
+    ) -> Result<CompiledRubric, CompileError> {
         compile(definition, stored, &|id| self.verifiers.knows(id))
     }
 

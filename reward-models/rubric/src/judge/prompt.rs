@@ -6,10 +6,12 @@
 //! of the answer token being "Yes": the token of the final answer's Yes or No, after any
 //! reasoning, not the first token generated.
 
+use referee_model_client::truncate;
 use serde_json::Value;
 
-use super::client::{JudgeConfig, PrincipleFormat, TokenLogprobs};
-use super::template::{CallKind, ChatMessage, DEFAULT_PRINCIPLE, DEFAULT_RUBRIC, Template, Values};
+use super::config::{JudgeConfig, PrincipleFormat};
+use super::reply::TokenLogprobs;
+use super::template::{CallKind, ChatMessage, DEFAULT_PRINCIPLE, DEFAULT_RUBRIC, Template, TemplateError, Values};
 use crate::model::CriterionKind;
 
 /// What the judge is shown about the item.
@@ -103,17 +105,13 @@ impl Templates {
     /// The templates `config` asks for: `rubric_messages` or the built-in rubric prompt;
     /// `principle_messages`, RLBFF's chat format (`principle_format = "rlbff"`) or the built-in
     /// principle prompt. The error names the setting.
-    pub fn from_config(config: &JudgeConfig) -> Result<Templates, String> {
+    pub fn from_config(config: &JudgeConfig) -> Result<Templates, TemplateError> {
         let rubric = match &config.rubric_messages {
             Some(messages) => Template::parse(messages, CallKind::Rubric, "judge.rubric_messages")?,
             None => Template::user(DEFAULT_RUBRIC, CallKind::Rubric)?,
         };
         let principle = match (&config.principle_messages, config.principle_format) {
-            (Some(_), PrincipleFormat::Rlbff) => {
-                return Err(
-                    "set one of judge.principle_messages and judge.principle_format = \"rlbff\", not both".to_owned()
-                );
-            }
+            (Some(_), PrincipleFormat::Rlbff) => return Err(TemplateError::Both),
             (Some(messages), PrincipleFormat::Prompt) => {
                 Template::parse(messages, CallKind::Principle, "judge.principle_messages")?
             }
@@ -333,17 +331,13 @@ pub fn principle_answer(reply: &str) -> Result<(&str, bool, usize), String> {
         match found {
             None => found = Some((yes, word.start())),
             Some((first, _)) if first != yes => {
-                return Err(format!(
-                    "the judge answered both Yes and No: {}",
-                    super::client::truncate(text.trim(), 80)
-                ));
+                return Err(format!("the judge answered both Yes and No: {}", truncate(text.trim(), 80)));
             }
             Some(_) => {}
         }
     }
-    let (yes, at) = found.ok_or_else(|| {
-        format!("the judge answered neither Yes nor No: {}", super::client::truncate(text.trim(), 80))
-    })?;
+    let (yes, at) =
+        found.ok_or_else(|| format!("the judge answered neither Yes nor No: {}", truncate(text.trim(), 80)))?;
     Ok((text, yes, at))
 }
 
@@ -524,12 +518,12 @@ mod tests {
             principle_messages: Some(vec![message("user", "{subject}{principle}")]),
             ..JudgeConfig::default()
         };
-        assert!(Templates::from_config(&both).err().unwrap_or_default().contains("not both"));
+        assert_eq!(Templates::from_config(&both).err(), Some(TemplateError::Both));
         let misspelt = JudgeConfig {
             principle_messages: Some(vec![message("user", "{response} {principal}")]),
             ..JudgeConfig::default()
         };
-        let error = Templates::from_config(&misspelt).err().unwrap_or_default();
+        let error = Templates::from_config(&misspelt).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("judge.principle_messages[0].content") && error.contains("`{principal}`"), "{error}");
     }
 

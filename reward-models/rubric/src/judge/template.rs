@@ -24,6 +24,41 @@ pub struct ChatMessage {
     pub content: String,
 }
 
+/// A template that cannot be used; the message names the setting (`judge.rubric_messages`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("{key} must list 1 to 16 messages")]
+    MessageCount { key: &'static str },
+    #[error("{key}[{index}].role must be 1 to 64 letters, digits or `_` (such as `system` or `user`), not `{role}`")]
+    Role { key: &'static str, index: usize, role: String },
+    #[error("{key}[{index}].content: {problem}")]
+    Content {
+        key: &'static str,
+        index: usize,
+        #[source]
+        problem: PlaceholderError,
+    },
+    /// The template never names its call's own placeholder (`{criteria}`, `{principle}`).
+    #[error("{key} never names `{{{own}}}`, so the judge would not see what it is asked")]
+    MissingOwn { key: &'static str, own: &'static str },
+    #[error("{key} names neither `{{response}}` nor `{{subject}}`, so the judge would not see the response")]
+    MissingResponse { key: &'static str },
+    #[error("set one of judge.principle_messages and judge.principle_format = \"rlbff\", not both")]
+    Both,
+}
+
+/// A message content whose braces or placeholders are wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlaceholderError {
+    #[error("a lone `}}` (write `}}}}` for a literal brace)")]
+    LoneClose,
+    #[error("a `{{` that is never closed (write `{{{{` for a literal brace)")]
+    Unclosed,
+    /// `allowed` lists the placeholders of this kind of template.
+    #[error("unknown placeholder `{{{name}}}`; this template may use {allowed} (and `{{{{`/`}}}}` for braces)")]
+    Unknown { name: String, allowed: String },
+}
+
 /// Which call a template is for; it decides the placeholders allowed and required.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
@@ -111,7 +146,7 @@ pub const DEFAULT_PRINCIPLE: &str = "You judge whether a response fulfils a prin
 
 impl Template {
     /// One user message with `content`.
-    pub fn user(content: &str, kind: CallKind) -> Result<Template, String> {
+    pub fn user(content: &str, kind: CallKind) -> Result<Template, TemplateError> {
         Template::parse(&[MessageTemplate { role: "user".to_owned(), content: content.to_owned() }], kind, "template")
     }
 
@@ -129,31 +164,27 @@ impl Template {
     }
 
     /// Parses `messages` for a `kind` call; `key` names the setting in error messages.
-    pub fn parse(messages: &[MessageTemplate], kind: CallKind, key: &str) -> Result<Template, String> {
+    pub fn parse(messages: &[MessageTemplate], kind: CallKind, key: &'static str) -> Result<Template, TemplateError> {
         if messages.is_empty() || messages.len() > 16 {
-            return Err(format!("{key} must list 1 to 16 messages"));
+            return Err(TemplateError::MessageCount { key });
         }
         let mut parsed = Vec::with_capacity(messages.len());
-        for (i, message) in messages.iter().enumerate() {
+        for (index, message) in messages.iter().enumerate() {
             let role = message.role.trim();
             if role.is_empty() || role.len() > 64 || !role.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!(
-                    "{key}[{i}].role must be 1 to 64 letters, digits or `_` (such as `system` or `user`), not `{}`",
-                    message.role
-                ));
+                return Err(TemplateError::Role { key, index, role: message.role.clone() });
             }
-            let pieces = pieces(&message.content, kind).map_err(|e| format!("{key}[{i}].content: {e}"))?;
+            let pieces =
+                pieces(&message.content, kind).map_err(|problem| TemplateError::Content { key, index, problem })?;
             parsed.push((role.to_owned(), pieces));
         }
         let template = Template { messages: parsed };
         let (own, slot) = kind.own_slot();
         if !template.names(slot) {
-            return Err(format!("{key} never names `{{{own}}}`, so the judge would not see what it is asked"));
+            return Err(TemplateError::MissingOwn { key, own });
         }
         if !template.names(Slot::Response) && !template.names(Slot::Subject) {
-            return Err(format!(
-                "{key} names neither `{{response}}` nor `{{subject}}`, so the judge would not see the response"
-            ));
+            return Err(TemplateError::MissingResponse { key });
         }
         Ok(template)
     }
@@ -188,7 +219,7 @@ impl Template {
 }
 
 /// Splits `content` into text and placeholders.
-fn pieces(content: &str, kind: CallKind) -> Result<Vec<Piece>, String> {
+fn pieces(content: &str, kind: CallKind) -> Result<Vec<Piece>, PlaceholderError> {
     let mut out = Vec::new();
     let mut text = String::new();
     let mut rest = content;
@@ -202,20 +233,18 @@ fn pieces(content: &str, kind: CallKind) -> Result<Vec<Piece>, String> {
             text.push('}');
             rest = after;
         } else if tail.starts_with('}') {
-            return Err("a lone `}` (write `}}` for a literal brace)".to_owned());
+            return Err(PlaceholderError::LoneClose);
         } else {
-            let end = tail.find('}').ok_or("a `{` that is never closed (write `{{` for a literal brace)")?;
+            let end = tail.find('}').ok_or(PlaceholderError::Unclosed)?;
             let name = &tail[1..end];
             let slot = SLOTS
                 .iter()
                 .find(|(known, _)| *known == name)
                 .map(|(_, slot)| *slot)
                 .filter(|slot| kind.allows(*slot))
-                .ok_or_else(|| {
-                    format!(
-                        "unknown placeholder `{{{name}}}`; this template may use {} (and `{{{{`/`}}}}` for braces)",
-                        kind.names().iter().map(|n| format!("`{{{n}}}`")).collect::<Vec<_>>().join(", ")
-                    )
+                .ok_or_else(|| PlaceholderError::Unknown {
+                    name: name.to_owned(),
+                    allowed: kind.names().iter().map(|n| format!("`{{{n}}}`")).collect::<Vec<_>>().join(", "),
                 })?;
             if !text.is_empty() {
                 out.push(Piece::Text(std::mem::take(&mut text)));
@@ -267,7 +296,7 @@ mod tests {
             (vec![message("", "{response} {criteria}")], CallKind::Rubric, "[0].role"),
             (vec![message("a b", "{subject} {principle}")], CallKind::Principle, "[0].role"),
         ] {
-            let error = Template::parse(&messages, kind, key).err().unwrap_or_default();
+            let error = Template::parse(&messages, kind, key).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(error.contains(needle) && error.contains(key), "{messages:?}: {error}");
         }
     }
