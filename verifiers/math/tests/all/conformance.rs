@@ -16,7 +16,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/peer_cases.jsonl");
+    let text = include_str!("../data/peer_cases.jsonl");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()

@@ -18,7 +18,7 @@ struct Case {
 
 #[test]
 fn held_out_cases_meet_the_bars() {
-    let cases: Vec<Case> = include_str!("data/held_out.jsonl")
+    let cases: Vec<Case> = include_str!("../data/held_out.jsonl")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()

@@ -2,9 +2,7 @@
 //! when a GPU is present. Each test says on stderr when it was skipped and why.
 #![cfg(feature = "cuda")]
 
-mod common;
-
-use common::{Case, max_difference};
+use super::common::{Case, max_difference};
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 use referee_kernels::cuda::{DeviceMatrix, Gpu, compile_ptx, nvrtc_available};

@@ -50,7 +50,7 @@ fn gsm8k_reference_solutions_match_their_own_answers() {
     struct Row {
         answer: String,
     }
-    let text = include_str!("data/gsm8k_test.jsonl");
+    let text = include_str!("../data/gsm8k_test.jsonl");
     let mut rejected = Vec::new();
     let mut rows = 0;
     for (i, line) in text.lines().enumerate() {
@@ -79,7 +79,7 @@ fn math500_reference_solutions_match_their_own_answers() {
         solution: String,
         answer: String,
     }
-    let text = include_str!("data/math500_test.jsonl");
+    let text = include_str!("../data/math500_test.jsonl");
     let mut rejected = Vec::new();
     let (mut rows, mut integers) = (0, 0);
     for (i, line) in text.lines().enumerate() {

@@ -1,8 +1,6 @@
 //! The CPU kernels against the plain definitions.
 
-mod common;
-
-use common::{Case, max_difference};
+use super::common::{Case, max_difference};
 use referee_kernels::{KernelError, Matrix, ScoreKind, sequence_scores, token_logprobs};
 
 fn fused(case: &Case) -> Result<Vec<f32>, KernelError> {

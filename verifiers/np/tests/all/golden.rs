@@ -1,6 +1,6 @@
 //! Pins generated instances: (task, level, seed) must give the same instance and reference
 //! objective on every version. A change here means the generator changed, which needs a
-//! `GENERATOR_VERSION` bump and a deliberate refresh: `UPDATE_GOLDEN=1 cargo test -p referee-np --test golden`.
+//! `GENERATOR_VERSION` bump and a deliberate refresh: `UPDATE_GOLDEN=1 cargo test -p referee-np --test all golden`.
 
 use std::fmt::Write as _;
 
