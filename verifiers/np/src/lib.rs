@@ -17,8 +17,10 @@
     reason = "solvers index several parallel arrays and matrices by the same vertex; iterator zips obscure that"
 )]
 
+mod api;
 mod catalogue;
 mod cover;
+mod environment;
 pub mod extract;
 pub mod graph;
 pub mod parse;
@@ -32,10 +34,8 @@ mod verifier;
 pub mod violation;
 pub mod weighted;
 
-pub use catalogue::{
-    GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError, TaskInfo, catalogue,
-    generate, generate_instances,
-};
+pub use api::{GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError, TaskInfo};
+pub use catalogue::{catalogue, generate, generate_instances};
 pub use reward::{Direction, RewardMode};
 pub use task::{Reference, ReferenceKind};
 pub use verifier::{NpInput, NpVerifier};

@@ -5,7 +5,9 @@ use referee_core::{Budget, Description, Verdict, Verifier, verify_each};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::catalogue::{InstanceCache, InstanceSource, NpError, find};
+use crate::api::NpError;
+use crate::catalogue::find;
+use crate::environment::{InstanceCache, InstanceSource};
 use crate::reward::RewardMode;
 use crate::task::{Reference, ScoreOptions};
 

@@ -18,6 +18,7 @@ mod gpu;
 #[cfg(any(test, feature = "cuda"))]
 mod stack;
 mod tokenizer;
+mod weights;
 
 use std::path::Path;
 use std::str::FromStr;

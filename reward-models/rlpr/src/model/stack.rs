@@ -11,7 +11,7 @@ use referee_kernels::{layers, token_logprobs};
 
 use super::ModelError;
 use super::config::ModelConfig;
-use super::decoder::{Layer, Linear};
+use super::weights::{Layer, Linear};
 
 /// The matrix operations a decoder layer needs, on some kind of storage.
 pub(super) trait Ops {

@@ -1,7 +1,7 @@
 //! Equations, inequalities and membership: `x = 3` against `3`, equations as equations,
 //! inequalities up to a positive factor, and inequalities against the sets they describe.
 
-use super::structure::is_infinite;
+use super::scalar::is_infinite;
 use super::{Ctx, Rule, eq};
 use crate::ast::{Constant, Node, RelOp};
 use crate::numeric;

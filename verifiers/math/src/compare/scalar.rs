@@ -4,9 +4,8 @@
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
-use super::structure::is_infinite;
 use super::{Ctx, Rule};
-use crate::ast::Node;
+use crate::ast::{Constant, Node};
 use crate::normal::{Normal, normal_form};
 use crate::numeric::{self, Agreement};
 
@@ -59,6 +58,15 @@ fn has_decimal(n: &Node) -> bool {
 /// True when the node is exactly zero.
 pub fn is_zero(n: &Node) -> bool {
     normal_form(n).ok().and_then(|v| v.as_rational()).is_some_and(|c| c.is_zero())
+}
+
+/// True for `∞`, `+∞` and `−∞`.
+pub fn is_infinite(n: &Node) -> bool {
+    match n {
+        Node::Const(Constant::Infinity) => true,
+        Node::Neg(a) => is_infinite(a),
+        _ => false,
+    }
 }
 
 /// True when `dec` is the value of `other` correctly rounded at `dec`'s last written place:

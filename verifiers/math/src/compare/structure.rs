@@ -2,7 +2,7 @@
 //! ratios; and the rewrites applied before comparing (`±` expansion, matrix arithmetic).
 
 use super::{Ctx, Rule, eq, flattened, items, scalar};
-use crate::ast::{Constant, ListKind, Node};
+use crate::ast::{ListKind, Node};
 use crate::limits::{MAX_ELEMENTS, MAX_PLUS_MINUS, MAX_UNORDERED};
 
 /// Rewrites a parsed answer into the form compared: `a ± b` becomes the set `{a+b, a−b}`,
@@ -320,22 +320,13 @@ fn interval(g: &Node, p: &Node, ctx: &Ctx<'_>) -> Option<Rule> {
         return None;
     };
     // An infinite end is open however it was written.
-    let closed = |c: bool, end: &Node| c && !is_infinite(end);
+    let closed = |c: bool, end: &Node| c && !scalar::is_infinite(end);
     if closed(*a_lc, a_lo) != closed(*b_lc, b_lo) || closed(*a_hc, a_hi) != closed(*b_hc, b_hi) {
         return None;
     }
     eq(a_lo, b_lo, ctx)?;
     eq(a_hi, b_hi, ctx)?;
     Some("interval")
-}
-
-/// True for `∞`, `+∞` and `−∞`.
-pub fn is_infinite(n: &Node) -> bool {
-    match n {
-        Node::Const(Constant::Infinity) => true,
-        Node::Neg(a) => is_infinite(a),
-        _ => false,
-    }
 }
 
 /// Ratios match term by term, or proportionally when no term is zero (`2:4` is `1:2`).

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::catalogue::{Env, Environment};
+use crate::environment::{Env, Environment};
 use crate::parse::Node;
 use crate::violation::{ErrorKind, Violation};
 
