@@ -1,133 +1,26 @@
-//! The beta-distribution functions the Jeffreys interval needs: log-gamma, the regularised
-//! incomplete beta function and its inverse.
-//!
-//! Written here rather than pulled from a statistics crate because three functions are all the
-//! crate needs; the tests pin them against values computed to 40 digits with mpmath.
+//! The beta-distribution functions the Jeffreys and Clopper-Pearson intervals need, from
+//! `statrs`; the tests pin them against values computed to 40 digits with mpmath.
 
-/// Lanczos coefficients for g = 7, n = 9 (accurate to about 1e-15 for positive arguments).
-const LANCZOS_G: f64 = 7.0;
-const LANCZOS: [f64; 9] = [
-    0.999_999_999_999_809_9,
-    676.520_368_121_885_1,
-    -1_259.139_216_722_402_8,
-    771.323_428_777_653_1,
-    -176.615_029_162_140_6,
-    12.507_343_278_686_905,
-    -0.138_571_095_265_720_12,
-    9.984_369_578_019_572e-6,
-    1.505_632_735_149_311_6e-7,
-];
+use statrs::distribution::{Beta, ContinuousCDF as _};
 
-/// ln Γ(x) for x > 0.
-pub(crate) fn ln_gamma(x: f64) -> f64 {
-    if x < 0.5 {
-        // Reflection keeps the Lanczos series in the range where it is accurate.
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut sum = LANCZOS[0];
-    for (i, c) in LANCZOS.iter().enumerate().skip(1) {
-        sum += c / (x + i as f64);
-    }
-    let t = x + LANCZOS_G + 0.5;
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + sum.ln()
-}
-
-/// The continued fraction for I_x(a, b), evaluated by the modified Lentz method.
-fn incomplete_beta_fraction(a: f64, b: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    const EPS: f64 = 1e-16;
-    // Convergence takes O(sqrt(max(a, b))) terms; audit counts stay far below this bound.
-    const MAX_TERMS: u32 = 100_000;
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
-    let mut h = d;
-    for m in 1..=MAX_TERMS {
-        let m = f64::from(m);
-        let m2 = 2.0 * m;
-        let even = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + even * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + even / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let odd = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + odd * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + odd / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let step = d * c;
-        h *= step;
-        if (step - 1.0).abs() < EPS {
-            break;
-        }
-    }
-    h
-}
-
-/// The regularised incomplete beta function I_x(a, b), the CDF of Beta(a, b) at x.
+/// The regularised incomplete beta function I_x(a, b), for a, b > 0.
+#[cfg(test)]
 pub(crate) fn regularized_incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x >= 1.0 {
-        return 1.0;
-    }
-    let ln_front = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
-    let front = ln_front.exp();
-    // The fraction converges fast only on this side of the mean; use the symmetry otherwise.
-    if x < (a + 1.0) / (a + b + 2.0) {
-        front * incomplete_beta_fraction(a, b, x) / a
-    } else {
-        1.0 - front * incomplete_beta_fraction(b, a, 1.0 - x) / b
-    }
+    statrs::function::beta::beta_reg(a, b, x.clamp(0.0, 1.0))
 }
 
-/// The p-quantile of Beta(a, b), for a, b > 0 and p in [0, 1].
-///
-/// Bisection rather than Newton: the CDF is monotone, so 200 halvings always converge (to the
-/// last representable bit near 0, where Jeffreys lower bounds of rare events live), and the cost
-/// is irrelevant next to a database round trip.
+/// The p-quantile of Beta(a, b), for a, b > 0 and p in [0, 1]; NaN for other parameters.
 pub(crate) fn beta_quantile(p: f64, a: f64, b: f64) -> f64 {
-    if p <= 0.0 {
-        return 0.0;
+    match Beta::new(a, b) {
+        Ok(beta) => beta.inverse_cdf(p.clamp(0.0, 1.0)),
+        Err(_) => f64::NAN,
     }
-    if p >= 1.0 {
-        return 1.0;
-    }
-    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if regularized_incomplete_beta(a, b, mid) < p {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
 }
 
 #[cfg(test)]
 mod tests {
+    use statrs::function::gamma::ln_gamma;
+
     use super::*;
 
     fn close(actual: f64, expected: f64, rel: f64) {

@@ -9,7 +9,7 @@
 //! - an item without `run` uses the bounded in-memory [`BaselineCache`], per (checkpoint
 //!   generation or first checkpoint, prompt, reference), which an eviction or a restart loses.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use futures::future::BoxFuture;
 
@@ -51,36 +51,26 @@ pub(crate) struct BaselineKey {
 }
 
 /// The baseline log-probs of recent in-memory keys: RLPR scores the baseline once per prompt,
-/// and a group's rollouts share it. Bounded; the oldest entry leaves first.
-#[derive(Debug, Default)]
-pub(crate) struct BaselineCache {
-    capacity: usize,
-    entries: HashMap<BaselineKey, Vec<f64>>,
-    order: VecDeque<BaselineKey>,
-}
+/// and a group's rollouts share it. Bounded; the least recently used entry leaves first.
+#[derive(Debug)]
+pub(crate) struct BaselineCache(Option<lru::LruCache<BaselineKey, Vec<f64>>>);
 
 impl BaselineCache {
     /// An empty cache of at most `capacity` entries (0 keeps none).
     pub fn with_capacity(capacity: usize) -> BaselineCache {
-        BaselineCache { capacity, ..BaselineCache::default() }
+        BaselineCache(std::num::NonZeroUsize::new(capacity).map(lru::LruCache::new))
     }
 
-    pub fn get(&self, key: &BaselineKey) -> Option<Vec<f64>> {
-        self.entries.get(key).cloned()
+    pub fn get(&mut self, key: &BaselineKey) -> Option<Vec<f64>> {
+        self.0.as_mut()?.get(key).cloned()
     }
 
     pub fn put(&mut self, key: BaselineKey, logprobs: Vec<f64>) {
-        if self.capacity == 0 || self.entries.contains_key(&key) {
-            return;
+        if let Some(cache) = self.0.as_mut()
+            && !cache.contains(&key)
+        {
+            cache.put(key, logprobs);
         }
-        while self.entries.len() >= self.capacity {
-            match self.order.pop_front() {
-                Some(oldest) => self.entries.remove(&oldest),
-                None => break,
-            };
-        }
-        self.order.push_back(key.clone());
-        self.entries.insert(key, logprobs);
     }
 }
 
@@ -281,14 +271,16 @@ mod tests {
     }
 
     #[test]
-    fn the_cache_is_bounded_and_drops_the_oldest_first() {
+    fn the_cache_is_bounded_and_drops_the_least_recently_used_first() {
         let mut cache = BaselineCache::with_capacity(2);
         cache.put(key("a"), vec![-1.0]);
         cache.put(key("b"), vec![-2.0]);
         cache.put(key("a"), vec![-9.0]);
         assert_eq!(cache.get(&key("a")), Some(vec![-1.0]), "an entry is kept, not replaced");
         cache.put(key("c"), vec![-3.0]);
-        assert_eq!((cache.get(&key("a")), cache.get(&key("c"))), (None, Some(vec![-3.0])));
+        assert_eq!(cache.get(&key("b")), None, "`b` was used least recently");
+        assert_eq!((cache.get(&key("a")), cache.get(&key("c"))), (Some(vec![-1.0]), Some(vec![-3.0])));
+        assert_eq!(BaselineCache::with_capacity(0).get(&key("a")), None);
     }
 
     #[test]

@@ -375,7 +375,7 @@ impl RlprModel {
             // A run's baselines live in the store, which replicas share: never in this memory.
             let cached = match key.run {
                 Some(_) => None,
-                None => self.cache.lock().ok().and_then(|cache| cache.get(&key)),
+                None => self.cache.lock().ok().and_then(|mut cache| cache.get(&key)),
             };
             match cached {
                 Some(logprobs) => Baseline::Cached(logprobs),
