@@ -61,7 +61,7 @@ impl JudgeClient {
     /// A client for `config`; replies are cached through `backing` once it is connected.
     pub fn new(config: JudgeConfig, backing: Backing) -> Result<JudgeClient, JudgeClientError> {
         config.validate()?;
-        let templates = Templates::from_config(&config).map_err(JudgeConfigError::from)?;
+        let templates = config.templates().map_err(JudgeConfigError::from)?;
         let api_key = match &config.api_key_env {
             Some(name) => {
                 Some(std::env::var(name).map_err(|source| JudgeClientError::ApiKeyEnv { name: name.clone(), source })?)
@@ -84,7 +84,7 @@ impl JudgeClient {
     /// A client with no endpoint: judge criteria fail with `internal_error`.
     pub fn unconfigured() -> JudgeClient {
         let config = JudgeConfig::default();
-        let templates = Templates::from_config(&config).unwrap_or_else(|e| unreachable!("built-in templates: {e}"));
+        let templates = config.templates().unwrap_or_else(|e| unreachable!("built-in templates: {e}"));
         JudgeClient { inner: Arc::new(Inner { config, templates, client: None, backing: Backing::default() }) }
     }
 

@@ -5,20 +5,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::prompt::Templates;
+pub use super::template::PrincipleFormat;
 use super::template::{MessageTemplate, TemplateError};
-
-/// How principle criteria are asked when `principle_messages` is not set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PrincipleFormat {
-    /// The built-in prompt: the task, reference and response, the principle, and "Answer with
-    /// exactly one word: Yes or No", as one user message.
-    #[default]
-    Prompt,
-    /// RLBFF's chat format for its principle GenRMs: the task as the user turn, the response as
-    /// the assistant turn, the principle as a `principle` turn. The reference is not shown.
-    Rlbff,
-}
 
 /// The judge endpoint and how it is called (`[judge]` in the server configuration).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,6 +100,11 @@ pub enum JudgeConfigError {
 }
 
 impl JudgeConfig {
+    /// The prompt templates this configuration asks for; the error names the setting.
+    pub fn templates(&self) -> Result<Templates, TemplateError> {
+        Templates::new(self.rubric_messages.as_deref(), self.principle_messages.as_deref(), self.principle_format)
+    }
+
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), JudgeConfigError> {
         if let Some(url) = &self.base_url
@@ -131,7 +124,7 @@ impl JudgeConfig {
         if self.model.is_empty() {
             return Err(JudgeConfigError::Model);
         }
-        Templates::from_config(self)?;
+        self.templates()?;
         Ok(())
     }
 }

@@ -9,9 +9,11 @@
 use referee_model_client::truncate;
 use serde_json::Value;
 
-use super::config::{JudgeConfig, PrincipleFormat};
 use super::reply::TokenLogprobs;
-use super::template::{CallKind, ChatMessage, DEFAULT_PRINCIPLE, DEFAULT_RUBRIC, Template, TemplateError, Values};
+use super::template::{
+    CallKind, ChatMessage, DEFAULT_PRINCIPLE, DEFAULT_RUBRIC, MessageTemplate, PrincipleFormat, Template,
+    TemplateError, Values,
+};
 use crate::model::CriterionKind;
 
 /// What the judge is shown about the item.
@@ -102,15 +104,19 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// The templates `config` asks for: `rubric_messages` or the built-in rubric prompt;
-    /// `principle_messages`, RLBFF's chat format (`principle_format = "rlbff"`) or the built-in
-    /// principle prompt. The error names the setting.
-    pub fn from_config(config: &JudgeConfig) -> Result<Templates, TemplateError> {
-        let rubric = match &config.rubric_messages {
+    /// The templates of `judge.rubric_messages` (or the built-in rubric prompt) and of
+    /// `judge.principle_messages`, RLBFF's chat format (`principle_format = "rlbff"`) or the
+    /// built-in principle prompt. The error names the setting.
+    pub fn new(
+        rubric_messages: Option<&[MessageTemplate]>,
+        principle_messages: Option<&[MessageTemplate]>,
+        principle_format: PrincipleFormat,
+    ) -> Result<Templates, TemplateError> {
+        let rubric = match rubric_messages {
             Some(messages) => Template::parse(messages, CallKind::Rubric, "judge.rubric_messages")?,
             None => Template::user(DEFAULT_RUBRIC, CallKind::Rubric)?,
         };
-        let principle = match (&config.principle_messages, config.principle_format) {
+        let principle = match (principle_messages, principle_format) {
             (Some(_), PrincipleFormat::Rlbff) => return Err(TemplateError::Both),
             (Some(messages), PrincipleFormat::Prompt) => {
                 Template::parse(messages, CallKind::Principle, "judge.principle_messages")?
@@ -436,6 +442,7 @@ pub fn parse_principle_reply(reply: &str, tokens: &[TokenLogprobs]) -> Result<Pr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::config::JudgeConfig;
 
     fn kinds() -> Vec<(String, CriterionKind)> {
         vec![
@@ -459,7 +466,7 @@ mod tests {
     }
 
     fn default_templates() -> Templates {
-        Templates::from_config(&JudgeConfig::default()).unwrap_or_else(|e| panic!("{e}"))
+        JudgeConfig::default().templates().unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -492,11 +499,11 @@ mod tests {
     fn configured_templates_and_the_rlbff_format() {
         let subject = Subject { prompt: Some("Task"), reference: Some("Ref"), response: "Answer" };
         let config = JudgeConfig { principle_format: PrincipleFormat::Rlbff, ..JudgeConfig::default() };
-        let rlbff = Templates::from_config(&config).unwrap_or_else(|e| panic!("{e}")).principle(&subject, "Short?");
+        let rlbff = config.templates().unwrap_or_else(|e| panic!("{e}")).principle(&subject, "Short?");
         let roles: Vec<(&str, &str)> = rlbff.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
         assert_eq!(roles, [("user", "Task"), ("assistant", "Answer"), ("principle", "Short?")]);
 
-        let message = |role: &str, content: &str| super::super::MessageTemplate {
+        let message = |role: &str, content: &str| MessageTemplate {
             role: role.to_owned(),
             content: content.to_owned(),
         };
@@ -508,7 +515,7 @@ mod tests {
             ..JudgeConfig::default()
         };
         let kinds = kinds();
-        let rubric = Templates::from_config(&config).unwrap_or_else(|e| panic!("{e}")).rubric(&subject, &asked(&kinds));
+        let rubric = config.templates().unwrap_or_else(|e| panic!("{e}")).rubric(&subject, &asked(&kinds));
         assert_eq!(rubric[0].content, "You grade strictly.");
         assert!(rubric[1].content.starts_with("Answer\n- clarity: d (answer one of"), "{}", rubric[1].content);
         assert!(rubric[1].content.ends_with("Reference: Ref"));
@@ -518,12 +525,12 @@ mod tests {
             principle_messages: Some(vec![message("user", "{subject}{principle}")]),
             ..JudgeConfig::default()
         };
-        assert_eq!(Templates::from_config(&both).err(), Some(TemplateError::Both));
+        assert_eq!(both.templates().err(), Some(TemplateError::Both));
         let misspelt = JudgeConfig {
             principle_messages: Some(vec![message("user", "{response} {principal}")]),
             ..JudgeConfig::default()
         };
-        let error = Templates::from_config(&misspelt).err().map(|e| e.to_string()).unwrap_or_default();
+        let error = misspelt.templates().err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("judge.principle_messages[0].content") && error.contains("`{principal}`"), "{error}");
     }
 

@@ -6,6 +6,19 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How principle criteria are asked when `principle_messages` is not set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrincipleFormat {
+    /// The built-in prompt: the task, reference and response, the principle, and "Answer with
+    /// exactly one word: Yes or No", as one user message.
+    #[default]
+    Prompt,
+    /// RLBFF's chat format for its principle GenRMs: the task as the user turn, the response as
+    /// the assistant turn, the principle as a `principle` turn. The reference is not shown.
+    Rlbff,
+}
+
 /// One message of a judge call: its role and a template of its content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
