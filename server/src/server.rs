@@ -125,7 +125,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     });
     let (noise_layer, noise) =
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
-    engine.attach_hook(Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>);
+    engine.attach_hooks(vec![Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>]);
     features.attach(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     rlpr.connect_baselines(Arc::new(crate::features::rlpr::BaselineTable::new(storage.clone())));

@@ -55,7 +55,7 @@ pub struct Engine {
     persistence: OnceLock<Persistence>,
     /// Set once the features that work on verdicts have started (the noise layer loads its
     /// models from the database); until then no verdict is corrected or appealed.
-    hook: OnceLock<Arc<dyn ScoringHook>>,
+    hooks: OnceLock<Vec<Arc<dyn ScoringHook>>>,
     /// Requests that wait for admission queue here, first come first served, so that under
     /// sustained load the oldest waiter is admitted next and none waits past its deadline
     /// while newer ones go through.
@@ -73,7 +73,7 @@ enum RequestKey<'a> {
 impl Engine {
     /// An engine over `registry` that persists nothing until [`Engine::attach`].
     pub fn new(registry: Arc<Registry>) -> Engine {
-        Engine { registry, persistence: OnceLock::new(), hook: OnceLock::new(), waiting_line: Arc::default() }
+        Engine { registry, persistence: OnceLock::new(), hooks: OnceLock::new(), waiting_line: Arc::default() }
     }
 
     /// Starts logging and caching through `persistence`; only the first call has an effect.
@@ -81,9 +81,10 @@ impl Engine {
         let _ = self.persistence.set(persistence);
     }
 
-    /// Runs `hook` around every request from now on; only the first call has an effect.
-    pub fn attach_hook(&self, hook: Arc<dyn ScoringHook>) {
-        let _ = self.hook.set(hook);
+    /// Runs `hooks` around every request from now on, in this order; only the first call has
+    /// an effect (the server attaches every feature's hook at once, when they have started).
+    pub fn attach_hooks(&self, hooks: Vec<Arc<dyn ScoringHook>>) {
+        let _ = self.hooks.set(hooks);
     }
 
     /// The registry this engine scores through.
@@ -156,16 +157,17 @@ impl Engine {
         request_id: RequestKey<'_>,
     ) -> Result<Vec<ScoreResult>, A::Refusal> {
         let envelopes: Vec<Envelope> = items.into_iter().map(|item| self.open_envelope(item, shape)).collect();
-        let mut hook = self.hook.get().and_then(|hook| Arc::clone(hook).begin());
+        let mut hooks: Vec<Box<dyn RequestHook>> =
+            self.hooks.get().into_iter().flatten().filter_map(|hook| Arc::clone(hook).begin()).collect();
         let labels: Vec<Option<String>> =
-            if hook.is_some() { envelopes.iter().map(|e| e.label.clone()).collect() } else { Vec::new() };
+            if hooks.is_empty() { Vec::new() } else { envelopes.iter().map(|e| e.label.clone()).collect() };
         let mut results: Vec<Option<ScoreResult>> = vec![None; envelopes.len()];
         let mut groups: Vec<Vec<(usize, Value)>> = vec![Vec::new(); self.registry.entries().len()];
         let mut names: Vec<(Option<String>, Option<String>)> = Vec::with_capacity(envelopes.len());
         for (position, envelope) in envelopes.into_iter().enumerate() {
             match envelope.target {
                 Ok((index, input)) => {
-                    if let Some(hook) = hook.as_mut() {
+                    for hook in &mut hooks {
                         hook.observe(position, self.registry.at(index).id(), envelope.label.as_deref(), &input);
                     }
                     groups[index].push((position, input));
@@ -206,7 +208,7 @@ impl Engine {
             .into_iter()
             .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
             .collect();
-        if let Some(hook) = hook {
+        for hook in hooks {
             hook.finish(&mut results, &labels, correction, budget).await;
         }
         Ok(results)

@@ -135,7 +135,7 @@ impl ItemAdmission {
 /// Takes room for a scoring request's items (counted from its body, already read) before it is
 /// parsed and scored: the general API is refused at once with 503 `overloaded` and
 /// `Retry-After` when they do not fit; trainer-facing requests wait for room until their
-/// deadline ([`super::middleware::HoldUntil`]). A batch larger than the whole budget waits for
+/// deadline ([`HoldUntil`]). A batch larger than the whole budget waits for
 /// all of it.
 pub async fn admit_items(State(admission): State<ItemAdmission>, request: Request, next: Next) -> Response {
     let route = request.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
@@ -166,7 +166,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
     // A body that is not a batch is refused by its handler; it takes no room.
     let items = count.unwrap_or(0).min(admission.total);
     let units = u32::try_from(items).unwrap_or(u32::MAX);
-    let hold = parts.extensions.get::<super::middleware::HoldUntil>().map(|h| h.0);
+    let hold = parts.extensions.get::<HoldUntil>().map(|h| h.0);
     let permit = match hold {
         _ if units == 0 => None,
         None => match Arc::clone(&admission.budget).try_acquire_many_owned(units) {
@@ -236,6 +236,11 @@ fn closing(mut response: Response) -> Response {
 fn error_response(status: StatusCode, code: &'static str, message: String) -> Response {
     (status, axum::Json(ErrorBody { code, message })).into_response()
 }
+
+/// Until when a trainer-facing request may wait for room, in the gate and then in the queues of
+/// the scorers it needs: its arrival plus the request deadline. [`super::middleware::hold_until_room`] sets it.
+#[derive(Debug, Clone, Copy)]
+pub struct HoldUntil(pub Instant);
 
 /// Counts a request refused for load (`referee_requests_refused_total{reason}`) and logs
 /// refusals at most once per [`REFUSAL_LOG_INTERVAL`], with how many there were since the last
@@ -346,7 +351,7 @@ mod tests {
             .layer(axum::middleware::from_fn_with_state(admission.clone(), admit_items));
         match hold {
             None => route,
-            Some(until) => route.layer(axum::Extension(super::super::middleware::HoldUntil(until))),
+            Some(until) => route.layer(axum::Extension(HoldUntil(until))),
         }
     }
 

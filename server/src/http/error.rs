@@ -1,12 +1,11 @@
 //! The API's one error type, its one status mapping, and the JSON extractor that uses it.
 
+use axum::extract::Request;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use referee_core::{Busy, BusyStatus};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use utoipa::ToSchema;
 
 /// The body of every error response.
@@ -256,22 +255,6 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `axum::Json` whose rejections are [`ApiError`]s.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJson<T>(pub T);
-
-impl<T, S> FromRequest<S> for ApiJson<T>
-where
-    T: DeserializeOwned + Send + 'static,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        super::json::read_json(req, state, None).await.map(ApiJson)
-    }
-}
-
 /// The configured body limit, put in request extensions so rejections can state it.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit(pub usize);
@@ -350,7 +333,10 @@ pub async fn json_error_bodies(request: Request, next: axum::middleware::Next) -
 
 #[cfg(test)]
 mod tests {
+    use axum::extract::FromRequest as _;
+
     use super::*;
+    use crate::http::json::ApiJson;
 
     /// A body whose fields are all optional, as `NoiseSettings` is.
     #[derive(Debug, serde::Deserialize)]

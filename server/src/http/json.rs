@@ -61,6 +61,22 @@ where
         .map_err(|join| ApiError::internal(format!("parsing the body failed: {join}")))?
 }
 
+/// `axum::Json` whose rejections are [`ApiError`]s.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned + Send + 'static,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        read_json(req, state, None).await.map(ApiJson)
+    }
+}
+
 /// A batch request: the name of its top-level array of items.
 pub trait Batch {
     const ITEMS: &'static str;

@@ -16,6 +16,7 @@ use tokio::sync::Semaphore;
 use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::AppState;
+use super::admission::HoldUntil;
 use super::error::{ApiError, BodyLimit};
 use crate::http::auth::{Caller, Charge};
 
@@ -152,11 +153,6 @@ impl RequestGate {
         ApiError::from(Busy { status: BusyStatus::Unavailable, retry_after_secs: self.retry_after_secs, message })
     }
 }
-
-/// Until when a trainer-facing request may wait for room, in the gate and then in the queues of
-/// the scorers it needs: its arrival plus the request deadline. [`hold_until_room`] sets it.
-#[derive(Debug, Clone, Copy)]
-pub struct HoldUntil(pub Instant);
 
 /// One place among the waiting requests, given back when dropped.
 struct WaitingPlace(Arc<AtomicUsize>);

@@ -2,7 +2,7 @@
 //! handlers live in its folder under [`crate::features`]; the route lists below are where they
 //! are mounted.
 
-mod admission;
+pub(crate) mod admission;
 mod attached;
 pub mod auth;
 mod connections;

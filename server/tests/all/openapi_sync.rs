@@ -1,5 +1,5 @@
 //! `openapi/openapi.json` is generated from the code; this test keeps the checked-in copy true.
-//! `UPDATE_OPENAPI=1 cargo test -p referee-server --test openapi_sync` rewrites it.
+//! `UPDATE_OPENAPI=1 cargo test -p referee-server --test all openapi_sync` rewrites it.
 
 use std::path::PathBuf;
 
@@ -17,7 +17,7 @@ fn checked_in_openapi_document_is_current() {
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         checked_in == generated,
-        "openapi/openapi.json is stale; run `UPDATE_OPENAPI=1 cargo test -p referee-server --test openapi_sync`"
+        "openapi/openapi.json is stale; run `UPDATE_OPENAPI=1 cargo test -p referee-server --test all openapi_sync`"
     );
 }
 

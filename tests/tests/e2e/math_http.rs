@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn peer_cases_over_http_match_the_library() -> anyhow::Result<()> {
-    let rows: Vec<Value> = include_str!("../../verifiers/math/tests/data/peer_cases.jsonl")
+    let rows: Vec<Value> = include_str!("../../../verifiers/math/tests/data/peer_cases.jsonl")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(serde_json::from_str)

@@ -197,7 +197,7 @@ struct PeerCase {
 }
 
 fn peer_cases() -> anyhow::Result<Vec<PeerCase>> {
-    include_str!("../../verifiers/math/tests/data/peer_cases.jsonl")
+    include_str!("../../../verifiers/math/tests/data/peer_cases.jsonl")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {

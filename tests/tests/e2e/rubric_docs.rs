@@ -17,7 +17,7 @@ use referee_tests::judge::FakeJudge;
 use referee_tests::{Backend, TestServer};
 use serde_json::{Value, json};
 
-const PAGE: &str = include_str!("../../docs/verifiers/rubric.md");
+const PAGE: &str = include_str!("../../../docs/verifiers/rubric.md");
 
 /// What the page states.
 #[derive(Debug, Default)]

@@ -27,9 +27,9 @@ use std::sync::Arc;
 
 use super::settings::OpenRlhfConfig;
 use crate::http::AppState;
+use crate::http::admission::HoldUntil;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::json::{Batch, BatchJson};
-use crate::http::middleware::HoldUntil;
 use crate::http::score::{budget, check_size, request_id};
 
 /// What OpenRLHF sends. Fields other than these (some versions send more) are ignored.

@@ -10,8 +10,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::error::{ApiError, ApiJson, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody};
 use crate::http::integers::integer;
+use crate::http::json::ApiJson;
 
 /// Every environment with its levels and answer format.
 #[derive(Debug, Serialize, ToSchema)]

@@ -16,7 +16,8 @@ use crate::features::noise::{
     AuditUpload, NoiseKey, NoiseLayer, NoiseList, NoiseSettings, NoiseSettingsError, NoiseStatus, OverturnList,
 };
 use crate::http::AppState;
-use crate::http::error::{ApiError, ApiJson, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
 
 /// Longest label accepted, in bytes.
 const MAX_LABEL_BYTES: usize = 256;

@@ -11,7 +11,8 @@ use crate::features::rlpr::{
     FilterAnswer, FilterError, FilterRequest, LoadedSource, ReloadRequest, RunStatus, RunStore, check_run,
 };
 use crate::http::AppState;
-use crate::http::error::{ApiError, ApiJson, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
 use referee_rlpr::{PrepareItem, PreparedItem, ReloadError, Reloaded};
 
 fn runs(state: &AppState) -> Result<RunStore, ApiError> {

@@ -11,7 +11,8 @@ use utoipa_axum::routes;
 
 use crate::features::rubrics::{RubricRepository, RubricWriteError, StoredRubric};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ApiJson, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
 
 /// A rubric to store under a new id.
 #[derive(Debug, Deserialize, ToSchema)]

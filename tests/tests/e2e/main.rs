@@ -1,0 +1,24 @@
+//! Referee end to end: a real server on a loopback port, over real HTTP, on SQLite and PostgreSQL.
+//! One test binary, a module per area, so the server is linked once.
+
+mod api;
+mod code_availability;
+mod code_http;
+mod code_queue;
+mod dashboard;
+mod environments;
+mod http_edges;
+mod jobs;
+mod jobs_kill;
+mod keys;
+mod math_http;
+mod noise;
+mod openrlhf;
+mod retention;
+mod rlpr;
+mod rlpr_local;
+mod rlpr_remote;
+mod rubric;
+mod rubric_docs;
+mod scoring_log;
+mod upgrades;
