@@ -34,7 +34,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY scripts/build-runtimes scripts/
 COPY runtimes/python runtimes/python
-RUN REFEREE_RUNTIMES_DIR=/out bash scripts/build-runtimes \
+RUN REFEREE__SANDBOX__RUNTIMES_DIR=/out bash scripts/build-runtimes \
     && test -s /out/python.wasm
 
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim
@@ -58,7 +58,7 @@ COPY --from=runtimes /out/python.wasm /usr/local/share/referee/runtimes/python.w
 # kept: writable by the server, or a volume of its own under a read-only root file system).
 ENV REFEREE__SERVER__LISTEN=0.0.0.0:8080 \
     REFEREE__DATA_DIR=/var/lib/referee \
-    REFEREE__CODE__RUNTIMES_DIR=/usr/local/share/referee/runtimes
+    REFEREE__SANDBOX__RUNTIMES_DIR=/usr/local/share/referee/runtimes
 USER 10001:10001
 WORKDIR /var/lib/referee
 VOLUME ["/var/lib/referee"]

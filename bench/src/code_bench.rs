@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use clap::Parser;
-use referee_code::{CodeInput, CodeVerifier};
+use referee_code::{CodeInput, CodeVerifier, Sandbox, SandboxConfig};
 use referee_core::{Budget, RewardModel as _, Status};
 use serde_json::{Value, json};
 
@@ -47,6 +47,10 @@ struct Options {
     /// Only these workloads (comma-separated); all by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Runs the sandbox's instance pool keeps ready (`sandbox.pool_runs`); 0 allocates on demand.
+    /// Default: the server's, 2 × workers + 2.
+    #[arg(long)]
+    pool_runs: Option<usize>,
 }
 
 /// The wall-clock limit both runners apply to one execution.
@@ -157,11 +161,18 @@ fn item(workload: &Workload) -> anyhow::Result<CodeInput> {
     Ok(serde_json::from_value(input)?)
 }
 
+/// The verifier every workload runs on: one sandbox, as a server has, with the pool asked for.
+fn verifier(pool_runs: Option<usize>) -> anyhow::Result<CodeVerifier> {
+    let mut config = SandboxConfig::default();
+    config.pool_runs = pool_runs.unwrap_or(config.pool_runs);
+    Ok(CodeVerifier::new().in_sandbox(Arc::new(Sandbox::new(config)?)))
+}
+
 /// Judges `items` items of `workload` in one batch; returns executions and seconds.
-async fn run_sandbox(workload: &Workload, items: usize) -> anyhow::Result<(usize, f64)> {
+async fn run_sandbox(verifier: &CodeVerifier, workload: &Workload, items: usize) -> anyhow::Result<(usize, f64)> {
     let inputs = (0..items).map(|_| item(workload)).collect::<anyhow::Result<Vec<_>>>()?;
     let started = Instant::now();
-    let verdicts = CodeVerifier::new().score_batch(inputs, Budget::unlimited()).await;
+    let verdicts = verifier.score_batch(inputs, Budget::unlimited()).await;
     let seconds = started.elapsed().as_secs_f64();
     for verdict in &verdicts {
         ensure!(
@@ -282,7 +293,8 @@ async fn main() -> anyhow::Result<()> {
     }
 
     // Load and precompile the runtime outside the measurement.
-    run_sandbox(&small(1), 1).await.context("warming up the sandbox")?;
+    let verifier = verifier(options.pool_runs)?;
+    run_sandbox(&verifier, &small(1), 1).await.context("warming up the sandbox")?;
 
     let mut rows = Vec::new();
     eprintln!("| workload | executions | sandbox exec/s | python3 subprocess exec/s | ratio |");
@@ -292,14 +304,14 @@ async fn main() -> anyhow::Result<()> {
             // One execution at a time on each side: the per-execution time of the interpreter.
             let (mut sandbox, mut subprocess) = ((0, 0.0), (0, 0.0));
             for _ in 0..options.cpu_runs {
-                let (n, s) = run_sandbox(workload, 1).await?;
+                let (n, s) = run_sandbox(&verifier, workload, 1).await?;
                 sandbox = (sandbox.0 + n, sandbox.1 + s);
                 let (n, s) = run_subprocess(&options.python, workload, 1, 1)?;
                 subprocess = (subprocess.0 + n, subprocess.1 + s);
             }
             (sandbox, subprocess)
         } else {
-            let sandbox = run_sandbox(workload, options.items).await?;
+            let sandbox = run_sandbox(&verifier, workload, options.items).await?;
             let subprocess = run_subprocess(&options.python, workload, options.items, options.workers)?;
             (sandbox, subprocess)
         };

@@ -1,12 +1,13 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
+use crate::error::{Lack, wasmtime_cause};
 use crate::native::NativeLanguage;
 use crate::setup::{Availability, FIRST_BACKOFF, GuestLanguage, Retrying, pick_runtimes_dir, runtimes_search_order};
 use crate::{NativeRuntime, PythonRuntime, SandboxError};
@@ -29,7 +30,7 @@ pub const MAX_GUEST_MEMORY: usize = 4 << 30;
 pub(crate) const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
 /// Where the sandbox finds its guest runtimes and keeps precompiled artefacts, and how it
-/// allocates guest instances.
+/// allocates guest instances. The server fills it from its `[sandbox]` configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SandboxConfig {
     /// The folder `scripts/build-runtimes` writes (`python.wasm`); precompiled artefacts are
@@ -48,9 +49,6 @@ pub struct SandboxConfig {
     /// (see [`SandboxConfig::pool_runs_for`]). 0 allocates every instance on demand.
     pub pool_runs: usize,
 }
-
-/// `REFEREE_SANDBOX_POOL_RUNS`: overrides [`SandboxConfig::pool_runs`] (0 turns the pool off).
-pub const POOL_RUNS_ENV: &str = "REFEREE_SANDBOX_POOL_RUNS";
 
 impl SandboxConfig {
     /// The default configuration with the runtimes folder found through
@@ -71,23 +69,14 @@ impl SandboxConfig {
 }
 
 impl Default for SandboxConfig {
-    /// The runtimes folder is `REFEREE_RUNTIMES_DIR` when set (the folder `scripts/build-runtimes`
-    /// writes to), else the first of [`runtimes_search_order`] without a configured folder or data
-    /// directory; one worker per available core; a pool of [`SandboxConfig::pool_runs_for`] runs,
-    /// or `REFEREE_SANDBOX_POOL_RUNS` when it is set to a number.
+    /// The runtimes folder is the first of [`runtimes_search_order`] without a configured folder
+    /// or data directory; one worker per available core; a pool of
+    /// [`SandboxConfig::pool_runs_for`] runs.
     fn default() -> Self {
         let runtimes_search = runtimes_search_order(None, None);
-        let runtimes_dir = std::env::var_os("REFEREE_RUNTIMES_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| pick_runtimes_dir(&runtimes_search));
+        let runtimes_dir = pick_runtimes_dir(&runtimes_search);
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let pool_runs = match std::env::var(POOL_RUNS_ENV) {
-            Ok(value) => value.trim().parse().unwrap_or_else(|_| {
-                tracing::warn!(value, "{POOL_RUNS_ENV} is not a number; using the default pool size");
-                SandboxConfig::pool_runs_for(workers)
-            }),
-            Err(_) => SandboxConfig::pool_runs_for(workers),
-        };
+        let pool_runs = SandboxConfig::pool_runs_for(workers);
         SandboxConfig { runtimes_dir, runtimes_search, setup_backoff: FIRST_BACKOFF, workers, pool_runs }
     }
 }
@@ -102,13 +91,14 @@ pub enum Allocation {
     OnDemand,
 }
 
-/// The process's wasmtime engine, the executor guests run on and the loaded runtimes.
+/// A wasmtime engine, the worker threads guests run on and the loaded runtimes. Its owner
+/// makes one and shares it (an `Arc<Sandbox>`); the runtimes are set up on first use.
 #[derive(Debug)]
 pub struct Sandbox {
     pub(crate) engine: Engine,
     config: SandboxConfig,
     allocation: Allocation,
-    executor: tokio::runtime::Runtime,
+    workers: Workers,
     /// One permit per worker: a run starts (and its wall clock with it) only when it has a core,
     /// so a burst of runs queues instead of sharing the cores and timing out together.
     slots: Arc<tokio::sync::Semaphore>,
@@ -119,62 +109,69 @@ pub struct Sandbox {
     cpp_toolchain: Retrying<()>,
 }
 
-/// The configuration [`Sandbox::global`] uses, when set before its first use.
-static GLOBAL_CONFIG: OnceLock<SandboxConfig> = OnceLock::new();
+/// The worker threads guests run on. Dropping them does not wait for the threads, so a sandbox
+/// may be dropped on an async worker (a runtime dropped there blocks, which tokio refuses).
+#[derive(Debug)]
+struct Workers {
+    handle: tokio::runtime::Handle,
+    /// Taken when the workers are dropped.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Workers {
+    fn start(count: usize) -> Result<Workers, SandboxError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(count.max(1))
+            .thread_name("referee-sandbox")
+            .enable_time()
+            .build()
+            .map_err(|e| SandboxError::Thread { thread: "sandbox workers", source: Arc::new(e) })?;
+        Ok(Workers { handle: runtime.handle().clone(), runtime: Some(runtime) })
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Ticks the engine's epoch until the engine is dropped.
+fn start_ticker(engine: &Engine) -> Result<(), SandboxError> {
+    let ticker = engine.weak();
+    std::thread::Builder::new()
+        .name("referee-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = ticker.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .map(drop)
+        .map_err(|e| SandboxError::Thread { thread: "epoch ticker", source: Arc::new(e) })
+}
 
 impl Sandbox {
-    /// Sets the configuration of [`Sandbox::global`]. Only the first call takes effect; a later
-    /// one with a different configuration gets it back as `Err` (and so does any call after the
-    /// global sandbox was created with the default).
-    pub fn configure_global(config: SandboxConfig) -> Result<(), SandboxConfig> {
-        let set = GLOBAL_CONFIG.get_or_init(|| config.clone());
-        if *set == config { Ok(()) } else { Err(config) }
-    }
-
-    /// The sandbox of this process, created on first use with the configuration given to
-    /// [`Sandbox::configure_global`], else [`SandboxConfig::default`].
-    pub fn global() -> Result<&'static Sandbox, SandboxError> {
-        static GLOBAL: OnceLock<Result<Sandbox, String>> = OnceLock::new();
-        GLOBAL
-            .get_or_init(|| {
-                let config = GLOBAL_CONFIG.get_or_init(SandboxConfig::default).clone();
-                Sandbox::new(config).map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(|e| SandboxError::Setup(e.clone()))
-    }
-
-    /// A sandbox with its own engine, epoch ticker and worker threads.
+    /// A sandbox with its own engine, epoch ticker and worker threads. The runtimes are not
+    /// loaded here: the first use of each sets it up (the first Python load precompiles).
     ///
     /// With `config.pool_runs > 0` the engine reserves a pool for that many concurrent runs; when
     /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
     /// allocates on demand instead.
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
         let (engine, allocation) = make_engine(config.pool_runs)?;
-        let executor = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(config.workers.max(1))
-            .thread_name("referee-sandbox")
-            .enable_time()
-            .build()
-            .map_err(|e| SandboxError::Setup(format!("cannot start the sandbox workers: {e}")))?;
-        let ticker = engine.weak();
-        std::thread::Builder::new()
-            .name("referee-epoch".into())
-            .spawn(move || {
-                while let Some(engine) = ticker.upgrade() {
-                    engine.increment_epoch();
-                    drop(engine);
-                    std::thread::sleep(EPOCH_TICK);
-                }
-            })
-            .map_err(|e| SandboxError::Setup(format!("cannot start the epoch ticker: {e}")))?;
+        let workers = Workers::start(config.workers)?;
+        start_ticker(&engine)?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
         let backoff = config.setup_backoff;
         Ok(Sandbox {
             engine,
             config,
             allocation,
-            executor,
+            workers,
             slots,
             python: Retrying::new(backoff),
             native: Retrying::new(backoff),
@@ -267,13 +264,13 @@ impl Sandbox {
         let slot = Arc::clone(&self.slots)
             .acquire_owned()
             .await
-            .map_err(|e| SandboxError::Setup(format!("the sandbox's run queue is closed: {e}")))?;
-        let running = self.executor.spawn(async move {
+            .map_err(|e| SandboxError::QueueClosed { queue: "sandbox's run queue", source: Arc::new(e) })?;
+        let running = self.workers.handle.spawn(async move {
             let output = future.await;
             drop(slot);
             output
         });
-        running.await.map_err(|e| SandboxError::Setup(format!("sandbox worker failed: {e}")))
+        running.await.map_err(|e| SandboxError::TaskFailed { task: "sandbox worker", source: Arc::new(e) })
     }
 
     /// Loads a component from `wasm`, through a precompiled artefact cached next to it.
@@ -288,10 +285,7 @@ impl Sandbox {
     ) -> Result<Component, SandboxError> {
         let bytes = std::fs::read(wasm).map_err(|error| SandboxError::Unavailable {
             runtime: name,
-            reason: format!("{} cannot be read: {error}", wasm.display()),
-            fix: "run scripts/build-runtimes (or scripts/setup-sandbox), or set code.runtimes_dir \
-                  (REFEREE__CODE__RUNTIMES_DIR) to a folder holding python.wasm"
-                .into(),
+            lack: Lack::RuntimeUnreadable { path: wasm.to_owned(), source: Arc::new(error) },
         })?;
         let mut engine_hash = DefaultHasher::new();
         self.engine.precompile_compatibility_hash().hash(&mut engine_hash);
@@ -308,10 +302,7 @@ impl Sandbox {
         }
         if !artefact.exists() {
             tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
-            let compiled = self
-                .engine
-                .precompile_component(&bytes)
-                .map_err(|e| SandboxError::Setup(format!("cannot compile {}: {e:#}", wasm.display())))?;
+            let compiled = self.engine.precompile_component(&bytes).map_err(|e| compile_error(wasm, e))?;
             let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
             let stored = std::fs::create_dir_all(&dir)
                 .and_then(|()| std::fs::write(&partial, &compiled))
@@ -325,12 +316,15 @@ impl Sandbox {
                     "cannot keep the precompiled runtime; it is compiled again at every start"
                 );
                 let _ = std::fs::remove_file(&partial);
-                return Component::new(&self.engine, &bytes)
-                    .map_err(|e| SandboxError::Setup(format!("cannot compile {}: {e:#}", wasm.display())));
+                return Component::new(&self.engine, &bytes).map_err(|e| compile_error(wasm, e));
             }
         }
         deserialize(&self.engine, &artefact)
     }
+}
+
+fn compile_error(wasm: &Path, error: wasmtime::Error) -> SandboxError {
+    SandboxError::Compile { path: wasm.to_owned(), source: wasmtime_cause(error) }
 }
 
 /// Logs the outcome of a set-up attempt: an available language once, an unavailable one with
@@ -386,7 +380,7 @@ fn deserialize(engine: &Engine, artefact: &Path) -> Result<Component, SandboxErr
     // `load_component` writes into the precompiled folder, by atomic rename, and the name keys
     // the engine configuration; wasmtime also checks the version and configuration it records.
     unsafe { Component::deserialize_file(engine, artefact) }
-        .map_err(|e| SandboxError::Setup(format!("cannot load {}: {e:#}", artefact.display())))
+        .map_err(|e| SandboxError::Artefact { path: artefact.to_owned(), source: wasmtime_cause(e) })
 }
 
 fn wasmtime_version() -> &'static str {
@@ -430,7 +424,7 @@ fn make_engine(pool_runs: usize) -> Result<(Engine, Allocation), SandboxError> {
             ),
         }
     }
-    let engine = Engine::new(&engine_config()).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+    let engine = Engine::new(&engine_config()).map_err(|e| SandboxError::Engine { source: wasmtime_cause(e) })?;
     Ok((engine, Allocation::OnDemand))
 }
 
@@ -459,9 +453,10 @@ fn pooling_config(runs: usize) -> PoolingAllocationConfig {
         .table_elements(MAX_TABLE_ELEMENTS)
         .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT)
         .table_keep_resident(TABLE_KEEP_RESIDENT)
-        // With `PAGEMAP_SCAN` (Linux 6.7+) only the pages a run wrote are reset (wasmtime looks
-        // at most 32 runs of them ahead, then hands the rest back to the kernel); without it the
-        // whole resident prefix is copied back from the image on every run.
+        // With `PAGEMAP_SCAN` (Linux 6.7+) only the pages a run wrote in the resident prefix are
+        // reset, however many separate runs of them there are: the vendored wasmtime scans on
+        // past a full buffer instead of handing the rest back to the kernel (vendor/README.md).
+        // Without it the whole resident prefix is copied back from the image on every run.
         .pagemap_scan(Enabled::Auto);
     pool
 }

@@ -1,6 +1,6 @@
 //! Referee's WebAssembly sandbox.
 //!
-//! One wasmtime [`Engine`](wasmtime::Engine) per process runs untrusted programs inside guest
+//! A [`Sandbox`]'s wasmtime [`Engine`](wasmtime::Engine) runs untrusted programs inside guest
 //! runtimes: CPython compiled to a WASI component ([`PythonRuntime`]) and C/C++ programs compiled
 //! to `wasm32-wasi` core modules. Every run gets a fresh `Store` with:
 //!
@@ -14,15 +14,20 @@
 //!
 //! A run reports how it ended ([`Termination`]), the fuel it used and its wall time. Failures of
 //! the sandbox itself are [`SandboxError`]s, never a verdict about the program.
+//!
+//! A [`Sandbox`] is made from a [`SandboxConfig`] by its owner (the server, from its
+//! configuration) and shared from there; the library reads no environment variables.
 
 mod engine;
+mod error;
 mod limits;
 mod native;
 mod python;
 mod run;
 mod setup;
 
-pub use engine::{Allocation, MAX_GUEST_MEMORY, POOL_RUNS_ENV, Sandbox, SandboxConfig};
+pub use engine::{Allocation, MAX_GUEST_MEMORY, Sandbox, SandboxConfig};
+pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use limits::Limits;
 pub use native::{Compiled, NativeLanguage, NativeRuntime};
 pub use python::{PythonOutcome, PythonRuntime};
@@ -32,43 +37,3 @@ pub use setup::{
 };
 /// A compiled C or C++ program.
 pub use wasmtime::Module;
-
-/// A failure of the sandbox itself: a runtime that is not available on this host, or one that
-/// could not be loaded or instantiated. It says nothing about the program that was to run.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum SandboxError {
-    /// The host lacks what a runtime needs (`python.wasm` not built, no clang, no wasm32
-    /// sysroot, no namespaces for the compiler's confinement): items of that language cannot be
-    /// judged here until it is fixed. The set-up is tried again after a backoff.
-    #[error("the {runtime} runtime is unavailable: {reason} (fix: {fix})")]
-    Unavailable { runtime: &'static str, reason: String, fix: String },
-    #[error("cannot set up the sandbox: {0}")]
-    Setup(String),
-    #[error("cannot instantiate the guest: {0}")]
-    Instantiate(String),
-}
-
-impl SandboxError {
-    /// True when the host lacks a runtime, as opposed to a runtime that failed.
-    pub fn is_unavailable(&self) -> bool {
-        matches!(self, SandboxError::Unavailable { .. })
-    }
-
-    /// What is missing or broken, without the fix.
-    pub fn reason(&self) -> String {
-        match self {
-            SandboxError::Unavailable { reason, .. } => reason.clone(),
-            SandboxError::Setup(reason) | SandboxError::Instantiate(reason) => reason.clone(),
-        }
-    }
-
-    /// What to do about it.
-    pub fn fix(&self) -> String {
-        match self {
-            SandboxError::Unavailable { fix, .. } => fix.clone(),
-            SandboxError::Setup(_) | SandboxError::Instantiate(_) => {
-                "see the server log; the set-up is tried again after a backoff".into()
-            }
-        }
-    }
-}

@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::{Linker, Module, Store, UpdateDeadline};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
+use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, classify};
 use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
@@ -104,7 +105,7 @@ impl NativeRuntime {
     pub(crate) fn new(sandbox: &Sandbox) -> Result<NativeRuntime, SandboxError> {
         let mut linker = Linker::<NativeState>::new(&sandbox.engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
-            .map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+            .map_err(|e| SandboxError::Link { runtime: "C and C++", source: wasmtime_cause(e) })?;
         let compilers = Arc::new(tokio::sync::Semaphore::new(sandbox.config().workers.max(1)));
         let cache = Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES));
         Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache, compilers })
@@ -120,10 +121,7 @@ impl NativeRuntime {
             return Ok(hit);
         }
         let compiled = match compile_with_clang(language, source)? {
-            Ok(wasm) => match Module::new(&self.engine, &wasm) {
-                Ok(module) => Compiled::Program(module),
-                Err(e) => return Err(SandboxError::Setup(format!("clang produced an unusable module: {e:#}"))),
-            },
+            Ok(wasm) => Compiled::Program(load_module(&self.engine, &wasm)?),
             Err(diagnostics) => Compiled::Rejected(diagnostics),
         };
         if let Ok(mut cache) = self.cache.lock() {
@@ -149,13 +147,13 @@ impl NativeRuntime {
         let slot = Arc::clone(&self.compilers)
             .acquire_owned()
             .await
-            .map_err(|e| SandboxError::Setup(format!("the compiler queue is closed: {e}")))?;
+            .map_err(|e| SandboxError::QueueClosed { queue: "compiler queue", source: Arc::new(e) })?;
         let compiled = tokio::task::spawn_blocking(move || {
             let compiled = self.compile(language, &source);
             drop(slot);
             compiled
         });
-        compiled.await.map_err(|e| SandboxError::Setup(format!("the compiler thread failed: {e}")))?
+        compiled.await.map_err(|e| SandboxError::TaskFailed { task: "the compiler thread", source: Arc::new(e) })?
     }
 
     /// Runs a compiled program with `stdin` under `limits`.
@@ -166,7 +164,7 @@ impl NativeRuntime {
         let mut store =
             Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
         store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
         let instance = match self.linker.instantiate_async(&mut store, module).await {
@@ -183,11 +181,11 @@ impl NativeRuntime {
                     memory_peak: 0,
                 });
             }
-            Err(e) => return Err(SandboxError::Instantiate(format!("{e:#}"))),
+            Err(e) => return Err(SandboxError::Instantiate { source: wasmtime_cause(e) }),
         };
         let start = instance
             .get_typed_func::<(), ()>(&mut store, "_start")
-            .map_err(|e| SandboxError::Instantiate(format!("the program has no `_start`: {e:#}")))?;
+            .map_err(|e| SandboxError::Entry { export: "_start", source: wasmtime_cause(e) })?;
         let called = tokio::time::timeout(limits.wall_time, start.call_async(&mut store, ())).await;
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
@@ -215,10 +213,10 @@ impl NativeRuntime {
         })
     }
 
-    /// Like [`NativeRuntime::run`], on the sandbox's worker threads.
+    /// Like [`NativeRuntime::run`], on the worker threads of `sandbox` (the one it was made in).
     pub async fn run_on(
         self: Arc<Self>,
-        sandbox: &'static Sandbox,
+        sandbox: &Sandbox,
         module: Module,
         stdin: Vec<u8>,
         limits: Limits,
@@ -252,8 +250,7 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         .stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| SandboxError::Unavailable {
         runtime: "c/c++",
-        reason: format!("cannot start the confined compiler (unshare, util-linux): {e}"),
-        fix: "install util-linux (unshare, prlimit) and clang".into(),
+        lack: Lack::ConfinementMissing { source: Arc::new(e) },
     })?;
     let mut stdin = child.stdin.take();
     let source = source.as_bytes().to_vec();
@@ -289,7 +286,7 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
                 break None;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(SandboxError::Setup(format!("cannot wait for the compiler: {e}"))),
+            Err(e) => return Err(SandboxError::CompilerWait { source: Arc::new(e) }),
         }
     };
     let _ = feeder.join();
@@ -306,40 +303,27 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         Some(status) if status.code().is_none() => {
             Ok(Err(format!("the compiler stopped at a limit ({status}): {diagnostics}")))
         }
-        Some(status) => Err(SandboxError::Setup(format!("the confined compiler failed ({status}): {diagnostics}"))),
+        Some(status) => Err(SandboxError::CompilerFailed { status, diagnostics }),
     }
 }
-
-/// How to install what clang needs to compile to `wasm32-wasi`.
-const TOOLCHAIN_FIX: &str = "install Debian's clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \
-                             (scripts/setup-sandbox does)";
-
-/// What the compiler's confinement needs.
-const CONFINEMENT_FIX: &str = "run as root, or allow unprivileged user namespaces \
-                               (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, \
-                               kernel.apparmor_restrict_unprivileged_userns = 0); in a container, a seccomp and \
-                               AppArmor profile that permit unshare(CLONE_NEWUSER) and mount";
 
 /// The host's failure behind a compiler exit that is not the source's: an incomplete toolchain
 /// (the confinement script exits 124), or namespaces the kernel refuses (unshare reports its own
 /// failure and exits 1 before the script runs; the script exits 125 when it cannot mount).
 fn host_lacks(code: Option<i32>, diagnostics: &str) -> Option<SandboxError> {
-    let unavailable =
-        |reason: String, fix: &str| SandboxError::Unavailable { runtime: "c/c++", reason, fix: fix.into() };
-    match code {
-        Some(124) => {
-            Some(unavailable(format!("the C/C++ toolchain is incomplete: {}", diagnostics.trim()), TOOLCHAIN_FIX))
-        }
-        Some(125) => Some(unavailable(
-            format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
-            CONFINEMENT_FIX,
-        )),
-        Some(1) if diagnostics.starts_with("unshare:") => Some(unavailable(
-            format!("the compiler cannot be confined in namespaces: {}", diagnostics.trim()),
-            CONFINEMENT_FIX,
-        )),
-        _ => None,
-    }
+    let diagnostics = diagnostics.trim().to_owned();
+    let lack = match code {
+        Some(124) => Lack::Toolchain { diagnostics },
+        Some(125) => Lack::Confinement { diagnostics },
+        Some(1) if diagnostics.starts_with("unshare:") => Lack::Confinement { diagnostics },
+        _ => return None,
+    };
+    Some(SandboxError::Unavailable { runtime: "c/c++", lack })
+}
+
+/// Loads what clang wrote into `engine`.
+fn load_module(engine: &wasmtime::Engine, wasm: &[u8]) -> Result<Module, SandboxError> {
+    Module::new(engine, wasm).map_err(|e| SandboxError::UnusableModule { source: wasmtime_cause(e) })
 }
 
 /// True when the process runs as root (then it creates the namespaces without a user namespace).
@@ -363,18 +347,18 @@ pub(crate) fn probe_toolchain(engine: &wasmtime::Engine, language: NativeLanguag
             ("cpp", "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n")
         }
     };
-    let named = |error: SandboxError| match error {
-        SandboxError::Unavailable { reason, fix, .. } => SandboxError::Unavailable { runtime: name, reason, fix },
-        other @ (SandboxError::Setup(_) | SandboxError::Instantiate(_)) => other,
+    let named = |error: SandboxError| {
+        if let SandboxError::Unavailable { lack, .. } = error {
+            SandboxError::Unavailable { runtime: name, lack }
+        } else {
+            error
+        }
     };
     match compile_with_clang(language, source).map_err(named)? {
-        Ok(wasm) => Module::new(engine, &wasm)
-            .map(|_| ())
-            .map_err(|e| SandboxError::Setup(format!("clang produced an unusable module: {e:#}"))),
+        Ok(wasm) => load_module(engine, &wasm).map(drop),
         Err(diagnostics) => Err(SandboxError::Unavailable {
             runtime: name,
-            reason: format!("clang cannot build a minimal {name} program: {}", diagnostics.trim()),
-            fix: TOOLCHAIN_FIX.into(),
+            lack: Lack::MinimalProgram { language: name, diagnostics: diagnostics.trim().to_owned() },
         }),
     }
 }

@@ -3,6 +3,7 @@ use std::time::Instant;
 use wasmtime::component::{ComponentExportIndex, ComponentType, InstancePre, Lift, Linker, ResourceTable};
 use wasmtime::{Store, UpdateDeadline};
 
+use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, RunState, classify};
 use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
@@ -53,24 +54,18 @@ impl PythonRuntime {
         let wasm = dir.join(crate::PYTHON_WASM);
         if !wasm.is_file() {
             let config = sandbox.config();
-            let mut searched = vec![config.runtimes_dir.display().to_string()];
-            searched.extend(config.runtimes_search.iter().map(|d| d.display().to_string()));
-            searched.dedup();
-            return Err(SandboxError::Unavailable {
-                runtime: "python",
-                reason: format!("{} is in none of: {}", crate::PYTHON_WASM, searched.join(", ")),
-                fix: "run scripts/build-runtimes (or scripts/setup-sandbox), or set code.runtimes_dir \
-                      (REFEREE__CODE__RUNTIMES_DIR) to a folder holding python.wasm"
-                    .into(),
-            });
+            let searched = std::iter::once(&config.runtimes_dir).chain(&config.runtimes_search).cloned().collect();
+            let lack = Lack::RuntimeNotFound { file: crate::PYTHON_WASM, searched };
+            return Err(SandboxError::Unavailable { runtime: "python", lack });
         }
         let component = sandbox.load_component("python", &dir, &wasm)?;
+        let link = |e| SandboxError::Link { runtime: "Python", source: wasmtime_cause(e) };
         let mut linker = Linker::<RunState>::new(&sandbox.engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
-        let pre = linker.instantiate_pre(&component).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(link)?;
+        let pre = linker.instantiate_pre(&component).map_err(link)?;
         let run_export = component
             .get_export_index(None, "run")
-            .ok_or_else(|| SandboxError::Setup(format!("{} has no `run` export", wasm.display())))?;
+            .ok_or_else(|| SandboxError::MissingExport { path: wasm.clone(), export: "run" })?;
         Ok(PythonRuntime { pre, run_export, engine: sandbox.engine.clone() })
     }
 
@@ -95,15 +90,18 @@ impl PythonRuntime {
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Setup(format!("{e:#}")))?;
+        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
 
-        let instance =
-            self.pre.instantiate_async(&mut store).await.map_err(|e| SandboxError::Instantiate(format!("{e:#}")))?;
+        let instance = self
+            .pre
+            .instantiate_async(&mut store)
+            .await
+            .map_err(|e| SandboxError::Instantiate { source: wasmtime_cause(e) })?;
         let run = instance
             .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, &self.run_export)
-            .map_err(|e| SandboxError::Instantiate(format!("the Python runtime has no usable `run` export: {e:#}")))?;
+            .map_err(|e| SandboxError::Entry { export: "run", source: wasmtime_cause(e) })?;
 
         let called =
             tokio::time::timeout(limits.wall_time, run.call_async(&mut store, (program, stdin, harness, seed))).await;
@@ -148,10 +146,10 @@ impl PythonRuntime {
         Ok((execution, outcome))
     }
 
-    /// Like [`PythonRuntime::run`], on the sandbox's worker threads.
+    /// Like [`PythonRuntime::run`], on the worker threads of `sandbox` (the one it was loaded in).
     pub async fn run_on(
         self: std::sync::Arc<Self>,
-        sandbox: &'static Sandbox,
+        sandbox: &Sandbox,
         program: String,
         stdin: Vec<u8>,
         harness: Option<String>,

@@ -102,7 +102,7 @@ impl<T> Retrying<T> {
     ) -> Result<Arc<T>, SandboxError> {
         // The lock is held through the set-up, so concurrent first uses wait for one attempt
         // instead of each compiling the runtime.
-        let mut attempt = self.attempt.lock().map_err(|_| SandboxError::Setup("a set-up panicked".into()))?;
+        let mut attempt = self.attempt.lock().map_err(|_| SandboxError::SetupPanicked)?;
         let failures = match &*attempt {
             Attempt::Ready(value) => return Ok(Arc::clone(value)),
             Attempt::Failed { error, next, .. } if now() < *next => return Err(error.clone()),
@@ -155,8 +155,8 @@ pub const PYTHON_WASM: &str = "python.wasm";
 
 /// Where to look for the runtimes folder, first match first:
 ///
-/// 1. `configured`: the `code.runtimes_dir` key (a configuration file, or
-///    `REFEREE__CODE__RUNTIMES_DIR` through the configuration layers);
+/// 1. `configured`: the server's `sandbox.runtimes_dir` key (a configuration file,
+///    `REFEREE__SANDBOX__RUNTIMES_DIR` or `--runtimes-dir`);
 /// 2. `runtimes/` beside the running binary, then `../share/referee/runtimes` from it (an
 ///    installed layout);
 /// 3. `runtimes/` in the data directory;
@@ -205,8 +205,7 @@ mod tests {
         let now = || clock.get();
         let missing = || SandboxError::Unavailable {
             runtime: "python",
-            reason: "python.wasm is missing".into(),
-            fix: "run scripts/build-runtimes".into(),
+            lack: crate::Lack::RuntimeNotFound { file: PYTHON_WASM, searched: vec!["/runtimes".into()] },
         };
         assert_eq!(cell.availability(), Availability::Unchecked);
         assert!(cell.get_or_try_at(now, || Err(missing())).is_err());

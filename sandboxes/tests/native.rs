@@ -2,16 +2,19 @@
 
 use std::time::Duration;
 
-use referee_sandbox::{Compiled, Execution, Limits, NativeLanguage, Sandbox, Termination};
+use referee_sandbox::{Compiled, Execution, Limits, NativeLanguage, Termination};
+
+mod common;
 
 async fn run(source: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execution> {
-    let sandbox = Sandbox::global()?;
-    let native = tokio::task::spawn_blocking(|| Sandbox::global().and_then(|s| s.native())).await??;
+    let sandbox = common::shared()?;
+    let loading = std::sync::Arc::clone(&sandbox);
+    let native = tokio::task::spawn_blocking(move || loading.native()).await??;
     let module = match std::sync::Arc::clone(&native).compile_queued(NativeLanguage::C, source.to_owned()).await? {
         Compiled::Program(module) => module,
         Compiled::Rejected(diagnostics) => anyhow::bail!("does not compile: {diagnostics}"),
     };
-    Ok(native.run_on(sandbox, module, stdin.as_bytes().to_vec(), limits).await?)
+    Ok(native.run_on(&sandbox, module, stdin.as_bytes().to_vec(), limits).await?)
 }
 
 #[tokio::test]

@@ -37,30 +37,59 @@ pub struct Config {
     pub judge: referee_rubric::JudgeConfig,
     /// The `code` verifier.
     pub code: CodeConfig,
+    /// The sandbox the `code` verifier runs programs in.
+    pub sandbox: SandboxConfig,
     /// The model that scores `rlpr` items sent without log-probs.
     pub rlpr: RlprConfig,
     /// How long stored rows are kept.
     pub retention: crate::store::retention::RetentionConfig,
 }
 
-/// The `code` verifier's admission bound and runtimes folder.
+/// The `code` verifier's admission bound.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CodeConfig {
     /// Items admitted but not yet judged, across all requests; a synchronous scoring request
     /// whose `code` items do not fit is refused with 429 and `Retry-After`
     /// (`server.retry_after_secs`), while jobs wait their turn. A batch larger than the bound
-    /// runs alone once nothing else is pending. Default: 64 per sandbox worker (one worker per
-    /// core).
+    /// runs alone once nothing else is pending. Default: 64 per sandbox worker
+    /// (`sandbox.workers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_pending_items: Option<usize>,
-    /// The folder holding the sandbox's runtimes (`python.wasm`, built by
-    /// `scripts/build-runtimes`); `REFEREE__CODE__RUNTIMES_DIR` sets it too. Unset, or without a
-    /// `python.wasm`, the server looks in `runtimes/` beside the binary, then
-    /// `../share/referee/runtimes` from it, then `runtimes/` in the data directory, then the
-    /// source tree the binary was built from.
+    /// Deprecated: moved to `sandbox.runtimes_dir`, which it still sets when that is unset (with
+    /// a warning at start). Read it through [`Config::runtimes_dir`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtimes_dir: Option<PathBuf>,
+}
+
+/// The sandbox of the `code` verifier (`[sandbox]`): where its guest runtimes are and how it
+/// runs guests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxConfig {
+    /// The folder holding the sandbox's runtimes (`python.wasm`, built by
+    /// `scripts/build-runtimes`; precompiled artefacts are kept in its `precompiled` subfolder
+    /// when it is writable). Unset, or without a `python.wasm`, the server looks in `runtimes/`
+    /// beside the binary, then `../share/referee/runtimes` from it, then `runtimes/` in the data
+    /// directory, then the source tree the binary was built from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtimes_dir: Option<PathBuf>,
+    /// Threads that run guests, and C/C++ compilers that may run at once. Default: one per core.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workers: Option<usize>,
+    /// Runs whose instances wasmtime's pooling allocator keeps ready (memories, tables and stacks
+    /// reserved once and reused); 0 allocates every instance on demand. Default: 2 × workers + 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool_runs: Option<usize>,
+    /// Milliseconds to wait after a failed set-up of a runtime (a missing `python.wasm`, no
+    /// clang) before it is tried again; the wait doubles with each further failure, up to 30 s.
+    pub setup_backoff_ms: u64,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig { runtimes_dir: None, workers: None, pool_runs: None, setup_backoff_ms: 1000 }
+    }
 }
 
 /// Log output.
@@ -89,6 +118,7 @@ impl Default for Config {
             log: LogConfig::default(),
             judge: referee_rubric::JudgeConfig::default(),
             code: CodeConfig::default(),
+            sandbox: SandboxConfig::default(),
             rlpr: RlprConfig::default(),
             retention: crate::store::retention::RetentionConfig::default(),
         }
@@ -110,6 +140,8 @@ pub struct Overrides {
     pub data_dir: Option<PathBuf>,
     #[serde(skip_serializing_if = "ServerOverrides::is_empty")]
     pub server: ServerOverrides,
+    #[serde(skip_serializing_if = "SandboxOverrides::is_empty")]
+    pub sandbox: SandboxOverrides,
 }
 
 /// Command-line values for the `[server]` table.
@@ -122,6 +154,19 @@ pub struct ServerOverrides {
 impl ServerOverrides {
     fn is_empty(&self) -> bool {
         self.listen.is_none()
+    }
+}
+
+/// Command-line values for the `[sandbox]` table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SandboxOverrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtimes_dir: Option<PathBuf>,
+}
+
+impl SandboxOverrides {
+    fn is_empty(&self) -> bool {
+        self.runtimes_dir.is_none()
     }
 }
 
@@ -213,6 +258,9 @@ impl Config {
         if self.code.max_pending_items == Some(0) {
             return bad("code.max_pending_items must be at least 1");
         }
+        if self.sandbox.workers == Some(0) {
+            return bad("sandbox.workers must be at least 1");
+        }
         if self.database.max_connections == 0 {
             return bad("database.max_connections must be at least 1");
         }
@@ -235,9 +283,34 @@ impl Config {
         }
     }
 
-    /// The configuration as TOML, with key material shown only as digests.
+    /// The sandbox's runtimes folder as configured: `sandbox.runtimes_dir`, else the deprecated
+    /// `code.runtimes_dir`.
+    pub fn runtimes_dir(&self) -> Option<&Path> {
+        self.sandbox.runtimes_dir.as_deref().or(self.code.runtimes_dir.as_deref())
+    }
+
+    /// The deprecated keys this configuration sets, each with where it moved: logged as warnings
+    /// at start, and shown by `referee config show` and `referee doctor`.
+    pub fn deprecations(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.code.runtimes_dir.is_some() {
+            notes.push(if self.sandbox.runtimes_dir.is_some() {
+                "code.runtimes_dir is deprecated and ignored: sandbox.runtimes_dir is set".to_owned()
+            } else {
+                "code.runtimes_dir (REFEREE__CODE__RUNTIMES_DIR) is deprecated: it moved to sandbox.runtimes_dir \
+                 (REFEREE__SANDBOX__RUNTIMES_DIR)"
+                    .to_owned()
+            });
+        }
+        notes
+    }
+
+    /// The configuration as TOML, with key material shown only as digests, and deprecated keys
+    /// shown where they moved, with a comment for each.
     pub fn to_toml(&self) -> String {
         let mut shown = self.clone();
+        shown.sandbox.runtimes_dir = self.runtimes_dir().map(Path::to_path_buf);
+        shown.code.runtimes_dir = None;
         shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::http::auth::digest_form(k)).collect();
         for table in &mut shown.auth.keys {
             if let Some(key) = table.key.take() {
@@ -245,7 +318,10 @@ impl Config {
             }
         }
         shown.rlpr.remote.api_key = shown.rlpr.remote.api_key.as_deref().map(crate::http::auth::digest_form);
-        toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"))
+        let notes: String = self.deprecations().iter().map(|note| format!("# {note}\n")).collect();
+        let rendered =
+            toml::to_string_pretty(&shown).unwrap_or_else(|e| format!("# cannot render configuration: {e}\n"));
+        notes + &rendered
     }
 }
 
@@ -334,6 +410,51 @@ mod tests {
         assert!(on_gpu.to_toml().contains("device = \"cuda:1\""));
         let err = load(&format!("{local}device = \"tpu\"\n")).err().unwrap_or_default();
         assert!(err.contains("unknown device \"tpu\""), "{err}");
+    }
+
+    #[test]
+    fn the_sandbox_is_configured_in_its_own_table() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        let load = |text: &str| {
+            std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+            Config::load_with_env(Some(&file), &Overrides::default(), no_env()).map_err(|e| e.to_string())
+        };
+        let config = load("[sandbox]\nruntimes_dir = \"/opt/runtimes\"\nworkers = 3\npool_runs = 0\n");
+        let config = config.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.runtimes_dir(), Some(Path::new("/opt/runtimes")));
+        assert_eq!((config.sandbox.workers, config.sandbox.pool_runs), (Some(3), Some(0)));
+        assert_eq!(config.sandbox.setup_backoff_ms, 1000);
+        assert!(config.deprecations().is_empty());
+        let err = load("[sandbox]\nworkers = 0\n").err().unwrap_or_default();
+        assert!(err.contains("sandbox.workers"), "{err}");
+        let err = load("[sandbox]\nruntime_dir = \"/x\"\n").err().unwrap_or_default();
+        assert!(err.contains("runtime_dir"), "{err}");
+    }
+
+    #[test]
+    fn code_runtimes_dir_still_works_and_is_reported_as_moved() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        std::fs::write(&file, "[code]\nruntimes_dir = \"/old/runtimes\"\n").unwrap_or_else(|e| panic!("{e}"));
+        let config =
+            Config::load_with_env(Some(&file), &Overrides::default(), no_env()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.runtimes_dir(), Some(Path::new("/old/runtimes")));
+        let notes = config.deprecations();
+        assert!(notes.len() == 1 && notes[0].contains("moved to sandbox.runtimes_dir"), "{notes:?}");
+        let shown = config.to_toml();
+        assert!(shown.starts_with("# code.runtimes_dir"), "{shown}");
+        let table: toml::Table = toml::from_str(&shown).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(table["sandbox"]["runtimes_dir"].as_str(), Some("/old/runtimes"), "{shown}");
+        assert!(table.get("code").and_then(|code| code.get("runtimes_dir")).is_none(), "{shown}");
+        // The new key wins; the flag sets the new key.
+        let flags = Overrides {
+            sandbox: SandboxOverrides { runtimes_dir: Some("/new/runtimes".into()) },
+            ..Overrides::default()
+        };
+        let config = Config::load_with_env(Some(&file), &flags, no_env()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.runtimes_dir(), Some(Path::new("/new/runtimes")));
+        assert!(config.deprecations()[0].contains("ignored"), "{:?}", config.deprecations());
     }
 
     #[test]

@@ -34,11 +34,14 @@ impl Entry {
 pub struct Registry {
     entries: Vec<Entry>,
     by_id: HashMap<&'static str, usize>,
+    /// The `code` verifier, for its languages' availability (a clone sharing its sandbox).
+    code: Option<CodeVerifier>,
 }
 
 impl Registry {
-    /// Every scorer Referee ships, with no judge configured and no database for `rubric`, and
-    /// no model for `rlpr`.
+    /// Every scorer Referee ships, with no judge configured and no database for `rubric`, no
+    /// model for `rlpr`, and `code` on a sandbox of the default configuration made at its first
+    /// use (so building the registry for a listing or a schema starts nothing).
     pub fn builtin() -> Registry {
         Registry::builtin_with(
             JudgeClient::unconfigured(),
@@ -50,8 +53,10 @@ impl Registry {
 
     /// Every scorer Referee ships; `rubric` asks `judge` and reads stored rubrics through
     /// `backing`, and may use every other scorer as a criterion; `code` is the configured code
-    /// verifier; `rlpr` scores with its source when an item sends no log-probs.
+    /// verifier, on the server's sandbox; `rlpr` scores with its source when an item sends no
+    /// log-probs.
     pub fn builtin_with(judge: JudgeClient, backing: Backing, code: CodeVerifier, rlpr: RlprModel) -> Registry {
+        let languages = code.clone();
         let scorers = vec![
             Scorer::verifier(ExactMatch),
             Scorer::verifier(RegexMatch),
@@ -62,7 +67,9 @@ impl Registry {
             Scorer::reward_model(code),
         ];
         let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
-        Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect())
+        let mut registry = Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect());
+        registry.code = Some(languages);
+        registry
     }
 
     /// A registry of exactly these scorers.
@@ -76,7 +83,7 @@ impl Registry {
             let previous = by_id.insert(entry.id(), index);
             assert!(previous.is_none(), "two scorers are registered as {}", entry.id());
         }
-        Registry { entries, by_id }
+        Registry { entries, by_id, code: None }
     }
 
     /// The scorer with this id.
@@ -97,5 +104,11 @@ impl Registry {
     /// All scorers in registration order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The `code` verifier of a registry built by [`Registry::builtin_with`] or
+    /// [`Registry::builtin`]: which languages it can run here.
+    pub fn code(&self) -> Option<&CodeVerifier> {
+        self.code.as_ref()
     }
 }

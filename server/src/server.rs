@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use referee_code::CodeVerifier;
+use referee_code::{CodeVerifier, Sandbox};
 use referee_rlpr::RlprModel;
 use referee_rubric::{Backing, JudgeClient};
 use tokio::net::TcpListener;
@@ -46,6 +46,15 @@ pub struct RunningServer {
 /// busy otherwise overflow the queue, and the kernel resets connections the clients think open.
 const LISTEN_BACKLOG: u32 = 8192;
 
+/// The `code` verifier on this server's sandbox, made from `[sandbox]`; its runtimes are set
+/// up later (in the background at start, or by the first item that needs them).
+fn code_verifier(config: &Config) -> anyhow::Result<CodeVerifier> {
+    let sandbox = Sandbox::new(crate::startup::sandbox_config(config)).context("cannot start the code sandbox")?;
+    let capacity =
+        config.code.max_pending_items.unwrap_or_else(|| CodeVerifier::capacity_for(sandbox.config().workers));
+    Ok(CodeVerifier::with_capacity(capacity, config.server.retry_after_secs).in_sandbox(Arc::new(sandbox)))
+}
+
 fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
     // As std and tokio's own bind do on Unix: a restarted server can bind while old connections
@@ -63,18 +72,14 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let listener = bind(config.server.listen).with_context(|| format!("cannot listen on {}", config.server.listen))?;
     let addr = listener.local_addr()?;
     tracing::info!("listening on http://{addr}");
+    for note in config.deprecations() {
+        tracing::warn!("{note}");
+    }
 
     let readiness = Arc::new(Readiness::default());
     let backing = Backing::default();
     let judge = JudgeClient::new(config.judge.clone(), backing.clone()).map_err(anyhow::Error::msg)?;
-    if let Err(sandbox) = referee_code::Sandbox::configure_global(crate::startup::sandbox_config(config)) {
-        // Another server in this process configured the shared sandbox first.
-        tracing::warn!(runtimes_dir = %sandbox.runtimes_dir.display(), "the sandbox is already configured; keeping its runtimes folder");
-    }
-    let code = CodeVerifier::with_capacity(
-        config.code.max_pending_items.unwrap_or_else(CodeVerifier::default_capacity),
-        config.server.retry_after_secs,
-    );
+    let code = code_verifier(config)?;
     let rlpr_source = crate::features::rlpr::build_source(&config.rlpr)?;
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
     let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use referee_code::{Availability, CodeVerifier, LanguageStatus};
+use referee_code::{Availability, LanguageStatus};
 use serde::Serialize;
 use sqlx::Connection as _;
 use utoipa::ToSchema;
@@ -174,20 +174,22 @@ impl From<&LanguageStatus> for LanguageAvailability {
     }
 }
 
-/// The availability of the verifier `id`: per language for `code` (what the last set-up of
-/// each found), available for every other one. Reading it starts, in the background, a new
-/// set-up of a language whose backoff has run out, so the report catches up with a host that
-/// was fixed.
-pub fn availability_of(id: &str) -> VerifierAvailability {
-    if id != "code" {
+/// The availability of the verifier `id` of `registry`: per language for `code` (what the last
+/// set-up of each found in its sandbox), available for every other one. Reading it starts, in
+/// the background, a new set-up of a language whose backoff has run out, so the report catches
+/// up with a host that was fixed.
+pub fn availability_of(registry: &Registry, id: &str) -> VerifierAvailability {
+    // Only `code` runs programs; a registry built without the code verifier reports none.
+    let Some(code) = registry.code().filter(|_| id == "code") else {
         return VerifierAvailability { available: true, languages: Vec::new() };
-    }
-    let statuses = CodeVerifier::availability_global();
+    };
+    let statuses = code.availability();
     let due = statuses
         .iter()
         .any(|s| matches!(s.availability, Availability::Unavailable { retry_in, .. } if retry_in.is_zero()));
     if due && tokio::runtime::Handle::try_current().is_ok() {
-        tokio::task::spawn_blocking(CodeVerifier::check_languages_global);
+        let code = code.clone();
+        tokio::task::spawn_blocking(move || code.check_languages());
     }
     let languages: Vec<LanguageAvailability> = statuses.iter().map(LanguageAvailability::from).collect();
     let available = languages.iter().any(|l| l.status != LanguageState::Unavailable);
@@ -197,7 +199,7 @@ pub fn availability_of(id: &str) -> VerifierAvailability {
 /// Sets up every language of the `code` verifier and logs, for each verifier and language,
 /// whether it is available and why not (blocking).
 pub fn log_availability(registry: &Registry) {
-    let statuses = CodeVerifier::check_languages_global();
+    let statuses = registry.code().map(referee_code::CodeVerifier::check_languages).unwrap_or_default();
     for entry in registry.entries() {
         if entry.id() != "code" {
             tracing::info!(verifier = entry.id(), "verifier available");
@@ -223,9 +225,20 @@ pub fn log_availability(registry: &Registry) {
     }
 }
 
-/// The sandbox configuration of `config`: the runtimes folder through the search order.
+/// The sandbox configuration of `config` (`[sandbox]`): the runtimes folder through the search
+/// order, and the workers, pool and backoff where they are set.
 pub fn sandbox_config(config: &Config) -> referee_code::SandboxConfig {
-    referee_code::SandboxConfig::located(config.code.runtimes_dir.as_deref(), Some(&config.data_dir))
+    let settings = &config.sandbox;
+    let mut sandbox = referee_code::SandboxConfig::located(config.runtimes_dir(), Some(&config.data_dir));
+    if let Some(workers) = settings.workers {
+        sandbox.workers = workers;
+        sandbox.pool_runs = referee_code::SandboxConfig::pool_runs_for(workers);
+    }
+    if let Some(pool_runs) = settings.pool_runs {
+        sandbox.pool_runs = pool_runs;
+    }
+    sandbox.setup_backoff = Duration::from_millis(settings.setup_backoff_ms);
+    sandbox
 }
 
 #[cfg(test)]
@@ -254,7 +267,7 @@ mod tests {
         let root = tempfile::tempdir()?;
         let (configured, data_dir) = (root.path().join("configured"), root.path().join("data"));
         let mut config: crate::Config = toml::from_str(&format!(
-            "data_dir = {:?}\n[code]\nruntimes_dir = {:?}\n",
+            "data_dir = {:?}\n[sandbox]\nruntimes_dir = {:?}\n",
             data_dir.display().to_string(),
             configured.display().to_string()
         ))?;
@@ -266,10 +279,28 @@ mod tests {
         std::fs::create_dir_all(&configured)?;
         std::fs::write(configured.join(referee_code::PYTHON_WASM), b"x")?;
         assert_eq!(super::sandbox_config(&config).runtimes_dir, configured);
-        config.code.runtimes_dir = None;
+        config.sandbox.runtimes_dir = None;
         let search = super::sandbox_config(&config).runtimes_search;
         assert!(!search.contains(&configured) && search.contains(&data_dir.join("runtimes")), "{search:?}");
+        // The deprecated key still names the folder.
+        config.code.runtimes_dir = Some(configured.clone());
+        assert_eq!(super::sandbox_config(&config).runtimes_dir, configured);
         Ok(())
+    }
+
+    #[test]
+    fn the_sandbox_table_sets_the_workers_pool_and_backoff() {
+        let mut config = crate::Config::default();
+        let defaults = super::sandbox_config(&config);
+        assert_eq!(defaults.pool_runs, referee_code::SandboxConfig::pool_runs_for(defaults.workers));
+        assert_eq!(defaults.setup_backoff, Duration::from_secs(1));
+        config.sandbox.workers = Some(3);
+        let three = super::sandbox_config(&config);
+        assert_eq!((three.workers, three.pool_runs), (3, 8), "the pool follows the workers");
+        config.sandbox.pool_runs = Some(0);
+        config.sandbox.setup_backoff_ms = 250;
+        let off = super::sandbox_config(&config);
+        assert_eq!((off.workers, off.pool_runs, off.setup_backoff), (3, 0, Duration::from_millis(250)));
     }
 
     #[test]

@@ -79,14 +79,15 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
         }
     };
     let mut checks = vec![Check::ok("configuration", "loaded and valid")];
+    checks.extend(config.deprecations().into_iter().map(|note| {
+        Check::failed("deprecated key", note, "rename the key in the file or the REFEREE__* variable").optional()
+    }));
     checks.push(database(&config).await);
     let sandbox_config = crate::startup::sandbox_config(&config);
     let runtimes_dir = sandbox_config.runtimes_dir.clone();
-    if let Err(other) = Sandbox::configure_global(sandbox_config) {
-        tracing::debug!(runtimes_dir = %other.runtimes_dir.display(), "the sandbox was configured before");
-    }
+    // The sandbox `serve` would make from this configuration, set up language by language.
     let languages = tokio::task::spawn_blocking(move || {
-        let sandbox = Sandbox::global();
+        let sandbox = Sandbox::new(sandbox_config);
         GuestLanguage::ALL.map(|language| match &sandbox {
             Ok(sandbox) => {
                 (language, sandbox.check(language).map(|()| sandbox.runtimes_dir()).map_err(|e| (e.reason(), e.fix())))

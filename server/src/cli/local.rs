@@ -32,10 +32,15 @@ pub struct LocalOptions {
     pub progress: bool,
 }
 
-/// Scores every line of `input` (one score item per line, as in `POST /v1/score`) and writes
-/// one result per line to `output` in the same order, as each batch finishes. A line that is
-/// not JSON becomes that line's `invalid_input` result.
-pub async fn score_file(input: &Path, output: Option<&Path>, options: &LocalOptions) -> anyhow::Result<Summary> {
+/// Scores every line of `input` (one score item per line, as in `POST /v1/score`) with the
+/// scorers of `registry` and writes one result per line to `output` in the same order, as each
+/// batch finishes. A line that is not JSON becomes that line's `invalid_input` result.
+pub async fn score_file(
+    registry: Registry,
+    input: &Path,
+    output: Option<&Path>,
+    options: &LocalOptions,
+) -> anyhow::Result<Summary> {
     let total = count_lines(input)?;
     let reader =
         BufReader::new(std::fs::File::open(input).with_context(|| format!("cannot open {}", input.display()))?);
@@ -50,7 +55,7 @@ pub async fn score_file(input: &Path, output: Option<&Path>, options: &LocalOpti
         ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} items  {per_sec}  eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let engine = Engine::new(Arc::new(Registry::builtin()));
+    let engine = Engine::new(Arc::new(registry));
     let mut summary = Summary::default();
     let mut batch: Vec<Result<Value, String>> = Vec::with_capacity(options.batch_size);
     let mut lines = reader.lines().enumerate();

@@ -8,9 +8,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
-use crate::config::{Config, Overrides, ServerOverrides};
+use crate::config::{Config, Overrides, SandboxOverrides, ServerOverrides};
 use crate::registry::Registry;
 use crate::{http, server, telemetry};
 
@@ -38,6 +39,9 @@ pub enum Command {
         /// Directory for the default SQLite database.
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// The folder holding the sandbox's runtimes (`python.wasm`): `sandbox.runtimes_dir`.
+        #[arg(long)]
+        runtimes_dir: Option<PathBuf>,
     },
     /// Score a JSONL file of items, locally or (with --server) as a batch job on a server;
     /// results go out as JSONL in input order.
@@ -62,6 +66,9 @@ pub enum Command {
         /// Do not draw the progress bar.
         #[arg(long)]
         quiet: bool,
+        /// The folder holding the sandbox's runtimes when scoring here: `sandbox.runtimes_dir`.
+        #[arg(long)]
+        runtimes_dir: Option<PathBuf>,
     },
     /// List the registered verifiers.
     Verifiers {
@@ -82,6 +89,9 @@ pub enum Command {
         /// Directory for the default SQLite database.
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// The folder holding the sandbox's runtimes (`python.wasm`): `sandbox.runtimes_dir`.
+        #[arg(long)]
+        runtimes_dir: Option<PathBuf>,
     },
     /// Inspect the configuration.
     Config {
@@ -92,27 +102,53 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
-    /// Print the configuration in effect, as TOML.
+    /// Print the configuration in effect, as TOML (deprecated keys where they moved, with a
+    /// comment for each).
     Show,
+}
+
+/// The flags of `command` that set configuration keys.
+fn overrides(command: &Command) -> Overrides {
+    match command {
+        Command::Serve { listen, database_url, data_dir, runtimes_dir } => Overrides {
+            database_url: database_url.clone(),
+            data_dir: data_dir.clone(),
+            server: ServerOverrides { listen: *listen },
+            sandbox: SandboxOverrides { runtimes_dir: runtimes_dir.clone() },
+        },
+        Command::Doctor { database_url, data_dir, runtimes_dir } => Overrides {
+            database_url: database_url.clone(),
+            data_dir: data_dir.clone(),
+            server: ServerOverrides::default(),
+            sandbox: SandboxOverrides { runtimes_dir: runtimes_dir.clone() },
+        },
+        Command::Score { runtimes_dir, .. } => {
+            Overrides { sandbox: SandboxOverrides { runtimes_dir: runtimes_dir.clone() }, ..Overrides::default() }
+        }
+        Command::Verifiers { .. } | Command::Openapi | Command::Config { .. } => Overrides::default(),
+    }
+}
+
+/// The scorers of a local `referee score`, with `code` on a sandbox made from `[sandbox]` as
+/// `serve` makes it.
+fn local_registry(config: &Config) -> anyhow::Result<Registry> {
+    for note in config.deprecations() {
+        eprintln!("warning: {note}");
+    }
+    let sandbox =
+        referee_code::Sandbox::new(crate::startup::sandbox_config(config)).context("cannot start the code sandbox")?;
+    let code = referee_code::CodeVerifier::new().in_sandbox(std::sync::Arc::new(sandbox));
+    Ok(Registry::builtin_with(
+        referee_rubric::JudgeClient::unconfigured(),
+        referee_rubric::Backing::default(),
+        code,
+        referee_rlpr::RlprModel::default(),
+    ))
 }
 
 /// Runs the command line; the process exit code follows from the result.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    let overrides = match &cli.command {
-        Command::Serve { listen, database_url, data_dir } => Overrides {
-            database_url: database_url.clone(),
-            data_dir: data_dir.clone(),
-            server: ServerOverrides { listen: *listen },
-        },
-        Command::Doctor { database_url, data_dir } => Overrides {
-            database_url: database_url.clone(),
-            data_dir: data_dir.clone(),
-            server: ServerOverrides::default(),
-        },
-        Command::Score { .. } | Command::Verifiers { .. } | Command::Openapi | Command::Config { .. } => {
-            Overrides::default()
-        }
-    };
+    let overrides = overrides(&cli.command);
     if let Command::Doctor { .. } = cli.command {
         let checks = doctor::diagnose(Config::load(cli.config.as_deref(), &overrides)).await;
         print!("{}", doctor::render(&checks));
@@ -128,7 +164,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             telemetry::init_logging(&config.log);
             server::start(&config).await?.run_until_signal().await
         }
-        Command::Score { input, output, server: Some(server), api_key, batch_size, timeout_ms: _, quiet } => {
+        Command::Score { input, output, server: Some(server), api_key, batch_size, timeout_ms: _, quiet, .. } => {
             let options = remote::RemoteOptions {
                 chunk_size: batch_size,
                 api_key,
@@ -139,15 +175,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             eprintln!("scored {} items: {} correct, {} invalid", summary.items, summary.correct, summary.invalid);
             Ok(())
         }
-        Command::Score { input, output, server: None, api_key: _, batch_size, timeout_ms, quiet } => {
-            // The same runtimes folder as `serve` would use (code.runtimes_dir and the search order).
-            let _ = referee_code::Sandbox::configure_global(crate::startup::sandbox_config(&config));
+        Command::Score { input, output, server: None, api_key: _, batch_size, timeout_ms, quiet, .. } => {
             let options = local::LocalOptions {
                 batch_size: batch_size.unwrap_or(512).max(1),
                 timeout: Duration::from_millis(timeout_ms),
                 progress: !quiet,
             };
-            let summary = local::score_file(&input, output.as_deref(), &options).await?;
+            let summary = local::score_file(local_registry(&config)?, &input, output.as_deref(), &options).await?;
             eprintln!("scored {} items: {} correct, {} invalid", summary.items, summary.correct, summary.invalid);
             Ok(())
         }

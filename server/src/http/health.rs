@@ -92,7 +92,7 @@ pub async fn readyz(State(state): State<AppState>, RawQuery(query): RawQuery) ->
             .iter()
             .map(|entry| VerifierStatus {
                 id: entry.id().to_owned(),
-                availability: crate::startup::availability_of(entry.id()),
+                availability: crate::startup::availability_of(state.engine.registry(), entry.id()),
             })
             .collect()
     });

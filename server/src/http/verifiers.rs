@@ -59,7 +59,7 @@ pub fn catalogue(registry: &Registry) -> VerifierList {
                 kind,
                 description: entry.info.description.summary.to_owned(),
                 input_schema: super::docs::self_contained_schema(&entry.info.input),
-                availability: crate::startup::availability_of(entry.id()),
+                availability: crate::startup::availability_of(registry, entry.id()),
             }
         })
         .collect();

@@ -226,3 +226,28 @@ fn listing_openapi_and_config() {
     assert!(!ok);
     assert!(stderr.contains("listn"), "the unknown key is named: {stderr}");
 }
+
+#[test]
+fn the_sandbox_is_configured_through_the_layers_and_the_old_key_is_reported_as_moved() {
+    let (ok, stdout, stderr) = run(referee()
+        .args(["config", "show"])
+        .env("REFEREE__CODE__RUNTIMES_DIR", "/old/runtimes")
+        .env("REFEREE__SANDBOX__POOL_RUNS", "0"));
+    assert!(ok, "{stderr}");
+    assert!(stdout.starts_with("# code.runtimes_dir (REFEREE__CODE__RUNTIMES_DIR) is deprecated"), "{stdout}");
+    assert!(stdout.contains("[sandbox]\nruntimes_dir = \"/old/runtimes\"\npool_runs = 0\n"), "{stdout}");
+
+    // `referee score` runs code in a sandbox made from the same keys: a runtimes folder given by
+    // flag whose python.wasm is not a component fails there, naming the file.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("python.wasm"), b"not a component").unwrap_or_else(|e| panic!("{e}"));
+    let input = dir.path().join("in.jsonl");
+    let item = r#"{"id":"py","verifier":"code","input":{"language":"python","program":"print(1)","tests":[{"stdin":"","expected_stdout":"1\n"}]}}"#;
+    std::fs::write(&input, format!("{item}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let (ok, stdout, stderr) = run(referee().args(["score", "--quiet", "--runtimes-dir"]).arg(dir.path()).arg(&input));
+    assert!(ok, "{stderr}");
+    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(result["status"], "internal_error", "{result}");
+    let wasm = dir.path().join("python.wasm").display().to_string();
+    assert!(result.to_string().contains(&format!("cannot compile {wasm}: ")), "{result}");
+}

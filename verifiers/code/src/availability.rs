@@ -1,6 +1,8 @@
 //! Which languages the `code` verifier can run on this host, and why not.
 
-use referee_sandbox::{Availability, GuestLanguage, Sandbox};
+use std::sync::Arc;
+
+use referee_sandbox::{Availability, GuestLanguage, Sandbox, SandboxError};
 
 /// One language's availability, as the server reports it at start, in `GET /v1/verifiers`,
 /// in `/readyz?verbose` and in `referee doctor`.
@@ -13,42 +15,38 @@ pub struct LanguageStatus {
 }
 
 impl crate::CodeVerifier {
-    /// What the last set-up of each language found, without trying again (cheap).
+    /// What the last set-up of each language found, without trying again (cheap): every
+    /// language is unchecked while the verifier's sandbox has not been made.
     pub fn availability(&self) -> Vec<LanguageStatus> {
-        report(self.sandbox)
+        report(self.sandbox.made())
     }
 
     /// Sets every language up now (those not set up and not within a backoff) and reports
-    /// them. Blocking: the first Python load precompiles the runtime, and C and C++ each
-    /// compile a small program.
+    /// them. Blocking: it makes the sandbox if needed, the first Python load precompiles the
+    /// runtime, and C and C++ each compile a small program.
     pub fn check_languages(&self) -> Vec<LanguageStatus> {
-        check(self.sandbox)
-    }
-
-    /// [`CodeVerifier::availability`] of a verifier on the process's shared sandbox.
-    pub fn availability_global() -> Vec<LanguageStatus> {
-        report(None)
-    }
-
-    /// [`CodeVerifier::check_languages`] on the process's shared sandbox.
-    pub fn check_languages_global() -> Vec<LanguageStatus> {
-        check(None)
+        let sandbox = self.sandbox.get();
+        if let Ok(sandbox) = &sandbox {
+            for language in GuestLanguage::ALL {
+                // The outcome is recorded in the sandbox and read back below.
+                let _ = sandbox.check(language);
+            }
+        }
+        report(Some(sandbox))
     }
 }
 
-/// What the last set-up of each language in `sandbox` (the shared one when `None`) found.
-fn report(sandbox: Option<&'static Sandbox>) -> Vec<LanguageStatus> {
-    let sandbox = match sandbox {
-        Some(sandbox) => Ok(sandbox),
-        None => Sandbox::global(),
-    };
+/// What the last set-up of each language in `sandbox` found: unchecked when it was not made,
+/// unavailable with its error when it could not be.
+fn report(sandbox: Option<Result<Arc<Sandbox>, SandboxError>>) -> Vec<LanguageStatus> {
     GuestLanguage::ALL
         .into_iter()
         .map(|language| LanguageStatus {
             language: language.as_str(),
             availability: match &sandbox {
-                Ok(sandbox) => sandbox.availability(language),
-                Err(error) => Availability::Unavailable {
+                None => Availability::Unchecked,
+                Some(Ok(sandbox)) => sandbox.availability(language),
+                Some(Err(error)) => Availability::Unavailable {
                     reason: error.reason(),
                     fix: error.fix(),
                     retry_in: std::time::Duration::ZERO,
@@ -56,15 +54,4 @@ fn report(sandbox: Option<&'static Sandbox>) -> Vec<LanguageStatus> {
             },
         })
         .collect()
-}
-
-/// Sets every language of `sandbox` up when due, then reports them.
-fn check(sandbox: Option<&'static Sandbox>) -> Vec<LanguageStatus> {
-    if let Ok(sandbox) = sandbox.map_or_else(Sandbox::global, Ok) {
-        for language in GuestLanguage::ALL {
-            // The outcome is recorded in the sandbox and read back below.
-            let _ = sandbox.check(language);
-        }
-    }
-    report(sandbox)
 }

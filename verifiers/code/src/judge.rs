@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
-    Compiled, Execution, GuestLanguage, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome, PythonRuntime,
-    Sandbox, SandboxError, Termination,
+    Chain, Compiled, Execution, GuestLanguage, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome,
+    PythonRuntime, Sandbox, SandboxError, Termination,
 };
 
 use serde::Serialize;
@@ -16,6 +16,7 @@ use crate::checker::{Tolerance, outputs_match, values_match};
 use crate::extract::last_fenced_block;
 use crate::harness;
 use crate::input::{CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionTests, Language, Scoring, StdioTest};
+use crate::sandbox::SandboxCell;
 
 /// The outcome of one test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -164,7 +165,7 @@ fn validate(input: &CodeInput) -> Result<(), String> {
 
 /// Everything a test run needs.
 struct Runner {
-    sandbox: &'static Sandbox,
+    sandbox: Arc<Sandbox>,
     /// The Python runtime: loaded for Python items and for checker programs, which are Python.
     python: Option<Arc<PythonRuntime>>,
     /// The compiled program of a C or C++ item.
@@ -173,10 +174,40 @@ struct Runner {
     budget: Budget,
 }
 
-/// A run that could not happen: the sandbox failed, or the item's deadline passed.
+/// A run that could not happen: the sandbox or the checker program failed, or the item's
+/// deadline passed.
 enum Stop {
-    Sandbox(SandboxError),
+    Failed(Failure),
     Deadline,
+}
+
+/// Why a run gave no verdict about the program: nothing the program did.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    /// The sandbox itself failed.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    /// A run needed the Python runtime, which this item did not load.
+    #[error("the Python runtime was not loaded for this item")]
+    PythonNotLoaded,
+    /// The checker program raised an exception instead of judging.
+    #[error("the checker program raised {exception}: {stderr}")]
+    CheckerRaised { exception: String, stderr: String },
+    /// The checker program stopped at a limit or crashed.
+    #[error("the checker program did not finish: {0:?}")]
+    CheckerUnfinished(Termination),
+}
+
+impl From<SandboxError> for Stop {
+    fn from(error: SandboxError) -> Self {
+        Stop::Failed(Failure::Sandbox(error))
+    }
+}
+
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Self {
+        Stop::Failed(failure)
+    }
 }
 
 impl Runner {
@@ -186,10 +217,7 @@ impl Runner {
             return self.run(program, stdin, None, 1).await;
         };
         let (limits, capped) = self.limits_for(1)?;
-        let run = Arc::clone(native)
-            .run_on(self.sandbox, module.clone(), stdin.to_vec(), limits)
-            .await
-            .map_err(Stop::Sandbox)?;
+        let run = Arc::clone(native).run_on(&self.sandbox, module.clone(), stdin.to_vec(), limits).await?;
         deadline_check(run, PythonOutcome::default(), capped)
     }
 
@@ -218,13 +246,9 @@ impl Runner {
         fuel_factor: u64,
     ) -> Result<(Execution, PythonOutcome), Stop> {
         let (limits, capped) = self.limits_for(fuel_factor)?;
-        let python = self.python.as_ref().map(Arc::clone).ok_or_else(|| {
-            Stop::Sandbox(SandboxError::Setup("the Python runtime was not loaded for this item".into()))
-        })?;
-        let (run, outcome) = python
-            .run_on(self.sandbox, program.to_owned(), stdin.to_vec(), harness, SEED, limits)
-            .await
-            .map_err(Stop::Sandbox)?;
+        let python = self.python.as_ref().map(Arc::clone).ok_or(Failure::PythonNotLoaded)?;
+        let (run, outcome) =
+            python.run_on(&self.sandbox, program.to_owned(), stdin.to_vec(), harness, SEED, limits).await?;
         deadline_check(run, outcome, capped)
     }
 }
@@ -236,10 +260,10 @@ fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Resul
 }
 
 /// The sandbox of an item and, when it needs one, the Python runtime.
-type Loaded = (&'static Sandbox, Option<Arc<PythonRuntime>>);
+type Loaded = (Arc<Sandbox>, Option<Arc<PythonRuntime>>);
 
 /// Judges one item.
-pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'static Sandbox>) -> Verdict {
+pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell) -> Verdict {
     if let Err(reason) = validate(&input) {
         return Verdict::invalid_input(reason);
     }
@@ -255,21 +279,9 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
     // C and C++ need Python only to run a checker program.
     let needs_python = input.language == Language::Python || input.options.checker == CheckerKind::Program;
     let language = input.language;
-    let loaded = tokio::task::spawn_blocking(move || -> Result<Loaded, (GuestLanguage, SandboxError)> {
-        let sandbox = match sandbox {
-            Some(sandbox) => sandbox,
-            None => Sandbox::global().map_err(|e| (guest(language), e))?,
-        };
-        if let Some(native) = native_language(language) {
-            sandbox.toolchain(native).map_err(|e| (guest(language), e))?;
-        }
-        let python = if needs_python { Some(sandbox.python().map_err(|e| (GuestLanguage::Python, e))?) } else { None };
-        Ok((sandbox, python))
-    })
-    .await
-    .unwrap_or_else(|error| {
-        Err((guest(language), SandboxError::Setup(format!("the sandbox failed to load: {error}"))))
-    });
+    let loaded = tokio::task::spawn_blocking(move || load(&sandbox, language, needs_python))
+        .await
+        .unwrap_or_else(|error| Err((guest(language), set_up_failed(error))));
     let (sandbox, python) = match loaded {
         Ok(loaded) => loaded,
         Err((needed, error)) if error.is_unavailable() => return unavailable(needed, &error),
@@ -285,7 +297,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
     };
     let native = match native_language(input.language) {
         None => None,
-        Some(language) => match compile(sandbox, language, program.clone()).await {
+        Some(language) => match compile(&sandbox, language, program.clone()).await {
             Ok(Ok(compiled)) => Some(compiled),
             Ok(Err(diagnostics)) => {
                 let count = input.tests.as_ref().map_or(1, Vec::len);
@@ -308,9 +320,29 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: Option<&'st
     };
     match judged {
         Ok(reports) => score(reports, options, input.language.as_str()),
-        Err((Stop::Sandbox(error), reports)) => sandbox_failure(&error, reports, total, input.tests.is_none()),
+        Err((Stop::Failed(failure), reports)) => sandbox_failure(&failure, reports, total, input.tests.is_none()),
         Err((Stop::Deadline, reports)) => Verdict::timeout().with("tests", reports),
     }
+}
+
+/// Makes the sandbox if needed and sets up what an item of `language` needs (blocking); an error
+/// names the language whose set-up failed.
+fn load(
+    sandbox: &SandboxCell,
+    language: Language,
+    needs_python: bool,
+) -> Result<Loaded, (GuestLanguage, SandboxError)> {
+    let sandbox = sandbox.get().map_err(|e| (guest(language), e))?;
+    if let Some(native) = native_language(language) {
+        sandbox.toolchain(native).map_err(|e| (guest(language), e))?;
+    }
+    let python = if needs_python { Some(sandbox.python().map_err(|e| (GuestLanguage::Python, e))?) } else { None };
+    Ok((sandbox, python))
+}
+
+/// A set-up thread that panicked or was cancelled.
+fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
+    SandboxError::TaskFailed { task: "the set-up thread", source: Arc::new(error) }
 }
 
 /// The sandbox's name for an item's language.
@@ -354,16 +386,17 @@ fn test_count(input: &CodeInput) -> usize {
 
 /// The verdict of an item whose run failed in the sandbox itself, not in the program:
 /// `internal_error` (a trainer masks it; it is never a wrong answer). The tests judged before
-/// keep their verdicts, the test that was running gets `sandbox_error` with the reason, and the
-/// tests after it are `skipped`. With `every` (a failure before any test ran, such as a runtime
-/// that does not load, or function cases, which share one run) every test gets `sandbox_error`.
+/// keep their verdicts, the test that was running gets `sandbox_error` with the reason (the
+/// error with its causes), and the tests after it are `skipped`. With `every` (a failure before
+/// any test ran, such as a runtime that does not load, or function cases, which share one run)
+/// every test gets `sandbox_error`.
 pub(crate) fn sandbox_failure(
-    error: &SandboxError,
+    error: &(dyn std::error::Error + 'static),
     mut reports: Vec<TestReport>,
     total: usize,
     every: bool,
 ) -> Verdict {
-    let reason = error.to_string();
+    let reason = Chain(error).to_string();
     let failed = TestReport::bare(TestVerdict::SandboxError).with_message(reason.clone());
     if every {
         reports = vec![failed; total.max(1)];
@@ -377,13 +410,12 @@ pub(crate) fn sandbox_failure(
 /// Compiles a C or C++ program off the async workers: `Ok(Err(diagnostics))` when it does not
 /// compile.
 async fn compile(
-    sandbox: &'static Sandbox,
+    sandbox: &Arc<Sandbox>,
     language: NativeLanguage,
     program: String,
 ) -> Result<Result<(Arc<NativeRuntime>, Module), String>, SandboxError> {
-    let native = tokio::task::spawn_blocking(|| sandbox.native())
-        .await
-        .map_err(|e| SandboxError::Setup(format!("the sandbox failed to load: {e}")))??;
+    let sandbox = Arc::clone(sandbox);
+    let native = tokio::task::spawn_blocking(move || sandbox.native()).await.map_err(set_up_failed)??;
     Ok(match Arc::clone(&native).compile_queued(language, program).await? {
         Compiled::Program(module) => Ok((native, module)),
         Compiled::Rejected(diagnostics) => Err(diagnostics),
@@ -434,13 +466,10 @@ async fn special_judge(runner: &Runner, checker: &str, test: &StdioTest, output:
     match (&run.termination, run.exit_code, &outcome.exception) {
         (Termination::Exited, 0, _) => Ok(TestVerdict::Passed),
         (Termination::Exited, _, None) => Ok(TestVerdict::WrongAnswer),
-        (Termination::Exited, _, Some(exception)) => Err(Stop::Sandbox(SandboxError::Setup(format!(
-            "the checker program raised {exception}: {}",
-            excerpt(&run.stderr)
-        )))),
-        (termination, _, _) => {
-            Err(Stop::Sandbox(SandboxError::Setup(format!("the checker program did not finish: {termination:?}"))))
+        (Termination::Exited, _, Some(exception)) => {
+            Err(Failure::CheckerRaised { exception: exception.clone(), stderr: excerpt(&run.stderr) }.into())
         }
+        (termination, _, _) => Err(Failure::CheckerUnfinished(termination.clone()).into()),
     }
 }
 

@@ -14,6 +14,7 @@ mod extract;
 mod harness;
 mod input;
 mod judge;
+mod sandbox;
 
 #[cfg(test)]
 mod tests;
@@ -25,12 +26,14 @@ pub use input::{
     CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, Scoring, StdioTest,
 };
 pub use judge::TestVerdict;
-pub use referee_sandbox::{Availability, GuestLanguage, PYTHON_WASM, Sandbox, SandboxConfig};
+pub use referee_sandbox::{Availability, Chain, GuestLanguage, PYTHON_WASM, Sandbox, SandboxConfig, SandboxError};
 
 use std::sync::Arc;
 
 use referee_core::{Admission, Budget, Busy, BusyStatus, Description, RewardModel, Verdict};
 use tokio::sync::Semaphore;
+
+use crate::sandbox::SandboxCell;
 
 /// Items admitted but not finished, per sandbox worker, by default: enough to keep every core
 /// busy through a few large batches, small enough that an admitted item starts within its
@@ -48,8 +51,8 @@ pub struct CodeVerifier {
     queue: Arc<Semaphore>,
     capacity: usize,
     retry_after_secs: u32,
-    /// The sandbox to run in; the process's shared one when `None`.
-    sandbox: Option<&'static Sandbox>,
+    /// The sandbox to run in: the one given, else a default one made at first use.
+    sandbox: SandboxCell,
 }
 
 impl Default for CodeVerifier {
@@ -60,7 +63,8 @@ impl Default for CodeVerifier {
 
 impl CodeVerifier {
     /// The verifier with the default capacity ([`CodeVerifier::default_capacity`]) and a
-    /// one-second `Retry-After`; the sandbox and its runtimes load on first use.
+    /// one-second `Retry-After`, on a sandbox of the default configuration made at its first use
+    /// (the server gives it its configured one: [`CodeVerifier::in_sandbox`]).
     pub fn new() -> Self {
         CodeVerifier::with_capacity(CodeVerifier::default_capacity(), 1)
     }
@@ -70,17 +74,23 @@ impl CodeVerifier {
     pub fn with_capacity(max_pending_items: usize, retry_after_secs: u32) -> Self {
         // A semaphore counts at most `Semaphore::MAX_PERMITS`; one acquisition takes a `u32`.
         let capacity = max_pending_items.clamp(1, u32::MAX as usize);
-        CodeVerifier { queue: Arc::new(Semaphore::new(capacity)), capacity, retry_after_secs, sandbox: None }
+        let queue = Arc::new(Semaphore::new(capacity));
+        CodeVerifier { queue, capacity, retry_after_secs, sandbox: SandboxCell::default() }
     }
 
-    /// [`DEFAULT_PENDING_PER_WORKER`] items per sandbox worker (one worker per core).
+    /// [`DEFAULT_PENDING_PER_WORKER`] items per worker of the default sandbox (one per core).
     pub fn default_capacity() -> usize {
-        DEFAULT_PENDING_PER_WORKER * SandboxConfig::default().workers.max(1)
+        CodeVerifier::capacity_for(SandboxConfig::default().workers)
     }
 
-    /// Runs programs in `sandbox` instead of the process's shared one.
-    pub fn in_sandbox(mut self, sandbox: &'static Sandbox) -> Self {
-        self.sandbox = Some(sandbox);
+    /// [`DEFAULT_PENDING_PER_WORKER`] items per worker of a sandbox with `workers` workers.
+    pub fn capacity_for(workers: usize) -> usize {
+        DEFAULT_PENDING_PER_WORKER.saturating_mul(workers.max(1))
+    }
+
+    /// Runs programs in `sandbox` (shared with whatever else holds it) instead of a default one.
+    pub fn in_sandbox(mut self, sandbox: Arc<Sandbox>) -> Self {
+        self.sandbox = SandboxCell::given(sandbox);
         self
     }
 
@@ -110,7 +120,7 @@ impl RewardModel for CodeVerifier {
     }
 
     async fn score_batch(&self, inputs: Vec<CodeInput>, budget: Budget) -> Vec<Verdict> {
-        let items = inputs.into_iter().map(|input| judge::judge(input, budget, self.sandbox));
+        let items = inputs.into_iter().map(|input| judge::judge(input, budget, self.sandbox.clone()));
         futures::future::join_all(items).await
     }
 

@@ -33,8 +33,10 @@ fn a_batch_larger_than_the_capacity_waits_for_an_empty_queue() {
 }
 
 mod sandbox_failures {
+    use std::sync::Arc;
+
     use referee_core::Status;
-    use referee_sandbox::SandboxError;
+    use referee_sandbox::{Lack, SandboxError};
     use serde_json::Value;
 
     use crate::judge::{TestReport, TestVerdict, sandbox_failure};
@@ -50,7 +52,7 @@ mod sandbox_failures {
 
     #[test]
     fn a_failing_run_is_that_tests_sandbox_error_and_the_items_internal_error() {
-        let error = SandboxError::Instantiate("out of slots".into());
+        let error = SandboxError::Instantiate { source: Arc::new(std::io::Error::other("out of slots")) };
         let before = vec![TestReport::bare(TestVerdict::Passed)];
         let verdict = sandbox_failure(&error, before, 4, false);
         assert_eq!(verdict.status, Status::InternalError);
@@ -62,18 +64,23 @@ mod sandbox_failures {
 
     #[test]
     fn a_runtime_that_does_not_load_fails_every_test() {
-        let error = SandboxError::Setup("cannot compile /runtimes/python.wasm: bad magic".into());
+        let error = SandboxError::Compile {
+            path: "/runtimes/python.wasm".into(),
+            source: Arc::new(std::io::Error::other("bad magic")),
+        };
         let verdict = sandbox_failure(&error, Vec::new(), 3, true);
         assert_eq!(verdict.status, Status::InternalError);
         assert_eq!(verdicts(&verdict.details), ["sandbox_error"; 3]);
+        // The message names what failed and why, cause included.
+        let message = verdict.details["tests"][0]["message"].as_str().unwrap_or("");
+        assert_eq!(message, "cannot set up the sandbox: cannot compile /runtimes/python.wasm: bad magic");
     }
 
     #[test]
     fn an_unavailable_language_is_invalid_input_with_the_reason_and_fix() {
         let error = SandboxError::Unavailable {
             runtime: "c",
-            reason: "clang is not installed".into(),
-            fix: "install clang".into(),
+            lack: Lack::Toolchain { diagnostics: "clang is not installed".into() },
         };
         let verdict = crate::judge::unavailable(referee_sandbox::GuestLanguage::C, &error);
         assert_eq!((verdict.status, verdict.score), (Status::InvalidInput, 0.0));
@@ -81,6 +88,7 @@ mod sandbox_failures {
         let error_text = verdict.details["error"].as_str().unwrap_or("");
         assert!(error_text.contains("c programs cannot run") && error_text.contains("clang is not installed"));
         assert_eq!(verdict.details["unavailable"]["language"], "c");
-        assert_eq!(verdict.details["unavailable"]["fix"], "install clang");
+        let fix = verdict.details["unavailable"]["fix"].as_str().unwrap_or("");
+        assert!(fix.contains("install Debian's clang"), "{fix}");
     }
 }

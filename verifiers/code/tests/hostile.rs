@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
-use referee_code::{CodeInput, CodeVerifier};
+use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status};
 use serde_json::{Value, json};
+
+mod common;
 
 struct Fixture {
     name: String,
@@ -51,7 +53,7 @@ fn item(language: &str, source: &str) -> anyhow::Result<CodeInput> {
 /// Judges every fixture of a folder; returns the mismatches.
 async fn judge_corpus(fixtures: &[Fixture]) -> anyhow::Result<Vec<String>> {
     let items = fixtures.iter().map(|f| item(f.language, &f.source)).collect::<Result<_, _>>()?;
-    let verdicts = CodeVerifier::new().score_batch(items, Budget::unlimited()).await;
+    let verdicts = common::verifier()?.score_batch(items, Budget::unlimited()).await;
     let mut mismatches = Vec::new();
     for (fixture, verdict) in fixtures.iter().zip(&verdicts) {
         let got = verdict.details.get("tests").and_then(|t| t[0]["verdict"].as_str()).unwrap_or("none");
@@ -67,11 +69,11 @@ async fn judge_corpus(fixtures: &[Fixture]) -> anyhow::Result<Vec<String>> {
     Ok(mismatches)
 }
 
-/// Nothing reached the host, and the sandbox still judges ordinary programs.
+/// Nothing reached the host, and the sandbox the corpus ran in still judges ordinary programs.
 async fn assert_host_healthy() -> anyhow::Result<()> {
     assert!(!Path::new("/tmp/referee-pwned").exists());
     assert!(!Path::new("/tmp/referee-dir").exists());
-    let healthy = CodeVerifier::new().score_batch(vec![item("python", "print('ok')")?], Budget::unlimited()).await;
+    let healthy = common::verifier()?.score_batch(vec![item("python", "print('ok')")?], Budget::unlimited()).await;
     assert_eq!(healthy[0].status, Status::Correct);
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! HumanEval through the `code` verifier: every canonical solution passes its check program, and
 //! systematic mutants of the solutions fail.
 
-use referee_code::{CodeInput, CodeVerifier};
+use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use serde_json::{Value, json};
+
+mod common;
 
 struct Problem {
     task_id: String,
@@ -52,7 +54,8 @@ fn item(problem: &Problem, program: String) -> anyhow::Result<CodeInput> {
 }
 
 async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
-    CodeVerifier::new().score_batch(items, Budget::unlimited()).await
+    let verifier = common::verifier().unwrap_or_else(|e| panic!("no sandbox: {e}"));
+    verifier.score_batch(items, Budget::unlimited()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,8 +1,10 @@
 //! C and C++ standard-input problems with known-correct and known-wrong solutions.
 
-use referee_code::{CodeInput, CodeVerifier};
+use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status};
 use serde_json::{Value, json};
+
+mod common;
 
 /// Sum of n integers that do not fit in 32 bits.
 fn sum_tests() -> Value {
@@ -42,7 +44,7 @@ async fn c_and_cpp_solutions_are_told_apart() -> anyhow::Result<()> {
         item("cpp", SORT_CPP_OFF_BY_ONE, sort_tests())?,
         item("c", "int main(void) { return missing; }", sum_tests())?,
     ];
-    let verdicts = CodeVerifier::new().score_batch(items, Budget::unlimited()).await;
+    let verdicts = common::verifier()?.score_batch(items, Budget::unlimited()).await;
     let tests = |i: usize| -> Vec<String> {
         verdicts[i].details["tests"]
             .as_array()

@@ -2,10 +2,14 @@
 //! wrong answer: a runtime artefact that cannot be loaded, and a special judge that crashes. A
 //! runtime the host lacks makes the item `invalid_input` with the reason, until it is built.
 
+use std::sync::Arc;
+
 use referee_code::{CodeInput, CodeVerifier};
 use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use referee_sandbox::{Sandbox, SandboxConfig};
 use serde_json::{Value, json};
+
+mod common;
 
 fn verdicts(verdict: &Verdict) -> Vec<String> {
     verdict.details["tests"]
@@ -36,15 +40,17 @@ async fn a_runtime_that_cannot_be_loaded_is_a_sandbox_error() -> anyhow::Result<
     std::fs::write(dir.path().join("python.wasm"), b"this is not a component")?;
     let sandbox =
         Sandbox::new(SandboxConfig { runtimes_dir: dir.path().to_owned(), workers: 1, ..SandboxConfig::default() })?;
-    let sandbox: &'static Sandbox = Box::leak(Box::new(sandbox));
-    let verifier = CodeVerifier::new().in_sandbox(sandbox);
+    let verifier = CodeVerifier::new().in_sandbox(Arc::new(sandbox));
     let verdicts_of = verifier.score_batch(vec![sum_item(json!({}))?], Budget::unlimited()).await;
     let verdict = &verdicts_of[0];
     assert_eq!(verdict.status, Status::InternalError, "{verdict:?}");
     assert_eq!(verdict.score, 0.0);
     assert_eq!(verdicts(verdict), ["sandbox_error"; 3], "{verdict:?}");
     let message = verdict.details["tests"][0]["message"].as_str().unwrap_or("");
-    assert!(message.contains("python.wasm"), "{message}");
+    assert!(message.contains("cannot compile") && message.contains("python.wasm"), "{message}");
+    // The message goes on past what failed to wasmtime's own cause.
+    let compile = format!("cannot compile {}: ", dir.path().join("python.wasm").display());
+    assert!(message.split_once(&compile).is_some_and(|(_, cause)| !cause.is_empty()), "{message}");
     Ok(())
 }
 
@@ -56,7 +62,7 @@ async fn a_crashing_special_judge_is_a_sandbox_error() -> anyhow::Result<()> {
         "checker_program": "import json, sys\nd = json.load(sys.stdin)\nif d['output'] == '3\\n':\n    sys.exit(0)\nraise KeyError('judge bug')\n",
         "scoring": "fraction",
     });
-    let verdicts_of = CodeVerifier::new().score_batch(vec![sum_item(options)?], Budget::unlimited()).await;
+    let verdicts_of = common::verifier()?.score_batch(vec![sum_item(options)?], Budget::unlimited()).await;
     let verdict = &verdicts_of[0];
     assert_eq!(verdict.status, Status::InternalError, "{verdict:?}");
     assert_eq!(verdicts(verdict), ["passed", "sandbox_error", "skipped"], "{verdict:?}");
@@ -73,14 +79,6 @@ fn c_sum_item() -> anyhow::Result<CodeInput> {
     }))?)
 }
 
-/// The runtimes folder of this source tree, which scripts/build-runtimes fills.
-fn built_python_wasm() -> std::path::PathBuf {
-    std::env::var_os("REFEREE_RUNTIMES_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../runtimes/build"))
-        .join("python.wasm")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_runtime_is_invalid_input_until_it_is_built_and_then_scores() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
@@ -92,8 +90,7 @@ async fn a_missing_runtime_is_invalid_input_until_it_is_built_and_then_scores() 
         workers: 1,
         ..SandboxConfig::default()
     })?;
-    let sandbox: &'static Sandbox = Box::leak(Box::new(sandbox));
-    let verifier = CodeVerifier::new().in_sandbox(sandbox);
+    let verifier = CodeVerifier::new().in_sandbox(Arc::new(sandbox));
     let before = verifier.score_batch(vec![sum_item(json!({}))?, c_sum_item()?], Budget::unlimited()).await;
     assert_eq!(before[0].status, Status::InvalidInput, "{:?}", before[0]);
     assert_eq!(before[0].details["unavailable"]["language"], "python");
@@ -109,7 +106,7 @@ async fn a_missing_runtime_is_invalid_input_until_it_is_built_and_then_scores() 
     assert_eq!(reported[1].availability, referee_code::Availability::Available, "{reported:?}");
 
     // The runtime is built while the process runs: the next item scores, no restart.
-    std::fs::copy(built_python_wasm(), dir.path().join("python.wasm"))?;
+    std::fs::copy(common::runtimes_dir().join("python.wasm"), dir.path().join("python.wasm"))?;
     let after = verifier.score_batch(vec![sum_item(json!({}))?], Budget::unlimited()).await;
     assert_eq!(after[0].status, Status::Correct, "{:?}", after[0]);
     assert_eq!(verifier.availability()[0].availability, referee_code::Availability::Available);

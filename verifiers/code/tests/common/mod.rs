@@ -1,0 +1,28 @@
+//! The verifier these tests share, on one sandbox configured as the server configures its own:
+//! the runtimes folder in `REFEREE__SANDBOX__RUNTIMES_DIR` when it is set (the sandbox reads no
+//! environment; tests are not the server, so they read it here), else this source tree's.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use referee_code::{Chain, CodeVerifier, Sandbox, SandboxConfig};
+
+/// The runtimes folder `scripts/build-runtimes` fills.
+pub fn runtimes_dir() -> PathBuf {
+    std::env::var_os("REFEREE__SANDBOX__RUNTIMES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../runtimes/build"))
+}
+
+/// A verifier on the sandbox of this test binary, made at first use.
+pub fn verifier() -> anyhow::Result<CodeVerifier> {
+    static SHARED: OnceLock<Result<Arc<Sandbox>, String>> = OnceLock::new();
+    let sandbox = SHARED
+        .get_or_init(|| {
+            let config = SandboxConfig { runtimes_dir: runtimes_dir(), ..SandboxConfig::default() };
+            Sandbox::new(config).map(Arc::new).map_err(|e| Chain(&e).to_string())
+        })
+        .clone()
+        .map_err(anyhow::Error::msg)?;
+    Ok(CodeVerifier::new().in_sandbox(sandbox))
+}
