@@ -503,10 +503,8 @@ mod tests {
         let roles: Vec<(&str, &str)> = rlbff.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
         assert_eq!(roles, [("user", "Task"), ("assistant", "Answer"), ("principle", "Short?")]);
 
-        let message = |role: &str, content: &str| MessageTemplate {
-            role: role.to_owned(),
-            content: content.to_owned(),
-        };
+        let message =
+            |role: &str, content: &str| MessageTemplate { role: role.to_owned(), content: content.to_owned() };
         let config = JudgeConfig {
             rubric_messages: Some(vec![
                 message("system", "You grade strictly."),
