@@ -7,10 +7,10 @@ use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
+use crate::SandboxError;
 use crate::error::{Lack, wasmtime_cause};
-use crate::native::NativeLanguage;
-use crate::setup::{Availability, FIRST_BACKOFF, GuestLanguage, Retrying, pick_runtimes_dir, runtimes_search_order};
-use crate::{NativeRuntime, PythonRuntime, SandboxError};
+use crate::limits::MAX_TABLE_ELEMENTS;
+use crate::setup::{FIRST_BACKOFF, pick_runtimes_dir, runtimes_search_order};
 
 /// How often the epoch ticks. Each tick lets a running guest yield to the executor, so the
 /// wall-clock backstop can fire even while the guest computes.
@@ -24,10 +24,6 @@ const MAX_WASM_STACK: usize = 8 << 20;
 /// `memory_mb` goes up to 2048. A pooled memory slot reserves this much address space (plus guard
 /// pages), never this much RAM.
 pub const MAX_GUEST_MEMORY: usize = 4 << 30;
-
-/// Elements a guest table may grow to. Tables are small; this only stops a guest from growing one
-/// without bound. It also sizes a pooled table slot (address space, 8 bytes an element).
-pub(crate) const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
 /// Where the sandbox finds its guest runtimes and keeps precompiled artefacts, and how it
 /// allocates guest instances. The server fills it from its `[sandbox]` configuration.
@@ -91,10 +87,10 @@ pub enum Allocation {
     OnDemand,
 }
 
-/// A wasmtime engine, the worker threads guests run on and the loaded runtimes. Its owner
-/// makes one and shares it (an `Arc<Sandbox>`); the runtimes are set up on first use.
+/// What every guest runs on: a wasmtime engine with its epoch ticker, and the worker threads
+/// runs are queued for. A [`crate::Sandbox`] holds one, with the runtimes loaded in it.
 #[derive(Debug)]
-pub struct Sandbox {
+pub struct Host {
     pub(crate) engine: Engine,
     config: SandboxConfig,
     allocation: Allocation,
@@ -102,15 +98,10 @@ pub struct Sandbox {
     /// One permit per worker: a run starts (and its wall clock with it) only when it has a core,
     /// so a burst of runs queues instead of sharing the cores and timing out together.
     slots: Arc<tokio::sync::Semaphore>,
-    python: Retrying<PythonRuntime>,
-    native: Retrying<NativeRuntime>,
-    /// Whether clang compiles and links a small C, and a small C++, program here.
-    c_toolchain: Retrying<()>,
-    cpp_toolchain: Retrying<()>,
 }
 
 /// The worker threads guests run on. Dropping them does not wait for the threads, so a sandbox
-/// may be dropped on an async worker (a runtime dropped there blocks, which tokio refuses).
+/// (and its host) may be dropped on an async worker (a runtime dropped there blocks, which tokio refuses).
 #[derive(Debug)]
 struct Workers {
     handle: tokio::runtime::Handle,
@@ -154,79 +145,18 @@ fn start_ticker(engine: &Engine) -> Result<(), SandboxError> {
         .map_err(|e| SandboxError::Thread { thread: "epoch ticker", source: Arc::new(e) })
 }
 
-impl Sandbox {
-    /// A sandbox with its own engine, epoch ticker and worker threads. The runtimes are not
-    /// loaded here: the first use of each sets it up (the first Python load precompiles).
+impl Host {
+    /// A host with its own engine, epoch ticker and worker threads.
     ///
     /// With `config.pool_runs > 0` the engine reserves a pool for that many concurrent runs; when
     /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
     /// allocates on demand instead.
-    pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
+    pub(crate) fn new(config: SandboxConfig) -> Result<Host, SandboxError> {
         let (engine, allocation) = make_engine(config.pool_runs)?;
         let workers = Workers::start(config.workers)?;
         start_ticker(&engine)?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
-        let backoff = config.setup_backoff;
-        Ok(Sandbox {
-            engine,
-            config,
-            allocation,
-            workers,
-            slots,
-            python: Retrying::new(backoff),
-            native: Retrying::new(backoff),
-            c_toolchain: Retrying::new(backoff),
-            cpp_toolchain: Retrying::new(backoff),
-        })
-    }
-
-    /// The Python runtime, loaded (and precompiled if needed) on first use. A failed load is
-    /// tried again after a backoff (blocking; call it off the async workers).
-    pub fn python(&self) -> Result<Arc<PythonRuntime>, SandboxError> {
-        self.python.get_or_try(|| {
-            let loaded = PythonRuntime::load(self);
-            log_setup(GuestLanguage::Python, &loaded);
-            loaded
-        })
-    }
-
-    /// The C and C++ runtime. It does not check the toolchain: see [`Sandbox::toolchain`].
-    pub fn native(&self) -> Result<Arc<NativeRuntime>, SandboxError> {
-        self.native.get_or_try(|| NativeRuntime::new(self))
-    }
-
-    /// Checks, once and again after a backoff while it fails, that the host's clang compiles
-    /// and links a small program of `language` in its confinement (blocking).
-    pub fn toolchain(&self, language: NativeLanguage) -> Result<(), SandboxError> {
-        let (cell, guest) = match language {
-            NativeLanguage::C => (&self.c_toolchain, GuestLanguage::C),
-            NativeLanguage::Cpp => (&self.cpp_toolchain, GuestLanguage::Cpp),
-        };
-        cell.get_or_try(|| {
-            let probed = crate::native::probe_toolchain(&self.engine, language);
-            log_setup(guest, &probed);
-            probed
-        })
-        .map(|_| ())
-    }
-
-    /// Sets `language` up now unless it is set up or within its backoff, and says whether it is
-    /// available (blocking: the first Python load precompiles the runtime).
-    pub fn check(&self, language: GuestLanguage) -> Result<(), SandboxError> {
-        match language {
-            GuestLanguage::Python => self.python().map(|_| ()),
-            GuestLanguage::C => self.native().and_then(|_| self.toolchain(NativeLanguage::C)),
-            GuestLanguage::Cpp => self.native().and_then(|_| self.toolchain(NativeLanguage::Cpp)),
-        }
-    }
-
-    /// What the last set-up of `language` found, without trying again.
-    pub fn availability(&self, language: GuestLanguage) -> Availability {
-        match language {
-            GuestLanguage::Python => self.python.availability(),
-            GuestLanguage::C => self.c_toolchain.availability(),
-            GuestLanguage::Cpp => self.cpp_toolchain.availability(),
-        }
+        Ok(Host { engine, config, allocation, workers, slots })
     }
 
     /// The runtimes folder now: `runtimes_dir` when it holds `python.wasm`, else the first folder
@@ -325,20 +255,6 @@ impl Sandbox {
 
 fn compile_error(wasm: &Path, error: wasmtime::Error) -> SandboxError {
     SandboxError::Compile { path: wasm.to_owned(), source: wasmtime_cause(error) }
-}
-
-/// Logs the outcome of a set-up attempt: an available language once, an unavailable one with
-/// its reason and fix at every failed attempt (the backoff bounds how often).
-fn log_setup<T>(language: GuestLanguage, outcome: &Result<T, SandboxError>) {
-    match outcome {
-        Ok(_) => tracing::info!(language = language.as_str(), "code runtime available"),
-        Err(error) => tracing::warn!(
-            language = language.as_str(),
-            reason = %error.reason(),
-            fix = %error.fix(),
-            "code runtime unavailable"
-        ),
-    }
 }
 
 /// Hex digits of an artefact's key.

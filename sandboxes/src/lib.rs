@@ -24,14 +24,16 @@ mod limits;
 mod native;
 mod python;
 mod run;
+mod sandbox;
 mod setup;
 
-pub use engine::{Allocation, MAX_GUEST_MEMORY, Sandbox, SandboxConfig};
+pub use engine::{Allocation, Host, MAX_GUEST_MEMORY, SandboxConfig};
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use limits::Limits;
 pub use native::{Compiled, NativeLanguage, NativeRuntime};
 pub use python::{PythonOutcome, PythonRuntime};
 pub use run::{Execution, Termination};
+pub use sandbox::Sandbox;
 pub use setup::{
     Availability, FIRST_BACKOFF, GuestLanguage, MAX_BACKOFF, PYTHON_WASM, pick_runtimes_dir, runtimes_search_order,
 };

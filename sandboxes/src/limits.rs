@@ -2,7 +2,9 @@ use std::time::Duration;
 
 use wasmtime::ResourceLimiter;
 
-use crate::engine::MAX_TABLE_ELEMENTS;
+/// Elements a guest table may grow to. Tables are small; this only stops a guest from growing one
+/// without bound. It also sizes a pooled table slot (address space, 8 bytes an element).
+pub(crate) const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
 /// What one run may spend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

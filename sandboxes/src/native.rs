@@ -18,10 +18,11 @@ use sha2::{Digest, Sha256};
 use wasmtime::{Linker, Module, Store, UpdateDeadline};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
+use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, classify};
-use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
+use crate::{Execution, Limits, SandboxError, Termination};
 
 /// A language clang compiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,13 +103,13 @@ impl std::fmt::Debug for NativeState {
 }
 
 impl NativeRuntime {
-    pub(crate) fn new(sandbox: &Sandbox) -> Result<NativeRuntime, SandboxError> {
-        let mut linker = Linker::<NativeState>::new(&sandbox.engine);
+    pub(crate) fn new(host: &Host) -> Result<NativeRuntime, SandboxError> {
+        let mut linker = Linker::<NativeState>::new(&host.engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
             .map_err(|e| SandboxError::Link { runtime: "C and C++", source: wasmtime_cause(e) })?;
-        let compilers = Arc::new(tokio::sync::Semaphore::new(sandbox.config().workers.max(1)));
+        let compilers = Arc::new(tokio::sync::Semaphore::new(host.config().workers.max(1)));
         let cache = Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES));
-        Ok(NativeRuntime { engine: sandbox.engine.clone(), linker, cache, compilers })
+        Ok(NativeRuntime { engine: host.engine.clone(), linker, cache, compilers })
     }
 
     /// Compiles `source` (blocking; call it off the async workers). The same source compiles once.
@@ -213,15 +214,15 @@ impl NativeRuntime {
         })
     }
 
-    /// Like [`NativeRuntime::run`], on the worker threads of `sandbox` (the one it was made in).
+    /// Like [`NativeRuntime::run`], on the worker threads of `host` (the one it was made in).
     pub async fn run_on(
         self: Arc<Self>,
-        sandbox: &Sandbox,
+        host: &Host,
         module: Module,
         stdin: Vec<u8>,
         limits: Limits,
     ) -> Result<Execution, SandboxError> {
-        sandbox.spawn(async move { self.run(&module, &stdin, &limits).await }).await?
+        host.spawn(async move { self.run(&module, &stdin, &limits).await }).await?
     }
 }
 

@@ -3,10 +3,11 @@ use std::time::Instant;
 use wasmtime::component::{ComponentExportIndex, ComponentType, InstancePre, Lift, Linker, ResourceTable};
 use wasmtime::{Store, UpdateDeadline};
 
+use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, RunState, classify};
-use crate::{Execution, Limits, Sandbox, SandboxError, Termination};
+use crate::{Execution, Limits, SandboxError, Termination};
 
 /// What the guest app returns from its `run` export.
 #[derive(ComponentType, Lift, Debug, Clone)]
@@ -49,24 +50,24 @@ impl std::fmt::Debug for PythonRuntime {
 
 impl PythonRuntime {
     /// Loads `python.wasm` from the runtimes folder through the precompiled cache.
-    pub(crate) fn load(sandbox: &Sandbox) -> Result<PythonRuntime, SandboxError> {
-        let dir = sandbox.runtimes_dir();
+    pub(crate) fn load(host: &Host) -> Result<PythonRuntime, SandboxError> {
+        let dir = host.runtimes_dir();
         let wasm = dir.join(crate::PYTHON_WASM);
         if !wasm.is_file() {
-            let config = sandbox.config();
+            let config = host.config();
             let searched = std::iter::once(&config.runtimes_dir).chain(&config.runtimes_search).cloned().collect();
             let lack = Lack::RuntimeNotFound { file: crate::PYTHON_WASM, searched };
             return Err(SandboxError::Unavailable { runtime: "python", lack });
         }
-        let component = sandbox.load_component("python", &dir, &wasm)?;
+        let component = host.load_component("python", &dir, &wasm)?;
         let link = |e| SandboxError::Link { runtime: "Python", source: wasmtime_cause(e) };
-        let mut linker = Linker::<RunState>::new(&sandbox.engine);
+        let mut linker = Linker::<RunState>::new(&host.engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(link)?;
         let pre = linker.instantiate_pre(&component).map_err(link)?;
         let run_export = component
             .get_export_index(None, "run")
             .ok_or_else(|| SandboxError::MissingExport { path: wasm.clone(), export: "run" })?;
-        Ok(PythonRuntime { pre, run_export, engine: sandbox.engine.clone() })
+        Ok(PythonRuntime { pre, run_export, engine: host.engine.clone() })
     }
 
     /// Runs `program` with `stdin`, then `harness` (if any) in the same namespace, under `limits`.
@@ -146,16 +147,16 @@ impl PythonRuntime {
         Ok((execution, outcome))
     }
 
-    /// Like [`PythonRuntime::run`], on the worker threads of `sandbox` (the one it was loaded in).
+    /// Like [`PythonRuntime::run`], on the worker threads of `host` (the one it was loaded in).
     pub async fn run_on(
         self: std::sync::Arc<Self>,
-        sandbox: &Sandbox,
+        host: &Host,
         program: String,
         stdin: Vec<u8>,
         harness: Option<String>,
         seed: u64,
         limits: Limits,
     ) -> Result<(Execution, PythonOutcome), SandboxError> {
-        sandbox.spawn(async move { self.run(&program, &stdin, harness.as_deref(), seed, &limits).await }).await?
+        host.spawn(async move { self.run(&program, &stdin, harness.as_deref(), seed, &limits).await }).await?
     }
 }

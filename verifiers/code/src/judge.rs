@@ -217,7 +217,7 @@ impl Runner {
             return self.run(program, stdin, None, 1).await;
         };
         let (limits, capped) = self.limits_for(1)?;
-        let run = Arc::clone(native).run_on(&self.sandbox, module.clone(), stdin.to_vec(), limits).await?;
+        let run = Arc::clone(native).run_on(self.sandbox.host(), module.clone(), stdin.to_vec(), limits).await?;
         deadline_check(run, PythonOutcome::default(), capped)
     }
 
@@ -248,7 +248,7 @@ impl Runner {
         let (limits, capped) = self.limits_for(fuel_factor)?;
         let python = self.python.as_ref().map(Arc::clone).ok_or(Failure::PythonNotLoaded)?;
         let (run, outcome) =
-            python.run_on(&self.sandbox, program.to_owned(), stdin.to_vec(), harness, SEED, limits).await?;
+            python.run_on(self.sandbox.host(), program.to_owned(), stdin.to_vec(), harness, SEED, limits).await?;
         deadline_check(run, outcome, capped)
     }
 }

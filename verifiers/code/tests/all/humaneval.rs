@@ -5,7 +5,7 @@ use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use serde_json::{Value, json};
 
-mod common;
+use super::common;
 
 struct Problem {
     task_id: String,
@@ -16,7 +16,7 @@ struct Problem {
 }
 
 fn problems() -> anyhow::Result<Vec<Problem>> {
-    include_str!("data/HumanEval.jsonl")
+    include_str!("../data/HumanEval.jsonl")
         .lines()
         .filter(|line| !line.trim().is_empty())
         .map(|line| {

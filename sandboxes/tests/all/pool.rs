@@ -20,7 +20,8 @@ fn sandbox(pool_runs: usize) -> anyhow::Result<&'static Sandbox> {
 
 async fn run(sandbox: &'static Sandbox, program: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execution> {
     let python = tokio::task::spawn_blocking(move || sandbox.python()).await??;
-    let (execution, _) = python.run_on(sandbox, program.to_owned(), stdin.as_bytes().to_vec(), None, 7, limits).await?;
+    let (execution, _) =
+        python.run_on(sandbox.host(), program.to_owned(), stdin.as_bytes().to_vec(), None, 7, limits).await?;
     Ok(execution)
 }
 

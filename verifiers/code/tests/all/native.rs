@@ -4,7 +4,7 @@ use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status};
 use serde_json::{Value, json};
 
-mod common;
+use super::common;
 
 /// Sum of n integers that do not fit in 32 bits.
 fn sum_tests() -> Value {

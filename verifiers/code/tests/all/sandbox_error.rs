@@ -9,7 +9,7 @@ use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use referee_sandbox::{Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 
-mod common;
+use super::common;
 
 fn verdicts(verdict: &Verdict) -> Vec<String> {
     verdict.details["tests"]

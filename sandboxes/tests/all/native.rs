@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use referee_sandbox::{Compiled, Execution, Limits, NativeLanguage, Termination};
 
-mod common;
+use super::common;
 
 async fn run(source: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execution> {
     let sandbox = common::shared()?;
@@ -14,7 +14,7 @@ async fn run(source: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execut
         Compiled::Program(module) => module,
         Compiled::Rejected(diagnostics) => anyhow::bail!("does not compile: {diagnostics}"),
     };
-    Ok(native.run_on(&sandbox, module, stdin.as_bytes().to_vec(), limits).await?)
+    Ok(native.run_on(sandbox.host(), module, stdin.as_bytes().to_vec(), limits).await?)
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use referee_code::CodeInput;
 use referee_core::{Budget, RewardModel as _, Status};
 use serde_json::{Value, json};
 
-mod common;
+use super::common;
 
 struct Fixture {
     name: String,

@@ -4,13 +4,13 @@ use std::time::Duration;
 
 use referee_sandbox::{Execution, Limits, PythonOutcome, Termination};
 
-mod common;
+use super::common;
 
 async fn run(program: &str, stdin: &str, limits: Limits) -> anyhow::Result<(Execution, PythonOutcome)> {
     let sandbox = common::shared()?;
     let loading = std::sync::Arc::clone(&sandbox);
     let python = tokio::task::spawn_blocking(move || loading.python()).await??;
-    Ok(python.run_on(&sandbox, program.to_owned(), stdin.as_bytes().to_vec(), None, 7, limits).await?)
+    Ok(python.run_on(sandbox.host(), program.to_owned(), stdin.as_bytes().to_vec(), None, 7, limits).await?)
 }
 
 fn text(bytes: &[u8]) -> String {
