@@ -30,6 +30,8 @@ use crate::telemetry;
 #[derive(Debug)]
 pub struct RunningServer {
     addr: SocketAddr,
+    /// The application the listener serves, for calls in the same process.
+    router: axum::Router,
     readiness: Arc<Readiness>,
     storage: Storage,
     stop: oneshot::Sender<()>,
@@ -99,6 +101,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     }
     let (stop, stopped) = oneshot::channel::<()>();
     let app = crate::routes::app(state);
+    let router = app.clone();
     let connections = http::ConnectionLimits {
         max_connections: crate::machine::connections_allowed(config.server.max_connections),
         header_read_timeout: Duration::from_millis(config.server.header_read_timeout_ms),
@@ -151,6 +154,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     tokio::task::spawn_blocking(move || crate::startup::log_availability(checked.registry()));
     Ok(RunningServer {
         addr,
+        router,
         readiness,
         storage,
         stop,
@@ -164,6 +168,12 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
 }
 
 impl RunningServer {
+    /// The application with every layer the listener serves, to call in the same process
+    /// (`tower::ServiceExt::oneshot`) where a test is about the API rather than the connection.
+    pub fn router(&self) -> axum::Router {
+        self.router.clone()
+    }
+
     /// The bound address (with the real port when 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
         self.addr

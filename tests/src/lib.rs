@@ -11,9 +11,12 @@ pub mod judge;
 use std::time::Duration;
 
 use anyhow::Context as _;
+use axum::body::Body;
+use axum::http::{Method, Request};
 use referee_server::{Config, RunningServer};
 use serde_json::Value;
 use sqlx::Connection as _;
+use tower::ServiceExt as _;
 
 /// The database a test server runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,30 +89,42 @@ impl TestServer {
         format!("{}{path}", self.base)
     }
 
-    /// POSTs JSON and returns the status and the JSON body.
+    /// POSTs JSON and returns the status and the JSON body. Like [`TestServer::get`],
+    /// [`TestServer::put`] and [`TestServer::delete`], it calls the application in this process
+    /// (every layer but the connection's); tests about connections use `client` and `url`.
     pub async fn post(&self, path: &str, body: &Value) -> anyhow::Result<(u16, Value)> {
-        let response = self.client.post(self.url(path)).json(body).send().await?;
-        let status = response.status().as_u16();
-        Ok((status, response.json().await?))
+        self.call(Method::POST, path, Some(body)).await
     }
 
     /// GETs and returns the status and the JSON body.
     pub async fn get(&self, path: &str) -> anyhow::Result<(u16, Value)> {
-        let response = self.client.get(self.url(path)).send().await?;
-        let status = response.status().as_u16();
-        Ok((status, response.json().await?))
+        self.call(Method::GET, path, None).await
     }
 
     /// PUTs JSON and returns the status and the JSON body.
     pub async fn put(&self, path: &str, body: &Value) -> anyhow::Result<(u16, Value)> {
-        let response = self.client.put(self.url(path)).json(body).send().await?;
-        let status = response.status().as_u16();
-        Ok((status, response.json().await?))
+        self.call(Method::PUT, path, Some(body)).await
     }
 
     /// Sends DELETE and returns the status.
     pub async fn delete(&self, path: &str) -> anyhow::Result<u16> {
-        Ok(self.client.delete(self.url(path)).send().await?.status().as_u16())
+        Ok(self.call(Method::DELETE, path, None).await?.0)
+    }
+
+    /// One request to the application in this process: the status and the JSON body.
+    async fn call(&self, method: Method, path: &str, body: Option<&Value>) -> anyhow::Result<(u16, Value)> {
+        let request = Request::builder().method(method).uri(path);
+        let request = match body {
+            Some(body) => {
+                request.header("content-type", "application/json").body(Body::from(serde_json::to_vec(body)?))?
+            }
+            None => request.body(Body::empty())?,
+        };
+        let response = self.server().router().oneshot(request).await?;
+        let status = response.status().as_u16();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+        let value = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes)? };
+        Ok((status, value))
     }
 
     /// Shuts the server down gracefully (writing queued rows) and keeps the database.
