@@ -20,7 +20,6 @@
 //! `127.0.0.1` signed by a private CA generated on the spot.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -29,12 +28,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+use referee_model_client::testkit::{TlsListener, private_ca};
 use serde_json::{Value, json};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
-use tokio_rustls::TlsAcceptor;
-use tokio_rustls::server::TlsStream;
 
 /// The judge's behaviour and counters, shared with the test.
 #[derive(Debug, Default)]
@@ -97,11 +94,11 @@ impl FakeJudge {
     /// Starts the same judge over HTTPS (`https://127.0.0.1:PORT/v1`); also returns the PEM of
     /// the private CA that signed its certificate.
     pub async fn start_https() -> anyhow::Result<(FakeJudge, String)> {
-        let (ca_pem, tls) = private_ca_certificate()?;
+        let (ca_pem, tls) = private_ca(&["127.0.0.1", "localhost"], "judge").map_err(anyhow::Error::from_boxed)?;
         let (state, app) = judge_app();
         let tcp = TcpListener::bind("127.0.0.1:0").await?;
         let addr = tcp.local_addr()?;
-        let listener = TlsListener { tcp, acceptor: TlsAcceptor::from(Arc::new(tls)) };
+        let listener = TlsListener::new(tcp, tls);
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
@@ -120,59 +117,6 @@ fn judge_app() -> (Arc<JudgeState>, axum::Router) {
     let app =
         axum::Router::new().route("/v1/chat/completions", axum::routing::post(complete)).with_state(Arc::clone(&state));
     (state, app)
-}
-
-/// A CA made for one test, and a server configuration with a certificate for `127.0.0.1` and
-/// `localhost` that it signed: the CA's PEM and the configuration.
-fn private_ca_certificate() -> anyhow::Result<(String, rustls::ServerConfig)> {
-    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new())?;
-    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "Referee test CA");
-    ca_params.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::CrlSign];
-    let ca = rcgen::CertifiedIssuer::self_signed(ca_params, rcgen::KeyPair::generate()?)?;
-    let key = rcgen::KeyPair::generate()?;
-    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])?;
-    params.distinguished_name.push(rcgen::DnType::CommonName, "judge");
-    let certificate = params.signed_by(&key, &ca)?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()?
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![certificate.der().clone()],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-        )?;
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
-    Ok((ca.pem(), config))
-}
-
-/// TCP connections that have completed a TLS handshake; failed handshakes (a client that
-/// refuses the certificate) are dropped.
-struct TlsListener {
-    tcp: TcpListener,
-    acceptor: TlsAcceptor,
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.tcp.accept().await {
-                Ok((stream, addr)) => {
-                    if let Ok(tls) = self.acceptor.accept(stream).await {
-                        return (tls, addr);
-                    }
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        self.tcp.local_addr()
-    }
 }
 
 struct InFlight<'a>(&'a JudgeState);

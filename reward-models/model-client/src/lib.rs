@@ -14,6 +14,8 @@
 
 mod client;
 mod error;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 mod text;
 mod tls;
 

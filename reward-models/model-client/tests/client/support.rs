@@ -2,18 +2,15 @@
 //! certificate for `127.0.0.1` signed by a CA made on the spot).
 
 use std::collections::VecDeque;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use referee_model_client::testkit::{TlsListener, private_ca};
 use referee_model_client::{Endpoint, ModelClient, RetryPolicy};
-use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
-use tokio::net::{TcpListener, TcpStream};
-use tokio_rustls::TlsAcceptor;
-use tokio_rustls::server::TlsStream;
+use tokio::net::TcpListener;
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
@@ -79,11 +76,11 @@ impl Server {
 
     /// The server over TLS, and the PEM of the CA that signed its certificate.
     pub async fn start_https(answers: Vec<Answer>) -> anyhow::Result<(Server, String)> {
-        let (ca_pem, tls) = private_ca()?;
+        let (ca_pem, tls) = private_ca(&["127.0.0.1"], "model server").map_err(anyhow::Error::from_boxed)?;
         let (script, app) = app(answers);
         let tcp = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("https://{}/v1/completions", tcp.local_addr()?);
-        let listener = TlsListener { tcp, acceptor: TlsAcceptor::from(Arc::new(tls)) };
+        let listener = TlsListener::new(tcp, tls);
         tokio::spawn(async move { axum::serve(listener, app).await });
         Ok((Server { url, script }, ca_pem))
     }
@@ -141,55 +138,4 @@ async fn answer(State(script): State<Arc<Script>>, headers: HeaderMap) -> Respon
         response.headers_mut().insert("retry-after", value);
     }
     response
-}
-
-/// A CA made for one test, and a server configuration with a certificate for `127.0.0.1` that
-/// it signed: the CA's PEM and the configuration.
-fn private_ca() -> anyhow::Result<(String, rustls::ServerConfig)> {
-    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new())?;
-    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "Referee test CA");
-    ca_params.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::CrlSign];
-    let ca = rcgen::CertifiedIssuer::self_signed(ca_params, rcgen::KeyPair::generate()?)?;
-    let key = rcgen::KeyPair::generate()?;
-    let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()])?;
-    let certificate = params.signed_by(&key, &ca)?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()?
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![certificate.der().clone()],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-        )?;
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
-    Ok((ca.pem(), config))
-}
-
-/// TCP connections that completed a TLS handshake; failed handshakes are dropped.
-struct TlsListener {
-    tcp: TcpListener,
-    acceptor: TlsAcceptor,
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.tcp.accept().await {
-                Ok((stream, addr)) => {
-                    if let Ok(tls) = self.acceptor.accept(stream).await {
-                        return (tls, addr);
-                    }
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        self.tcp.local_addr()
-    }
 }
