@@ -1,20 +1,25 @@
-//! The fused LM head's achieved memory bandwidth against the device's copy bandwidth, on a
+//! The LM head's achieved memory bandwidth (both methods) against the device's copy bandwidth, on a
 //! Qwen2.5-0.5B-sized head by default:
 //!
 //! ```text
 //! kernel_bandwidth [VOCAB] [HIDDEN] [REPEATS]
 //! ```
 //!
-//! The copy is a device-to-device copy of the LM-head matrix (it reads and writes each byte:
-//! 2 × its size per copy). The kernel streams the whole head once per group of 8 tokens, so a
-//! call over T tokens reads ⌈T/8⌉ × its size; each call also copies the T hidden states in and
-//! the T log-probs out, as the model's calls do. Prints one JSON line per token count.
+//! The copy is a device-to-device copy of the LM-head matrix (it reads and writes each byte: 2 ×
+//! its size per copy). The kernel streams the whole head once per group of 8 tokens, so a call over
+//! T tokens (1, 8, 32, 64, 256 and 1,024) reads ⌈T/8⌉ × its size; each call also copies the T
+//! hidden states in and the T log-probs out, as the model's calls do. The products method (cuBLAS
+//! over vocabulary slices, then a log-sum-exp per slice) reads the head once per call and writes
+//! and reads the T × vocab logits once. Prints one JSON line per method and token count: the call's
+//! time, the bytes it moves per second (`kernel_gb_per_s`, against the copy in `ratio_to_copy`),
+//! and the head's size over the call's time (`head_gb_per_s`: what reading the head once would
+//! take).
 //! `bench/rlpr/gpu.sh` runs it.
 
 use std::time::Instant;
 
 use referee_kernels::Matrix;
-use referee_kernels::cuda::Gpu;
+use referee_kernels::cuda::{Gpu, HeadMethod};
 
 fn arg(index: usize, default: usize) -> Result<usize, Box<dyn std::error::Error>> {
     Ok(std::env::args().nth(index).map_or(Ok(default), |s| s.parse())?)
@@ -50,26 +55,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     gpu.synchronize()?;
     let copy_gbs = 2.0 * bytes * repeats as f64 / started.elapsed().as_secs_f64() / 1e9;
 
-    for tokens in [8usize, 64, 256, 1024] {
+    for tokens in [1usize, 8, 32, 64, 256, 1024] {
         let states = values(tokens * hidden, 2 + tokens as u64, 1.0);
         let targets: Vec<u32> = (0..tokens).map(|i| (i * 7919 % vocab) as u32).collect();
         let hidden_states = Matrix::new(&states, tokens, hidden)?;
-        gpu.token_logprobs_with(hidden_states, &head, &targets)?;
-        let started = Instant::now();
-        for _ in 0..repeats {
-            gpu.token_logprobs_with(hidden_states, &head, &targets)?;
+        for method in [HeadMethod::Fused, HeadMethod::Products] {
+            gpu.token_logprobs_by(method, hidden_states, &head, &targets)?;
+            let started = Instant::now();
+            for _ in 0..repeats {
+                gpu.token_logprobs_by(method, hidden_states, &head, &targets)?;
+            }
+            let seconds = started.elapsed().as_secs_f64() / repeats as f64;
+            let streamed = match method {
+                HeadMethod::Fused => bytes * tokens.div_ceil(8) as f64,
+                HeadMethod::Products => bytes + 2.0 * (tokens * vocab * 4) as f64,
+            };
+            let kernel_gbs = streamed / seconds / 1e9;
+            println!(
+                "{{\"device\": {:?}, \"method\": \"{method:?}\", \"vocab\": {vocab}, \"hidden\": {hidden}, \
+                 \"tokens\": {tokens}, \"call_ms\": {:.4}, \"kernel_gb_per_s\": {kernel_gbs:.1}, \
+                 \"head_gb_per_s\": {:.1}, \"copy_gb_per_s\": {copy_gbs:.1}, \"ratio_to_copy\": {:.3}}}",
+                gpu.name(),
+                seconds * 1e3,
+                bytes / seconds / 1e9,
+                kernel_gbs / copy_gbs
+            );
         }
-        let seconds = started.elapsed().as_secs_f64() / repeats as f64;
-        let streamed = bytes * tokens.div_ceil(8) as f64;
-        let kernel_gbs = streamed / seconds / 1e9;
-        println!(
-            "{{\"device\": {:?}, \"vocab\": {vocab}, \"hidden\": {hidden}, \"tokens\": {tokens}, \
-             \"call_ms\": {:.4}, \"kernel_gb_per_s\": {kernel_gbs:.1}, \"copy_gb_per_s\": {copy_gbs:.1}, \
-             \"ratio_to_copy\": {:.3}}}",
-            gpu.name(),
-            seconds * 1e3,
-            kernel_gbs / copy_gbs
-        );
     }
     Ok(())
 }

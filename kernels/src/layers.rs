@@ -157,6 +157,40 @@ pub fn causal_attention(
     Ok(out)
 }
 
+/// [`causal_attention`] over sequences laid end to end: rows `segments[i]..segments[i + 1]` are
+/// one sequence and attend only to earlier rows of their own. `segments` rises from 0 to the row
+/// count; an empty segment is allowed.
+pub fn segmented_causal_attention<'a>(
+    q: Matrix<'a>,
+    k: Matrix<'a>,
+    v: Matrix<'a>,
+    segments: &[usize],
+    heads: usize,
+    kv_heads: usize,
+    scale: f32,
+) -> Result<Vec<f32>, KernelError> {
+    check_segments(segments, q.rows())?;
+    if k.rows() != q.rows() || v.rows() != q.rows() {
+        return Err(shape(format!("{} query rows against {} keys and {} values", q.rows(), k.rows(), v.rows())));
+    }
+    let mut out = Vec::with_capacity(q.rows() * q.cols());
+    for bounds in segments.windows(2) {
+        let (first, n) = (bounds[0], bounds[1] - bounds[0]);
+        let rows = |m: Matrix<'a>| Matrix::new(&m.data()[first * m.cols()..(first + n) * m.cols()], n, m.cols());
+        out.extend(causal_attention(rows(q)?, rows(k)?, rows(v)?, heads, kv_heads, scale)?);
+    }
+    Ok(out)
+}
+
+/// Checks that `segments` rises from 0 to `rows`.
+pub fn check_segments(segments: &[usize], rows: usize) -> Result<(), KernelError> {
+    let rises = segments.windows(2).all(|pair| pair[0] <= pair[1]);
+    if segments.first() != Some(&0) || segments.last() != Some(&rows) || !rises {
+        return Err(shape(format!("segment bounds {segments:?} do not rise from 0 to {rows}")));
+    }
+    Ok(())
+}
+
 /// The rows of `x` at `rows`, in that order.
 pub fn gather_rows(x: Matrix<'_>, rows: &[u32]) -> Result<Vec<f32>, KernelError> {
     let mut out = Vec::with_capacity(rows.len() * x.cols());

@@ -102,7 +102,7 @@ fn shape(message: String) -> KernelError {
 }
 
 impl Gpu {
-    fn blas(&self) -> Result<&CudaBlas, KernelError> {
+    pub(super) fn blas(&self) -> Result<&CudaBlas, KernelError> {
         self.blas
             .as_ref()
             .ok_or_else(|| KernelError::Cuda("the cuBLAS library (libcublas) cannot be loaded".to_owned()))
@@ -267,101 +267,116 @@ impl Gpu {
         Ok(())
     }
 
-    /// [`crate::layers::causal_attention`]: for each key/value head, the scores of its group of
-    /// query heads in one batched cuBLAS product, the causal softmax, and a second batched
-    /// product into the output; the score buffer holds one group's `n × n` matrices at a time.
+    /// [`crate::layers::segmented_causal_attention`]: sequences laid end to end, rows
+    /// `segments[i]..segments[i + 1]` attending within their own sequence. For each sequence and
+    /// key/value head, the scores of its group of query heads in one batched cuBLAS product, the
+    /// causal softmax, and a second batched product into the output; the score buffer holds one
+    /// group's `n × n` matrices of the longest sequence.
+    #[allow(clippy::too_many_arguments)]
     pub fn causal_attention(
         &self,
         q: &DeviceMatrix,
         k: &DeviceMatrix,
         v: &DeviceMatrix,
+        segments: &[usize],
         heads: usize,
         kv_heads: usize,
         scale: f32,
     ) -> Result<DeviceMatrix, KernelError> {
-        let n = q.rows;
+        let rows = q.rows;
+        crate::layers::check_segments(segments, rows)?;
         if heads == 0 || kv_heads == 0 || !heads.is_multiple_of(kv_heads) || !q.cols.is_multiple_of(heads) {
             return Err(shape(format!("{heads} query heads, {kv_heads} key/value heads, rows of {}", q.cols)));
         }
         let d = q.cols / heads;
-        if k.rows != n || v.rows != n || k.cols != kv_heads * d || v.cols != kv_heads * d {
+        if k.rows != rows || v.rows != rows || k.cols != kv_heads * d || v.cols != kv_heads * d {
             return Err(shape(format!(
-                "keys {} × {} and values {} × {} for queries {n} × {} in {heads} heads over {kv_heads}",
+                "keys {} × {} and values {} × {} for queries {rows} × {} in {heads} heads over {kv_heads}",
                 k.rows, k.cols, v.rows, v.cols, q.cols
             )));
         }
-        let mut out = self.zeros(n, heads * d)?;
-        if out.len() == 0 {
+        let mut out = self.zeros(rows, heads * d)?;
+        let longest = segments.windows(2).map(|pair| pair[1] - pair[0]).max().unwrap_or(0);
+        if out.len() == 0 || longest == 0 {
             return Ok(out);
         }
         let group = heads / kv_heads;
-        let mut scores = self.zeros(group * n, n)?;
+        let mut scores = self.zeros(group * longest, longest)?;
         u32_of(scores.len(), "the attention score count")?;
-        let (n32, d32) = (i32_of(n, "the sequence length")?, i32_of(d, "the head size")?);
+        u32_of(out.len(), "the value count")?;
+        let d32 = i32_of(d, "the head size")?;
         let (q_stride, kv_stride) = (i32_of(heads * d, "a row length")?, i32_of(kv_heads * d, "a row length")?);
-        let (batch, square) = (i32_of(group, "the group size")?, (n * n) as i64);
+        let batch = i32_of(group, "the group size")?;
         let blas = self.blas()?;
-        for g in 0..kv_heads {
-            // scores[b][query][key] = scale · q_{g·group+b}[query] · k_g[key]: column-major that
-            // is scoresᵀ = K·Qᵀ, with K read transposed.
-            let config = StridedBatchedConfig {
-                gemm: GemmConfig {
-                    transa: cublasOperation_t::CUBLAS_OP_T,
-                    transb: cublasOperation_t::CUBLAS_OP_N,
-                    m: n32,
-                    n: n32,
-                    k: d32,
-                    alpha: scale,
-                    lda: kv_stride,
-                    ldb: q_stride,
-                    beta: 0.0f32,
-                    ldc: n32,
-                },
-                batch_size: batch,
-                stride_a: 0,
-                stride_b: d as i64,
-                stride_c: square,
-            };
-            let keys = k.data.slice(g * d..);
-            let queries = q.data.slice(g * group * d..);
-            // SAFETY: for batch b < group, A is key head g (n rows of d, row stride kv·d, from
-            // offset g·d), B query head g·group + b (n rows of d, row stride heads·d), C the
-            // b-th n × n matrix of the group·n × n score buffer; every index stays inside.
-            unsafe { blas.gemm_strided_batched(config, &keys, &queries, &mut scores.data) }.map_err(cuda_error)?;
+        for bounds in segments.windows(2) {
+            let (first, n) = (bounds[0], bounds[1] - bounds[0]);
+            if n == 0 {
+                continue;
+            }
+            let (n32, square) = (i32_of(n, "the sequence length")?, (n * n) as i64);
+            for g in 0..kv_heads {
+                // scores[b][query][key] = scale · q_{g·group+b}[query] · k_g[key]: column-major
+                // that is scoresᵀ = K·Qᵀ, with K read transposed.
+                let config = StridedBatchedConfig {
+                    gemm: GemmConfig {
+                        transa: cublasOperation_t::CUBLAS_OP_T,
+                        transb: cublasOperation_t::CUBLAS_OP_N,
+                        m: n32,
+                        n: n32,
+                        k: d32,
+                        alpha: scale,
+                        lda: kv_stride,
+                        ldb: q_stride,
+                        beta: 0.0f32,
+                        ldc: n32,
+                    },
+                    batch_size: batch,
+                    stride_a: 0,
+                    stride_b: d as i64,
+                    stride_c: square,
+                };
+                let keys = k.data.slice(first * kv_heads * d + g * d..);
+                let queries = q.data.slice(first * heads * d + g * group * d..);
+                // SAFETY: for batch b < group, A is key head g of the sequence (n rows of d, row
+                // stride kv·d, from row `first`), B query head g·group + b (n rows of d, row
+                // stride heads·d), C the b-th n × n matrix of the score buffer (group · longest²
+                // values, longest ≥ n); every index stays inside.
+                unsafe { blas.gemm_strided_batched(config, &keys, &queries, &mut scores.data) }.map_err(cuda_error)?;
 
-            let n_u32 = u32_of(n, "the sequence length")?;
-            let mut launch = self.stream.launch_builder(&self.decoder.causal_softmax);
-            launch.arg(&mut scores.data).arg(&n_u32);
-            // SAFETY: the arguments match `causal_softmax(scores, n)`; one block per row of n
-            // values, group · n rows, the size of the buffer.
-            unsafe { launch.launch(per_row(group * n)?) }.map_err(cuda_error)?;
+                let n_u32 = u32_of(n, "the sequence length")?;
+                let mut launch = self.stream.launch_builder(&self.decoder.causal_softmax);
+                launch.arg(&mut scores.data).arg(&n_u32);
+                // SAFETY: the arguments match `causal_softmax(scores, n)`; one block per row of
+                // n values, group · n rows, within the buffer.
+                unsafe { launch.launch(per_row(group * n)?) }.map_err(cuda_error)?;
 
-            // out[query][(g·group+b)·d + j] = Σ_key p_b[query][key] · v_g[key][j]: column-major
-            // outᵀ = Vᵀ·Pᵀ, nothing transposed.
-            let config = StridedBatchedConfig {
-                gemm: GemmConfig {
-                    transa: cublasOperation_t::CUBLAS_OP_N,
-                    transb: cublasOperation_t::CUBLAS_OP_N,
-                    m: d32,
-                    n: n32,
-                    k: n32,
-                    alpha: 1.0f32,
-                    lda: kv_stride,
-                    ldb: n32,
-                    beta: 0.0f32,
-                    ldc: q_stride,
-                },
-                batch_size: batch,
-                stride_a: 0,
-                stride_b: square,
-                stride_c: d as i64,
-            };
-            let values = v.data.slice(g * d..);
-            let mut target = out.data.slice_mut(g * group * d..);
-            // SAFETY: A is value head g (n rows of d, row stride kv·d), B the b-th n × n
-            // probability matrix, C head g·group + b of the output (n rows of d, row stride
-            // heads·d); every index stays inside its buffer.
-            unsafe { blas.gemm_strided_batched(config, &values, &scores.data, &mut target) }.map_err(cuda_error)?;
+                // out[query][(g·group+b)·d + j] = Σ_key p_b[query][key] · v_g[key][j]:
+                // column-major outᵀ = Vᵀ·Pᵀ, nothing transposed.
+                let config = StridedBatchedConfig {
+                    gemm: GemmConfig {
+                        transa: cublasOperation_t::CUBLAS_OP_N,
+                        transb: cublasOperation_t::CUBLAS_OP_N,
+                        m: d32,
+                        n: n32,
+                        k: n32,
+                        alpha: 1.0f32,
+                        lda: kv_stride,
+                        ldb: n32,
+                        beta: 0.0f32,
+                        ldc: q_stride,
+                    },
+                    batch_size: batch,
+                    stride_a: 0,
+                    stride_b: square,
+                    stride_c: d as i64,
+                };
+                let values = v.data.slice(first * kv_heads * d + g * d..);
+                let mut target = out.data.slice_mut(first * heads * d + g * group * d..);
+                // SAFETY: A is value head g of the sequence (n rows of d, row stride kv·d), B
+                // the b-th n × n probability matrix, C head g·group + b of the sequence's
+                // output rows (n rows of d, row stride heads·d); every index stays inside.
+                unsafe { blas.gemm_strided_batched(config, &values, &scores.data, &mut target) }.map_err(cuda_error)?;
+            }
         }
         Ok(out)
     }

@@ -145,6 +145,24 @@ mod decoder_layers {
     }
 
     #[test]
+    fn segmented_attention_keeps_each_sequence_to_itself() -> Result<(), KernelError> {
+        // Two sequences of 2 and 3 rows laid end to end, equal keys: each query averages the
+        // values from its own sequence's start, never the other sequence's.
+        let (n, d) = (5, 1);
+        let q = vec![1.0; n * d];
+        let k = vec![1.0; n * d];
+        let v = vec![2., 4., 10., 20., 60.];
+        let matrices = (Matrix::new(&q, n, d)?, Matrix::new(&k, n, d)?, Matrix::new(&v, n, d)?);
+        let out = layers::segmented_causal_attention(matrices.0, matrices.1, matrices.2, &[0, 2, 2, 5], 1, 1, 1.0)?;
+        assert!(close(&out, &[2., 3., 10., 15., 30.]), "{out:?}");
+        for bad in [&[0, 2][..], &[1, 5], &[0, 3, 2, 5], &[]] {
+            let refused = layers::segmented_causal_attention(matrices.0, matrices.1, matrices.2, bad, 1, 1, 1.0);
+            assert!(refused.is_err(), "{bad:?}");
+        }
+        Ok(())
+    }
+
+    #[test]
     fn elementwise_steps_and_gathering() -> Result<(), KernelError> {
         let mut x = vec![1., 2., 3., 4.];
         layers::add_bias(&mut x, &[10., 20.])?;

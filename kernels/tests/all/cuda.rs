@@ -5,7 +5,7 @@
 use super::common::{Case, max_difference};
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
-use referee_kernels::cuda::{DeviceMatrix, Gpu, compile_ptx, nvrtc_available};
+use referee_kernels::cuda::{DeviceMatrix, Gpu, HeadMethod, compile_ptx, nvrtc_available};
 use referee_kernels::{KernelError, Matrix, ScoreKind, layers, sequence_scores, sources, token_logprobs};
 
 /// Set (to anything) where NVRTC must be present, as in CI: a missing library then fails the
@@ -40,9 +40,12 @@ fn every_kernel_compiles_to_ptx() -> Result<(), KernelError> {
     Ok(())
 }
 
+/// The GPU, or `None` (saying so) where this machine has none; `REFEREE_REQUIRE_GPU` (set to
+/// anything) makes a missing GPU a failure, for runs on a GPU machine.
 fn open() -> Result<Option<Gpu>, KernelError> {
     let gpu = Gpu::open(0)?;
     if gpu.is_none() {
+        assert!(std::env::var_os("REFEREE_REQUIRE_GPU").is_none(), "REFEREE_REQUIRE_GPU is set but no GPU opens");
         eprintln!("SKIPPED GPU comparison: no CUDA driver or device on this machine");
     }
     Ok(gpu)
@@ -145,23 +148,28 @@ fn decoder_operations_match_their_cpu_twins() -> Result<(), KernelError> {
 
     let (k, v) = (random(&mut rng, n * kv * d), random(&mut rng, n * kv * d));
     let scale = 1.0 / (d as f32).sqrt();
-    let attended = gpu.causal_attention(
-        &upload(&gpu, &q, n, heads * d)?,
-        &upload(&gpu, &k, n, kv * d)?,
-        &upload(&gpu, &v, n, kv * d)?,
-        heads,
-        kv,
-        scale,
-    )?;
-    let expected = layers::causal_attention(
-        Matrix::new(&q, n, heads * d)?,
-        Matrix::new(&k, n, kv * d)?,
-        Matrix::new(&v, n, kv * d)?,
-        heads,
-        kv,
-        scale,
-    )?;
-    assert_close(&gpu.download(&attended)?, &expected, "causal_attention");
+    // One sequence, then several laid end to end (an empty one among them).
+    for segments in [&[0, n][..], &[0, 5, 5, 20, 21, n]] {
+        let attended = gpu.causal_attention(
+            &upload(&gpu, &q, n, heads * d)?,
+            &upload(&gpu, &k, n, kv * d)?,
+            &upload(&gpu, &v, n, kv * d)?,
+            segments,
+            heads,
+            kv,
+            scale,
+        )?;
+        let expected = layers::segmented_causal_attention(
+            Matrix::new(&q, n, heads * d)?,
+            Matrix::new(&k, n, kv * d)?,
+            Matrix::new(&v, n, kv * d)?,
+            segments,
+            heads,
+            kv,
+            scale,
+        )?;
+        assert_close(&gpu.download(&attended)?, &expected, &format!("causal_attention over {segments:?}"));
+    }
 
     let rows = [36, 0, 5, 5, 20];
     let gathered = gpu.download(&gpu.gather_rows(&x_d, &rows)?)?;
@@ -179,5 +187,27 @@ fn fused_kernel_with_a_resident_head_matches_its_cpu_twin() -> Result<(), Kernel
     let resident = gpu.upload(weight)?;
     let on_gpu = gpu.token_logprobs_with(hidden, &resident, &case.targets)?;
     assert_close(&on_gpu, &token_logprobs(hidden, weight, &case.targets)?, "token_logprobs_with");
+    Ok(())
+}
+
+/// Both LM-head methods against the CPU twin, the products over one slice of the vocabulary
+/// and (600 tokens × 60,000 rows: more logits than one product holds) over two.
+#[test]
+fn both_head_methods_match_the_cpu_twin() -> Result<(), KernelError> {
+    let Some(gpu) = open()? else { return Ok(()) };
+    for (seed, tokens, features, vocab, scale) in
+        [(31, 1, 8, 3, 1.0), (32, 70, 96, 9001, 8.0), (33, 600, 64, 60_000, 6.0)]
+    {
+        let case = Case::random(seed, tokens, features, vocab, scale);
+        let hidden = Matrix::new(&case.hidden, tokens, features)?;
+        let weight = Matrix::new(&case.weight, vocab, features)?;
+        let resident = gpu.upload(weight)?;
+        let on_cpu = token_logprobs(hidden, weight, &case.targets)?;
+        for method in [HeadMethod::Fused, HeadMethod::Products] {
+            let on_gpu = gpu.token_logprobs_by(method, hidden, &resident, &case.targets)?;
+            assert!(on_gpu.iter().all(|x| x.is_finite()), "seed {seed}, {method:?}: {on_gpu:?}");
+            assert_close(&on_gpu, &on_cpu, &format!("seed {seed}, {method:?}"));
+        }
+    }
     Ok(())
 }

@@ -66,6 +66,17 @@ impl Decoder {
             .map_err(|e| ModelError::Compute(e.to_string()))
     }
 
+    /// The embeddings, `vocab × hidden`, where the head is a matrix of its own (`None` when tied).
+    #[cfg(any(test, feature = "cuda"))]
+    fn untied_embeddings(&self) -> Result<Option<Matrix<'_>>, ModelError> {
+        if self.lm_head.is_none() {
+            return Ok(None);
+        }
+        Matrix::new(&self.embed, self.config.vocab_size, self.config.hidden_size)
+            .map(Some)
+            .map_err(|e| ModelError::Compute(e.to_string()))
+    }
+
     /// The blocks moved from candle's CPU tensors to CUDA device `ordinal`.
     #[cfg(feature = "cuda")]
     fn cuda_backend(&self, ordinal: usize) -> Result<Backend, ModelError> {
@@ -81,7 +92,8 @@ impl Decoder {
                 "the cuBLAS library (libcublas.so.12) cannot be loaded; put it on LD_LIBRARY_PATH".to_owned(),
             ));
         }
-        Ok(Backend::Cuda(Box::new(Stack::build(super::gpu::GpuOps(gpu), layers, norm, self.head()?)?)))
+        let stack = Stack::build(super::gpu::GpuOps::new(gpu), layers, norm, self.head()?, self.untied_embeddings()?)?;
+        Ok(Backend::Cuda(Box::new(stack)))
     }
 
     #[cfg(not(feature = "cuda"))]
@@ -140,15 +152,12 @@ impl Decoder {
             self.check(sequence)?;
         }
         let h = self.config.hidden_size;
-        let mut hidden = Vec::new();
-        let mut targets = Vec::new();
-        for sequence in batch {
-            let Some(&last) = sequence.positions.last() else { continue };
-            // The last scored token is predicted from the tokens before it: nothing after it
-            // matters.
-            let rows: Vec<u32> = sequence.positions.iter().map(|&p| p - 1).collect();
-            hidden.extend(self.hidden_states(&sequence.ids[..last as usize], &rows)?);
-            targets.extend(sequence.positions.iter().map(|&p| sequence.ids[p as usize]));
+        let scored: Vec<&TokenSequence> = batch.iter().filter(|sequence| !sequence.positions.is_empty()).collect();
+        let targets: Vec<u32> =
+            scored.iter().flat_map(|sequence| sequence.positions.iter().map(|&p| sequence.ids[p as usize])).collect();
+        let mut hidden = Vec::with_capacity(targets.len() * h);
+        for pack in self.packs(&scored) {
+            hidden.extend(self.pack_hidden_states(pack)?);
         }
         if temperature != 1.0 {
             hidden.iter_mut().for_each(|x| *x /= temperature);
@@ -167,38 +176,110 @@ impl Decoder {
         Ok(batch.iter().map(|sequence| logprobs.by_ref().take(sequence.positions.len()).collect()).collect())
     }
 
-    /// The final-norm hidden states of `rows` (indices into `ids`), flattened `[rows × hidden]`.
-    fn hidden_states(&self, ids: &[u32], rows: &[u32]) -> Result<Vec<f32>, ModelError> {
-        let (n, h) = (ids.len(), self.config.hidden_size);
-        let mut embedded = Vec::with_capacity(n * h);
-        for &id in ids {
-            embedded.extend_from_slice(&self.embed[id as usize * h..(id as usize + 1) * h]);
-        }
-        let (cos, sin) = self.rotary_tables(n);
-        match &self.backend {
-            Backend::Candle { layers, norm } => self.candle_hidden_states(layers, norm, embedded, (cos, sin), rows),
+    /// The batch cut into the sequences of one forward pass each: one sequence on the candle
+    /// backend; on the device, sequences laid end to end up to [`PACK_TOKENS`] tokens (a longer
+    /// sequence alone), so that each weight's product runs once per pass over all of them.
+    fn packs<'s>(&self, scored: &'s [&'s TokenSequence]) -> Vec<&'s [&'s TokenSequence]> {
+        let limit = match self.backend {
+            Backend::Candle { .. } => 0,
             #[cfg(test)]
-            Backend::Twins(stack) => self.stack_hidden_states(stack, &embedded, (&cos, &sin), rows),
+            Backend::Twins(_) => PACK_TOKENS,
             #[cfg(feature = "cuda")]
-            Backend::Cuda(stack) => self.stack_hidden_states(stack, &embedded, (&cos, &sin), rows),
+            Backend::Cuda(_) => PACK_TOKENS,
+        };
+        let mut packs = Vec::new();
+        let (mut start, mut tokens) = (0, 0);
+        for (i, sequence) in scored.iter().enumerate() {
+            let n = input_length(sequence);
+            if i > start && tokens + n > limit {
+                packs.push(&scored[start..i]);
+                (start, tokens) = (i, 0);
+            }
+            tokens += n;
+        }
+        if start < scored.len() {
+            packs.push(&scored[start..]);
+        }
+        packs
+    }
+
+    /// The final-norm hidden states of the scored positions of one pack, flattened
+    /// `[positions × hidden]`. Each sequence is fed up to its last scored token (the last
+    /// scored token is predicted from the tokens before it: nothing after it matters).
+    fn pack_hidden_states(&self, pack: &[&TokenSequence]) -> Result<Vec<f32>, ModelError> {
+        let parts: Vec<(&[u32], Vec<u32>)> = pack
+            .iter()
+            .map(|sequence| {
+                let rows = sequence.positions.iter().map(|&p| p - 1).collect();
+                (&sequence.ids[..input_length(sequence)], rows)
+            })
+            .collect();
+        self.hidden_states_of(&parts)
+    }
+
+    /// The final-norm hidden states of `rows` (indices into `ids`), flattened `[rows × hidden]`.
+    #[cfg(test)]
+    fn hidden_states(&self, ids: &[u32], rows: &[u32]) -> Result<Vec<f32>, ModelError> {
+        self.hidden_states_of(&[(ids, rows.to_vec())])
+    }
+
+    /// The hidden states of several sequences' rows, `(ids, rows into ids)`, in order: in one
+    /// pass on the device; the candle backend takes one sequence per call.
+    fn hidden_states_of(&self, parts: &[(&[u32], Vec<u32>)]) -> Result<Vec<f32>, ModelError> {
+        let longest = parts.iter().map(|(ids, _)| ids.len()).max().unwrap_or(0);
+        let (cos, sin) = self.rotary_tables(longest);
+        let half = self.inverse_frequencies.len();
+        match &self.backend {
+            Backend::Candle { layers, norm } => {
+                let h = self.config.hidden_size;
+                let mut hidden = Vec::new();
+                for (ids, rows) in parts {
+                    let mut embedded = Vec::with_capacity(ids.len() * h);
+                    for &id in *ids {
+                        embedded.extend_from_slice(&self.embed[id as usize * h..(id as usize + 1) * h]);
+                    }
+                    let tables = (cos[..ids.len() * half].to_vec(), sin[..ids.len() * half].to_vec());
+                    hidden.extend(self.candle_hidden_states(layers, norm, embedded, tables, rows)?);
+                }
+                Ok(hidden)
+            }
+            #[cfg(test)]
+            Backend::Twins(stack) => self.stack_hidden_states(stack, parts, (&cos, &sin)),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(stack) => self.stack_hidden_states(stack, parts, (&cos, &sin)),
         }
     }
 
+    /// One pass of the stack over `parts` laid end to end, with the rotary tables of the
+    /// longest.
     #[cfg(any(test, feature = "cuda"))]
     fn stack_hidden_states<O: super::stack::Ops>(
         &self,
         stack: &Stack<O>,
-        embedded: &[f32],
+        parts: &[(&[u32], Vec<u32>)],
         (cos, sin): (&[f32], &[f32]),
-        rows: &[u32],
     ) -> Result<Vec<f32>, ModelError> {
-        let matrix = |values, cols| {
-            Matrix::new(values, embedded.len() / self.config.hidden_size, cols)
-                .map_err(|e| ModelError::Compute(e.to_string()))
-        };
         let half = self.inverse_frequencies.len();
-        let tables = (matrix(cos, half)?, matrix(sin, half)?);
-        stack.hidden_states(&self.config, matrix(embedded, self.config.hidden_size)?, tables, rows)
+        let total: usize = parts.iter().map(|(ids, _)| ids.len()).sum();
+        let mut ids = Vec::with_capacity(total);
+        let (mut cos_all, mut sin_all) = (Vec::with_capacity(total * half), Vec::with_capacity(total * half));
+        let mut segments = Vec::with_capacity(parts.len() + 1);
+        let mut rows = Vec::new();
+        segments.push(0);
+        for (part, part_rows) in parts {
+            let offset = ids.len() as u32;
+            rows.extend(part_rows.iter().map(|&r| offset + r));
+            ids.extend_from_slice(part);
+            cos_all.extend_from_slice(&cos[..part.len() * half]);
+            sin_all.extend_from_slice(&sin[..part.len() * half]);
+            segments.push(ids.len());
+        }
+        let compute = |e: referee_kernels::KernelError| ModelError::Compute(e.to_string());
+        let tables = (
+            Matrix::new(&cos_all, total, half).map_err(compute)?,
+            Matrix::new(&sin_all, total, half).map_err(compute)?,
+        );
+        stack.hidden_states(&self.config, &ids, tables, &segments, &rows)
     }
 
     fn candle_hidden_states(
@@ -260,6 +341,17 @@ impl Decoder {
         }
         (cos, sin)
     }
+}
+
+/// The tokens one forward pass of the device holds at most (a longer sequence goes alone): it
+/// bounds the activations of a pass (the MLP's gate and up activations alone take 8 bytes per
+/// token and intermediate unit: 1.3 GB at 32,768 tokens for an intermediate size of 4,864).
+#[cfg(any(test, feature = "cuda"))]
+const PACK_TOKENS: usize = 32_768;
+
+/// The tokens fed for a sequence: up to its last scored token.
+fn input_length(sequence: &TokenSequence) -> usize {
+    sequence.positions.last().map_or(0, |&last| last as usize)
 }
 
 /// `[n × n]`: 0 where a query may attend (key ≤ query), −∞ elsewhere.
@@ -401,7 +493,8 @@ mod tests {
             let candle = Decoder::load(dir.path(), config.clone(), ModelDevice::Cpu)?;
             let mut twins = Decoder::load(dir.path(), config, ModelDevice::Cpu)?;
             let Backend::Candle { layers, norm } = &twins.backend else { panic!("loaded on the CPU") };
-            twins.backend = Backend::Twins(Box::new(Stack::build(HostOps, layers, norm, twins.head()?)?));
+            let stack = Stack::build(HostOps, layers, norm, twins.head()?, twins.untied_embeddings()?)?;
+            twins.backend = Backend::Twins(Box::new(stack));
             let batch = batch(seed, vocab);
             let expected = candle.logprobs(&batch)?;
             assert!(expected.iter().map(Vec::len).sum::<usize>() > 10, "the batch scores tokens");

@@ -32,11 +32,14 @@ pub(super) trait Ops {
         cos: &Self::Matrix,
         sin: &Self::Matrix,
     ) -> Result<(), KernelError>;
+    /// Attention over sequences laid end to end (rows `segments[i]..segments[i + 1]`).
+    #[allow(clippy::too_many_arguments)]
     fn causal_attention(
         &self,
         q: &Self::Matrix,
         k: &Self::Matrix,
         v: &Self::Matrix,
+        segments: &[usize],
         heads: usize,
         kv_heads: usize,
         scale: f32,
@@ -112,11 +115,13 @@ impl Ops for HostOps {
         q: &HostMatrix,
         k: &HostMatrix,
         v: &HostMatrix,
+        segments: &[usize],
         heads: usize,
         kv_heads: usize,
         scale: f32,
     ) -> Result<HostMatrix, KernelError> {
-        let data = layers::causal_attention(q.view()?, k.view()?, v.view()?, heads, kv_heads, scale)?;
+        let data =
+            layers::segmented_causal_attention(q.view()?, k.view()?, v.view()?, segments, heads, kv_heads, scale)?;
         Ok(HostMatrix { data, rows: q.rows, cols: q.cols })
     }
 
@@ -152,6 +157,8 @@ pub(super) struct Stack<O: Ops> {
     layers: Vec<StackLayer<O::Matrix>>,
     norm: O::Matrix,
     head: O::Matrix,
+    /// The token embeddings; `None` when tied to the head.
+    embed: Option<O::Matrix>,
 }
 
 impl<O: Ops> std::fmt::Debug for Stack<O> {
@@ -174,9 +181,15 @@ fn host_values(tensor: &Tensor) -> Result<(Vec<f32>, usize, usize), ModelError> 
 }
 
 impl<O: Ops> Stack<O> {
-    /// Copies the loaded weights (candle tensors on the CPU) and the LM head (`vocab × hidden`)
-    /// into `ops`'s storage.
-    pub(super) fn build(ops: O, layers: &[Layer], norm: &Tensor, head: Matrix<'_>) -> Result<Stack<O>, ModelError> {
+    /// Copies the loaded weights (candle tensors on the CPU), the LM head (`vocab × hidden`) and
+    /// the embeddings (`None` when tied to the head) into `ops`'s storage.
+    pub(super) fn build(
+        ops: O,
+        layers: &[Layer],
+        norm: &Tensor,
+        head: Matrix<'_>,
+        embed: Option<Matrix<'_>>,
+    ) -> Result<Stack<O>, ModelError> {
         let upload = |tensor: &Tensor| -> Result<O::Matrix, ModelError> {
             let (values, rows, cols) = host_values(tensor)?;
             ops.upload(Matrix::new(&values, rows, cols).map_err(compute)?).map_err(compute)
@@ -200,7 +213,8 @@ impl<O: Ops> Stack<O> {
         }
         let norm = upload(norm)?;
         let head = ops.upload(head).map_err(compute)?;
-        Ok(Stack { ops, layers: stacked, norm, head })
+        let embed = embed.map(|embed| ops.upload(embed)).transpose().map_err(compute)?;
+        Ok(Stack { ops, layers: stacked, norm, head, embed })
     }
 
     fn linear(&self, x: &O::Matrix, linear: &StackLinear<O::Matrix>) -> Result<O::Matrix, KernelError> {
@@ -211,14 +225,17 @@ impl<O: Ops> Stack<O> {
         Ok(y)
     }
 
-    /// The final-norm hidden states of `rows`, flattened `[rows × hidden]`, from the embedded
-    /// tokens (`n × hidden`) and the rotary tables (`n × head_dim/2`): the same steps as the
-    /// candle pass in [`super::decoder`].
+    /// The final-norm hidden states of `rows`, flattened `[rows × hidden]`, from the token ids
+    /// (`n`, embedded on the device) and the rotary tables (`n × head_dim/2`) of sequences laid end to
+    /// end (rows `segments[i]..segments[i + 1]`, each with its own positions from 0): the same
+    /// steps as the candle pass in [`super::decoder`], with every sequence in one product per
+    /// weight and attention kept within each sequence.
     pub(super) fn hidden_states(
         &self,
         config: &ModelConfig,
-        embedded: Matrix<'_>,
+        ids: &[u32],
         tables: (Matrix<'_>, Matrix<'_>),
+        segments: &[usize],
         rows: &[u32],
     ) -> Result<Vec<f32>, ModelError> {
         let (heads, kv) = (config.num_attention_heads, config.num_key_value_heads);
@@ -226,7 +243,7 @@ impl<O: Ops> Stack<O> {
         let scale = 1.0 / (config.head_dim as f32).sqrt();
         let ops = &self.ops;
         let run = || -> Result<Vec<f32>, KernelError> {
-            let mut x = ops.upload(embedded)?;
+            let mut x = ops.gather_rows(self.embed.as_ref().unwrap_or(&self.head), ids)?;
             let (cos, sin) = (ops.upload(tables.0)?, ops.upload(tables.1)?);
             for layer in &self.layers {
                 let normed = ops.rms_norm(&x, &layer.input_norm, eps)?;
@@ -235,7 +252,7 @@ impl<O: Ops> Stack<O> {
                 let v = self.linear(&normed, &layer.v)?;
                 ops.rope(&mut q, heads, &cos, &sin)?;
                 ops.rope(&mut k, kv, &cos, &sin)?;
-                let attended = ops.causal_attention(&q, &k, &v, heads, kv, scale)?;
+                let attended = ops.causal_attention(&q, &k, &v, segments, heads, kv, scale)?;
                 ops.add_in_place(&mut x, &self.linear(&attended, &layer.o)?)?;
                 let normed = ops.rms_norm(&x, &layer.post_norm, eps)?;
                 let mut gated = self.linear(&normed, &layer.gate)?;
