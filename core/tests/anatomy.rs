@@ -1,4 +1,5 @@
-//! The response anatomy against the shared fixture: every part of every row.
+//! The response anatomy against the shared fixture: every part of every row, as the fixture
+//! states it and as pinned in `snapshots/anatomy__anatomy.snap`.
 
 use referee_core::anatomy::fixtures::{answer_among, rows};
 use referee_core::anatomy::{Anatomy, Marker};
@@ -22,4 +23,36 @@ fn every_fixture_row_reads_as_written() {
         }
         assert_eq!(answer_among(&anatomy, &Marker::ALL), row.answer.as_deref(), "{name}: answer");
     }
+}
+
+/// Every row's reading on one line: reasoning, whether it closed, the final text, each candidate
+/// with its byte range, every box with its offset, and the answer.
+#[test]
+fn every_fixture_row_reads_as_in_the_snapshot() {
+    let mut lines = String::new();
+    for row in rows() {
+        let anatomy = Anatomy::read(&row.response);
+        let candidates: Vec<String> = anatomy
+            .candidates()
+            .iter()
+            .map(|c| format!("{} {:?} at {}..{}", c.marker.as_str(), c.text, c.span.start, c.span.end))
+            .collect();
+        let boxes: Vec<String> = anatomy.boxes().map(|(text, at)| format!("{text:?} at {at}")).collect();
+        lines += &format!(
+            "{}: reasoning {}{}, final {:?}, candidates [{}], boxes [{}], answer {}\n",
+            row.name,
+            quoted(anatomy.reasoning()),
+            if anatomy.reasoning_unclosed() { " (unclosed)" } else { "" },
+            anatomy.final_text(),
+            candidates.join(", "),
+            boxes.join(", "),
+            quoted(answer_among(&anatomy, &Marker::ALL)),
+        );
+    }
+    insta::assert_snapshot!("anatomy", lines);
+}
+
+/// The text in quotes with Rust's escapes, or `none`.
+fn quoted(text: Option<&str>) -> String {
+    text.map_or_else(|| "none".to_owned(), |t| format!("{t:?}"))
 }

@@ -1,11 +1,14 @@
 //! Scores the public peer cases (Math-Verify, lighteval, rllm test suites) with the default
-//! options and holds the verifier to the accuracy and false-accept bars.
+//! options and holds the verifier to the accuracy and false-accept bars. Every row's verdict is
+//! pinned in `snapshots/all__conformance__peer_cases.snap`.
 
 use std::collections::BTreeMap;
 
 use referee_core::Budget;
 use referee_math::{MathOptions, judge};
 use serde::Deserialize;
+
+use super::snapshot;
 
 #[derive(Deserialize)]
 struct Case {
@@ -39,8 +42,16 @@ fn peer_cases_meet_the_bars() {
     let opts = MathOptions::default();
     let mut by_category: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut misses = Vec::new();
+    let mut verdicts = String::new();
     for (i, case) in cases.iter().enumerate() {
         let j = judge(&case.pred, &case.gold, &opts, &Budget::unlimited());
+        verdicts += &format!(
+            "row {} [{}] expected {}: {}\n",
+            i + 1,
+            case.category,
+            snapshot::expected(case.expected),
+            snapshot::line(&j.clone().into_verdict())
+        );
         let got = j.is_correct();
         let t = by_category.entry(&case.category).or_default();
         t.rows += 1;
@@ -97,6 +108,7 @@ fn peer_cases_meet_the_bars() {
     }
     assert!(accuracy >= 0.97, "accuracy {accuracy:.3} is below 0.97");
     assert!(false_accept_rate <= 0.01, "false accepts {false_accept_rate:.3} exceed 1% of rows");
+    insta::assert_snapshot!("peer_cases", verdicts);
 }
 
 /// The registry path the server uses (`ErasedVerifier::verify_json` on JSON items) gives the

@@ -1,9 +1,12 @@
-//! Accept/reject fixtures per category: the behaviour `docs/verifiers/math.md` promises.
+//! Accept/reject fixtures per category: the behaviour `docs/verifiers/math.md` promises. Every
+//! fixture's verdict is pinned in `snapshots/all__fixtures__fixtures.snap`.
 
 use std::time::{Duration, Instant};
 
 use referee_core::{Budget, Status, Verifier};
 use referee_math::{ExtractionMode, MathInput, MathOptions, MathVerifier, PercentPolicy, judge};
+
+use super::snapshot;
 
 /// One fixture: reference, response, whether the response is credited.
 type Row = (&'static str, &'static str, bool);
@@ -212,16 +215,23 @@ fn run(reference: &str, response: &str, opts: &MathOptions) -> bool {
 fn fixtures_behave_as_documented() {
     let opts = MathOptions::default();
     let mut failures = Vec::new();
+    let mut verdicts = String::new();
     for (category, rows) in FIXTURES {
         for (reference, response, expected) in *rows {
-            let got = run(reference, response, &opts);
+            let j = judge(response, reference, &opts, &Budget::unlimited());
+            let got = j.is_correct();
+            verdicts += &format!(
+                "[{category}] {reference:?} vs {response:?} expected {}: {}\n",
+                snapshot::expected(*expected),
+                snapshot::line(&j.clone().into_verdict())
+            );
             if got != *expected {
-                let j = judge(response, reference, &opts, &Budget::unlimited());
                 failures.push(format!("[{category}] {reference:?} vs {response:?}: expected {expected}, got {j:?}"));
             }
         }
     }
     assert!(failures.is_empty(), "{} fixtures failed:\n{}", failures.len(), failures.join("\n"));
+    insta::assert_snapshot!("fixtures", verdicts);
 }
 
 #[test]

@@ -1,12 +1,15 @@
 //! Scores `data/held_out.jsonl`, cases written for this crate that no peer suite holds
 //! (rounding traps, units, degrees, text answers, GSM8K- and AIME-style integers, olympiad
-//! expressions), and holds the default options to the same bars as the peer cases.
+//! expressions), and holds the default options to the same bars as the peer cases. Every row's
+//! verdict is pinned in `snapshots/all__held_out__held_out.snap`.
 
 use std::collections::BTreeMap;
 
 use referee_core::Budget;
 use referee_math::{MathOptions, judge};
 use serde::Deserialize;
+
+use super::snapshot;
 
 #[derive(Deserialize)]
 struct Case {
@@ -28,8 +31,16 @@ fn held_out_cases_meet_the_bars() {
     let mut by_category: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut misses = Vec::new();
     let (mut right, mut false_accepts) = (0, 0);
+    let mut verdicts = String::new();
     for (i, case) in cases.iter().enumerate() {
         let j = judge(&case.pred, &case.gold, &MathOptions::default(), &Budget::unlimited());
+        verdicts += &format!(
+            "row {} [{}] expected {}: {}\n",
+            i + 1,
+            case.category,
+            snapshot::expected(case.expected),
+            snapshot::line(&j.clone().into_verdict())
+        );
         let entry = by_category.entry(&case.category).or_default();
         entry.0 += 1;
         if j.is_correct() == case.expected {
@@ -65,4 +76,5 @@ fn held_out_cases_meet_the_bars() {
     }
     assert!(accuracy >= 0.97, "accuracy {accuracy:.3} is below 0.97");
     assert!(false_accept_rate <= 0.01, "false accepts {false_accept_rate:.3} exceed 1% of rows");
+    insta::assert_snapshot!("held_out", verdicts);
 }

@@ -1,12 +1,13 @@
 //! Pins generated instances: (task, level, seed) must give the same instance and reference
-//! objective on every version. A change here means the generator changed, which needs a
-//! `GENERATOR_VERSION` bump and a deliberate refresh: `UPDATE_GOLDEN=1 cargo test -p referee-np --test all golden`.
+//! objective on every version. The pinned lines are the snapshot
+//! `snapshots/all__golden__instances.snap`. A change here means the generator changed, which
+//! needs a `GENERATOR_VERSION` bump and a deliberate refresh:
+//! `INSTA_UPDATE=always cargo test -p referee-np --test all golden`, then review `git diff`.
 
 use std::fmt::Write as _;
 
 use referee_np::{catalogue, generate};
 
-const GOLDEN: &str = "tests/golden/instances.txt";
 const SEEDS: [u64; 2] = [0, 12_345];
 
 fn fnv1a(text: &str) -> u64 {
@@ -41,17 +42,5 @@ fn current() -> String {
 
 #[test]
 fn generated_instances_match_the_pinned_ones() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
-    let now = current();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        let written =
-            std::fs::create_dir_all(path.parent().unwrap_or(&path)).and_then(|()| std::fs::write(&path, &now));
-        assert!(written.is_ok(), "{written:?}");
-        return;
-    }
-    let pinned = std::fs::read_to_string(&path).unwrap_or_default();
-    let pinned_lines: Vec<&str> = pinned.lines().collect();
-    for line in now.lines() {
-        assert!(pinned_lines.contains(&line), "not pinned (generator changed or new task): {line}");
-    }
+    insta::assert_snapshot!("instances", current());
 }
