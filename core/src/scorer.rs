@@ -169,6 +169,30 @@ impl Scorer {
         }
     }
 
+    /// Scores JSON items with either kind of scorer, one verdict per item in order: a
+    /// verifier's batch on the rayon pool (the awaiting task holds no thread meanwhile), a
+    /// reward model's as its future. For scorers that hand items to other scorers.
+    pub fn score_values(&self, items: Vec<Value>, budget: Budget) -> BoxFuture<'static, Vec<Verdict>> {
+        match self {
+            Scorer::Blocking(verifier) => {
+                let verifier = Arc::clone(verifier);
+                let count = items.len();
+                let (send, receive) = futures::channel::oneshot::channel();
+                rayon::spawn(move || {
+                    // The receiver is gone only when the caller stopped waiting.
+                    let _ = send.send(verifier.verify_json(&items, &budget));
+                });
+                async move {
+                    receive.await.unwrap_or_else(|_| {
+                        vec![Verdict::internal_error("verifier thread ended without a verdict"); count]
+                    })
+                }
+                .boxed()
+            }
+            Scorer::Async(model) => Arc::clone(model).score_json(items, budget),
+        }
+    }
+
     /// The scorer's description and input schema.
     pub fn info(&self) -> ScorerInfo {
         match self {

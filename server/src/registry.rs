@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use referee_code::CodeVerifier;
+use referee_composite::CompositeScorer;
 use referee_core::{Scorer, ScorerInfo};
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
@@ -52,7 +53,8 @@ impl Registry {
     }
 
     /// Every scorer Referee ships; `rubric` asks `judge` and reads stored rubrics through
-    /// `backing`, and may use every other scorer as a criterion; `code` is the configured code
+    /// `backing`, and may use every other scorer as a criterion; `composite` hands its parts to
+    /// the scorers before it; `code` is the configured code
     /// verifier, on the server's sandbox; `rlpr` scores with its source when an item sends no
     /// log-probs.
     pub fn builtin_with(judge: JudgeClient, backing: Backing, code: CodeVerifier, rlpr: RlprModel) -> Registry {
@@ -67,7 +69,9 @@ impl Registry {
             Scorer::reward_model(code),
         ];
         let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
-        let mut registry = Registry::new(scorers.into_iter().chain([Scorer::reward_model(rubric)]).collect());
+        let composite = CompositeScorer::new(&scorers);
+        let combined = [Scorer::reward_model(rubric), Scorer::reward_model(composite)];
+        let mut registry = Registry::new(scorers.into_iter().chain(combined).collect());
         registry.code = Some(languages);
         registry
     }

@@ -761,6 +761,78 @@ export interface components {
              */
             verifier: "code";
         };
+        /**
+         * @description How the parts' scores combine into the item's score.
+         * @enum {string}
+         */
+        CompositeAggregate: "all" | "mean" | "weighted";
+        /**
+         * @description One `composite` item: a response answering several sub-problems in order.
+         * @example {
+         *       "parts": [
+         *         {
+         *           "input": {
+         *             "reference": "12"
+         *           },
+         *           "verifier": "math"
+         *         },
+         *         {
+         *           "input": {
+         *             "reference": "0.75"
+         *           },
+         *           "verifier": "math"
+         *         }
+         *       ],
+         *       "response": "1. 12\n2. 3/4",
+         *       "split": "numbered"
+         *     }
+         */
+        CompositeInput: {
+            /** @description How the parts' scores combine (default `all`). */
+            aggregate?: components["schemas"]["CompositeAggregate"];
+            /** @description The sub-problems, in the order their answers appear (1 to 64). */
+            parts: components["schemas"]["CompositePart"][];
+            /** @description The model's response. */
+            response: string;
+            /** @description How the response is cut into the parts' answers (default `boxes`). */
+            split?: components["schemas"]["CompositeSplit"];
+        };
+        /** @description One sub-problem: the scorer that checks its answer and the rest of that scorer's input. */
+        CompositePart: {
+            /**
+             * @description That scorer's input without `response`, which is this part's answer: e.g.
+             *     `{"reference": "3/4"}` for `math`.
+             */
+            input?: Record<string, unknown>;
+            /**
+             * @description The scorer that checks this part's answer (`math`, `exact-match`, `multiple-choice`,
+             *     `regex-match`, `np`, `code`, `rlpr`; not `composite` or `rubric`).
+             */
+            verifier: string;
+            /**
+             * Format: double
+             * @description The part's weight under `aggregate: weighted` (a finite number ≥ 0; default 1).
+             */
+            weight?: number;
+        };
+        /** @description An item for `composite`. Several sub-problems answered in one response (VAR-MATH, R-Horizon): the response is cut into one answer per part (boxes, numbered lines, answer tags, a JSON array or lines), each checked by its named scorer against its own reference; `all` (default) scores 1 only when every part is correct, `mean` and `weighted` average the parts' scores. */
+        CompositeScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["CompositeInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "composite";
+        };
+        /**
+         * @description How the response is cut into the parts' answers.
+         * @enum {string}
+         */
+        CompositeSplit: "boxes" | "numbered" | "answer_tags" | "json" | "lines";
         /** @description Rates set by hand: the body of a `PUT` on a verifier's noise model. */
         ConfiguredRates: {
             /**
@@ -2175,7 +2247,7 @@ export interface components {
             updated_at_ms: number;
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`

@@ -8,6 +8,18 @@ export const typedItems: ScoreItem[] = [
   { verifier: "math", input: { response: "\\boxed{2}", reference: "2" } },
   { id: "x", verifier: "exact-match", input: { response: "Paris", reference: "Paris", extract: "boxed" } },
   { verifier: "multiple-choice", input: { response: "(B)", reference: "B" } },
+  {
+    verifier: "composite",
+    input: {
+      response: "1. 12\n2. 3/4",
+      split: "numbered",
+      parts: [
+        { verifier: "math", input: { reference: "12" } },
+        { verifier: "math", input: { reference: "0.75" }, weight: 2 },
+      ],
+      aggregate: "weighted",
+    },
+  },
 ];
 
 /** A misspelled verifier id is refused. */
@@ -32,5 +44,11 @@ export const wrongVerifierInput: ScoreRequest = {
   items: [{ verifier: "math", input: { response: "2", reference: "2", extract: "boxed" } }],
 };
 
+/** A composite's split rule is a closed set. */
+export const unknownSplit: ScoreRequest = {
+  // @ts-expect-error "paragraphs" is not a split rule
+  items: [{ verifier: "composite", input: { response: "x", parts: [], split: "paragraphs" } }],
+};
+
 /** The verifier ids are a closed set. */
-export const verifierIds: VerifierId[] = ["math", "code", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice"];
+export const verifierIds: VerifierId[] = ["math", "code", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice", "composite"];

@@ -21,6 +21,13 @@ from .code_input import CodeInput
 from .code_options import CodeOptions
 from .code_score_item import CodeScoreItem
 from .code_score_item_verifier import CodeScoreItemVerifier
+from .composite_aggregate import CompositeAggregate
+from .composite_input import CompositeInput
+from .composite_part import CompositePart
+from .composite_part_input import CompositePartInput
+from .composite_score_item import CompositeScoreItem
+from .composite_score_item_verifier import CompositeScoreItemVerifier
+from .composite_split import CompositeSplit
 from .configured_rates import ConfiguredRates
 from .configured_rates_rho_0_interval_type_0 import ConfiguredRatesRho0IntervalType0
 from .configured_rates_rho_1_interval_type_0 import ConfiguredRatesRho1IntervalType0
@@ -206,6 +213,13 @@ __all__ = (
     "CodeOptions",
     "CodeScoreItem",
     "CodeScoreItemVerifier",
+    "CompositeAggregate",
+    "CompositeInput",
+    "CompositePart",
+    "CompositePartInput",
+    "CompositeScoreItem",
+    "CompositeScoreItemVerifier",
+    "CompositeSplit",
     "ConfiguredRates",
     "ConfiguredRatesRho0IntervalType0",
     "ConfiguredRatesRho1IntervalType0",

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.code_score_item import CodeScoreItem
+    from ..models.composite_score_item import CompositeScoreItem
     from ..models.exact_match_score_item import ExactMatchScoreItem
     from ..models.math_score_item import MathScoreItem
     from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
@@ -31,10 +32,10 @@ class ScoreRequest:
     result: it never fails the batch.
 
         Attributes:
-            items (list[CodeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem | NpScoreItem |
-                RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order. An item that
-                does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own
-                `invalid_input` result, in its place; it never fails the request.
+            items (list[CodeScoreItem | CompositeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem |
+                NpScoreItem | RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order. An
+                item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its
+                own `invalid_input` result, in its place; it never fails the request.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
@@ -43,6 +44,7 @@ class ScoreRequest:
 
     items: list[
         CodeScoreItem
+        | CompositeScoreItem
         | ExactMatchScoreItem
         | MathScoreItem
         | MultipleChoiceScoreItem
@@ -62,6 +64,7 @@ class ScoreRequest:
         from ..models.np_score_item import NpScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
         from ..models.rlpr_score_item import RlprScoreItem
+        from ..models.rubric_score_item import RubricScoreItem
 
         items = []
         for items_item_data in self.items:
@@ -74,6 +77,7 @@ class ScoreRequest:
                 or isinstance(items_item_data, NpScoreItem)
                 or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, CodeScoreItem)
+                or isinstance(items_item_data, RubricScoreItem)
             ):
                 items_item = items_item_data.to_dict()
             else:
@@ -108,6 +112,7 @@ class ScoreRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.code_score_item import CodeScoreItem
+        from ..models.composite_score_item import CompositeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
         from ..models.math_score_item import MathScoreItem
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
@@ -125,6 +130,7 @@ class ScoreRequest:
                 data: object,
             ) -> (
                 CodeScoreItem
+                | CompositeScoreItem
                 | ExactMatchScoreItem
                 | MathScoreItem
                 | MultipleChoiceScoreItem
@@ -195,11 +201,21 @@ class ScoreRequest:
                     return componentsschemas_score_item_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_7
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(data)
+                componentsschemas_score_item_type_8 = CompositeScoreItem.from_dict(data)
 
-                return componentsschemas_score_item_type_7
+                return componentsschemas_score_item_type_8
 
             items_item = _parse_items_item(items_item_data)
 
