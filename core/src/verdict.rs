@@ -143,6 +143,30 @@ impl Verdict {
     }
 }
 
+#[cfg(feature = "fixtures")]
+impl Verdict {
+    /// The one-line form of this verdict that the crates' snapshot files hold: `status score
+    /// {details}` (the details left out when there are none), the details' keys sorted so that
+    /// the text does not depend on the map's order.
+    pub fn snapshot_line(&self) -> String {
+        fn sorted(value: &Value) -> Value {
+            match value {
+                Value::Object(map) => {
+                    let mut keys: Vec<&String> = map.keys().collect();
+                    keys.sort();
+                    Value::Object(keys.into_iter().map(|key| (key.clone(), sorted(&map[key.as_str()]))).collect())
+                }
+                Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+                Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => value.clone(),
+            }
+        }
+        if self.details.is_empty() {
+            return format!("{} {}", self.status, self.score);
+        }
+        format!("{} {} {}", self.status, self.score, sorted(&Value::Object(self.details.clone())))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

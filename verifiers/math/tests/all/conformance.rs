@@ -50,7 +50,7 @@ fn peer_cases_meet_the_bars() {
             i + 1,
             case.category,
             snapshot::expected(case.expected),
-            snapshot::line(&j.clone().into_verdict())
+            j.clone().into_verdict().snapshot_line()
         );
         let got = j.is_correct();
         let t = by_category.entry(&case.category).or_default();

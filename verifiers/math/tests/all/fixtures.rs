@@ -223,7 +223,7 @@ fn fixtures_behave_as_documented() {
             verdicts += &format!(
                 "[{category}] {reference:?} vs {response:?} expected {}: {}\n",
                 snapshot::expected(*expected),
-                snapshot::line(&j.clone().into_verdict())
+                j.clone().into_verdict().snapshot_line()
             );
             if got != *expected {
                 failures.push(format!("[{category}] {reference:?} vs {response:?}: expected {expected}, got {j:?}"));

@@ -39,7 +39,7 @@ fn held_out_cases_meet_the_bars() {
             i + 1,
             case.category,
             snapshot::expected(case.expected),
-            snapshot::line(&j.clone().into_verdict())
+            j.clone().into_verdict().snapshot_line()
         );
         let entry = by_category.entry(&case.category).or_default();
         entry.0 += 1;

@@ -8,8 +8,6 @@ use referee_core::{Budget, Verifier};
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
 use serde_json::{Value, json};
 
-use super::snapshot;
-
 /// The extraction modes of `exact-match` and `regex-match`, in the order of their documentation.
 const EXTRACTIONS: [&str; 6] = ["none", "answer_tag", "boxed", "answer_line", "gsm8k_marker", "auto"];
 
@@ -28,7 +26,7 @@ fn verdicts<V: Verifier>(verifier: &V, labelled: Vec<(String, Value)>) -> String
     labelled
         .iter()
         .zip(&judged)
-        .map(|((label, _), verdict)| format!("{label}: {}\n", snapshot::line(verdict)))
+        .map(|((label, _), verdict)| format!("{label}: {}\n", verdict.snapshot_line()))
         .collect()
 }
 

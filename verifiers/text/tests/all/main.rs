@@ -2,4 +2,3 @@
 //! (`core/tests/fixtures/anatomy.jsonl`), pinned as snapshots (`snapshots/`).
 
 mod anatomy;
-mod snapshot;
