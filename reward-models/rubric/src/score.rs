@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use futures::future::join_all;
 use rayon::prelude::*;
-use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict};
+use referee_core::{Budget, Description, RewardModel, Status, Verdict};
 use referee_model_client::truncate;
 use serde_json::{Map, Value, json};
 
@@ -271,13 +271,7 @@ impl RubricScorer {
                 batch.into_iter().map(|(i, c, value)| ((i, c), value)).unzip();
             let count = values.len();
             let verdicts = match self.verifiers.get(id) {
-                Some(Scorer::Blocking(verifier)) => {
-                    let verifier = Arc::clone(verifier);
-                    tokio::task::spawn_blocking(move || verifier.verify_json(&values, &budget)).await.unwrap_or_else(
-                        |_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count],
-                    )
-                }
-                Some(Scorer::Async(model)) => Arc::clone(model).score_json(values, budget).await,
+                Some(scorer) => scorer.score_values(values, budget).await,
                 None => vec![Verdict::internal_error(format!("verifier `{id}` is not available")); count],
             };
             (id, places, verdicts)
