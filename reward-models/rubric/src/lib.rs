@@ -48,6 +48,10 @@ pub use rules::{Rule, RuleError};
 pub use score::RubricScorer;
 pub use similarity::{bleu, fuzzy_ratio, rouge_l};
 
+/// A failure of the storage behind [`RubricStore`] or [`JudgeCache`] (a database error, say),
+/// with its causes as sources.
+pub type StoreError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Where stored rubrics are read from.
 pub trait RubricStore: Send + Sync {
     /// The rubric with this id at `version`, or at its latest version when `None`: its version
@@ -56,15 +60,16 @@ pub trait RubricStore: Send + Sync {
         &'a self,
         id: &'a str,
         version: Option<u32>,
-    ) -> BoxFuture<'a, Result<Option<(u32, RubricDefinition)>, String>>;
+    ) -> BoxFuture<'a, Result<Option<(u32, RubricDefinition)>, StoreError>>;
 }
 
 /// Where judge replies are cached, keyed by (model, prompt hash).
 pub trait JudgeCache: Send + Sync {
     /// The stored reply, if any.
-    fn get<'a>(&'a self, model: &'a str, prompt_hash: &'a str) -> BoxFuture<'a, Result<Option<String>, String>>;
+    fn get<'a>(&'a self, model: &'a str, prompt_hash: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
     /// Stores a reply (keeping an existing one for the same key).
-    fn put<'a>(&'a self, model: &'a str, prompt_hash: &'a str, reply: &'a str) -> BoxFuture<'a, Result<(), String>>;
+    fn put<'a>(&'a self, model: &'a str, prompt_hash: &'a str, reply: &'a str)
+    -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 /// The stored-rubric source and judge cache, connected once the database is open. Until then

@@ -5,7 +5,7 @@
 pub(crate) mod handlers;
 use futures::FutureExt as _;
 use futures::future::BoxFuture;
-use referee_rubric::{JudgeCache, RubricDefinition, RubricStore};
+use referee_rubric::{JudgeCache, RubricDefinition, RubricStore, StoreError};
 use sqlx::Row;
 
 use crate::store::{Storage, now_ms};
@@ -177,9 +177,9 @@ impl RubricStore for RubricRepository {
         &'a self,
         id: &'a str,
         version: Option<u32>,
-    ) -> BoxFuture<'a, Result<Option<(u32, RubricDefinition)>, String>> {
+    ) -> BoxFuture<'a, Result<Option<(u32, RubricDefinition)>, StoreError>> {
         async move {
-            let found = self.get(id, version).await.map_err(|e| e.to_string())?;
+            let found = self.get(id, version).await?;
             Ok(found.map(|stored| (stored.version, stored.definition)))
         }
         .boxed()
@@ -199,20 +199,24 @@ impl JudgeCacheTable {
 }
 
 impl JudgeCache for JudgeCacheTable {
-    fn get<'a>(&'a self, model: &'a str, prompt_hash: &'a str) -> BoxFuture<'a, Result<Option<String>, String>> {
+    fn get<'a>(&'a self, model: &'a str, prompt_hash: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
         async move {
             let row = sqlx::query("SELECT reply FROM judge_cache WHERE model = $1 AND prompt_hash = $2")
                 .bind(model)
                 .bind(prompt_hash)
                 .fetch_optional(self.storage.pool())
-                .await
-                .map_err(|e| e.to_string())?;
-            row.map(|row| row.try_get::<String, _>(0)).transpose().map_err(|e| e.to_string())
+                .await?;
+            Ok(row.map(|row| row.try_get::<String, _>(0)).transpose()?)
         }
         .boxed()
     }
 
-    fn put<'a>(&'a self, model: &'a str, prompt_hash: &'a str, reply: &'a str) -> BoxFuture<'a, Result<(), String>> {
+    fn put<'a>(
+        &'a self,
+        model: &'a str,
+        prompt_hash: &'a str,
+        reply: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         async move {
             sqlx::query(
                 "INSERT INTO judge_cache (model, prompt_hash, reply, created_at_ms) VALUES ($1, $2, $3, $4) \
@@ -223,8 +227,7 @@ impl JudgeCache for JudgeCacheTable {
             .bind(reply)
             .bind(now_ms())
             .execute(self.storage.pool())
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
             Ok(())
         }
         .boxed()
