@@ -15,6 +15,7 @@ mod admission;
 pub mod anatomy;
 mod budget;
 mod scorer;
+pub mod threads;
 mod verdict;
 
 pub use admission::{Admission, Busy, BusyStatus};

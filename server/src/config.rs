@@ -223,6 +223,9 @@ impl Config {
         if self.server.header_read_timeout_ms == 0 || self.server.body_read_timeout_ms == 0 {
             return bad("server.header_read_timeout_ms and server.body_read_timeout_ms must be at least 1");
         }
+        if !(0..=19).contains(&self.server.scoring_niceness) {
+            return bad("server.scoring_niceness must be from 0 to 19");
+        }
         if self.server.max_header_bytes < 1024 {
             return bad("server.max_header_bytes must be at least 1024");
         }

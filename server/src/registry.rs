@@ -5,8 +5,10 @@ use std::collections::HashMap;
 use referee_code::CodeVerifier;
 use referee_composite::CompositeScorer;
 use referee_core::{Scorer, ScorerInfo};
+use referee_grounding::GroundingScorer;
 use referee_math::MathVerifier;
 use referee_np::NpVerifier;
+use referee_process::ProcessScorer;
 use referee_rlpr::RlprModel;
 use referee_rubric::{Backing, JudgeClient, RubricScorer, VerifierSet};
 use referee_text::{ExactMatch, MultipleChoice, RegexMatch};
@@ -54,7 +56,9 @@ impl Registry {
 
     /// Every scorer Referee ships; `rubric` asks `judge` and reads stored rubrics through
     /// `backing`, and may use every other scorer as a criterion; `composite` hands its parts to
-    /// the scorers before it; `code` is the configured code
+    /// the scorers before it; `grounding` checks answers with the scorers before it and `rubric`;
+    /// `process` scores steps with `judge` or with the scorers before `rubric`;
+    /// `code` is the configured code
     /// verifier, on the server's sandbox; `rlpr` scores with its source when an item sends no
     /// log-probs.
     pub fn builtin_with(judge: JudgeClient, backing: Backing, code: CodeVerifier, rlpr: RlprModel) -> Registry {
@@ -68,10 +72,14 @@ impl Registry {
             Scorer::reward_model(rlpr),
             Scorer::reward_model(code),
         ];
-        let rubric = RubricScorer::new(VerifierSet::new(&scorers), judge, backing);
-        let composite = CompositeScorer::new(&scorers);
-        let combined = [Scorer::reward_model(rubric), Scorer::reward_model(composite)];
-        let mut registry = Registry::new(scorers.into_iter().chain(combined).collect());
+        let process = Scorer::reward_model(ProcessScorer::new(&scorers, judge.clone()));
+        let rubric = Scorer::reward_model(RubricScorer::new(VerifierSet::new(&scorers), judge, backing));
+        let composite = Scorer::reward_model(CompositeScorer::new(&scorers));
+        // The answer of a grounded response may be judged by any scorer above, `rubric` (an LLM
+        // judge) included.
+        let answer_checks: Vec<Scorer> = scorers.iter().cloned().chain([rubric.clone()]).collect();
+        let grounding = Scorer::reward_model(GroundingScorer::new(&answer_checks));
+        let mut registry = Registry::new(scorers.into_iter().chain([rubric, composite, grounding, process]).collect());
         registry.code = Some(languages);
         registry
     }

@@ -57,6 +57,18 @@ fn code_verifier(config: &Config) -> anyhow::Result<CodeVerifier> {
     Ok(CodeVerifier::with_capacity(capacity, config.server.retry_after_secs).in_sandbox(Arc::new(sandbox)))
 }
 
+/// Scoring threads run nicer than the threads that answer connections
+/// ([`referee_core::threads`]): the rayon pool's threads from their start, the sandbox's and the
+/// blocking tasks' as they take scoring work. The first server of a process sets the rayon pool
+/// up; a process that already used rayon keeps its pool as it is.
+fn set_thread_priorities(niceness: i32) {
+    referee_core::threads::set_scoring_niceness(niceness);
+    let _ = rayon::ThreadPoolBuilder::new()
+        .thread_name(|index| format!("referee-score-{index}"))
+        .start_handler(|_| referee_core::threads::mark_scoring_thread())
+        .build_global();
+}
+
 fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
     // As std and tokio's own bind do on Unix: a restarted server can bind while old connections
@@ -70,6 +82,7 @@ fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
 /// Binds, starts serving (answering 503 until ready), opens and migrates the database, then
 /// marks the server ready. The first log line names the bound address.
 pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
+    set_thread_priorities(config.server.scoring_niceness);
     let keys = ApiKeys::from_config(&config.auth)?;
     let listener = bind(config.server.listen).with_context(|| format!("cannot listen on {}", config.server.listen))?;
     let addr = listener.local_addr()?;
@@ -86,10 +99,11 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
     let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
+    let keys = Arc::new(keys);
     let state = AppState {
         engine: Arc::clone(&engine),
         readiness: Arc::clone(&readiness),
-        keys: Arc::new(keys),
+        keys: Arc::clone(&keys),
         metrics: telemetry::prometheus(),
         limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
         features: Attached::default(),
@@ -116,6 +130,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         crate::startup::open_database(&url, config.database.max_connections, crate::startup::DatabaseRetry::default())
             .await?;
     tracing::info!(backend = ?storage.backend(), "database open and migrated");
+    keys.count_quotas_in(storage.clone());
     let (queue, writer) = spawn_writer(
         storage.clone(),
         WriterLimits {

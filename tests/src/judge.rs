@@ -10,6 +10,8 @@
 //!   [`JudgeState::one_sided`] the answer token's candidates hold only the answer word;
 //! - a rubric prompt answers each criterion line `- name: ... [say X] ...` with the verdict `X`,
 //!   after a line of reasoning, as `{"verdicts": [...]}`;
+//! - a process prompt (steps in `[Step k]` blocks) answers `Step k: correct` per step, or
+//!   `incorrect` for a step whose text holds `[wrong]`;
 //! - answers set in [`JudgeState::scripted`] take precedence: a criterion's verdict by its name,
 //!   a principle's P(yes) by its text (answered as `[p=...]` would be).
 //!
@@ -249,6 +251,9 @@ fn answer(
         };
         return (word.to_owned(), None);
     }
+    if prompt.contains("[Step 1]") {
+        return (step_verdicts(prompt), None);
+    }
     let mut verdicts = Vec::new();
     for line in prompt.lines().filter_map(|l| l.strip_prefix("- ")) {
         let Some((name, _)) = line.split_once(':') else { continue };
@@ -260,4 +265,16 @@ fn answer(
         verdicts.push(json!({"name": name, "reason": "scripted", "verdict": verdict}));
     }
     (format!("Each criterion was read against the response.\n{}", json!({"verdicts": verdicts})), None)
+}
+
+/// A process prompt's steps (`[Step k]` blocks) answered `Step k: correct`, or `incorrect` for a
+/// step whose text holds `[wrong]`, after a line of reasoning.
+fn step_verdicts(prompt: &str) -> String {
+    let mut reply = String::from("I checked each step against the ones before it.\n");
+    for block in prompt.split("[Step ").skip(1) {
+        let Some((number, text)) = block.split_once(']') else { continue };
+        let verdict = if text.contains("[wrong]") { "incorrect" } else { "correct" };
+        reply.push_str(&format!("Step {number}: {verdict}\n"));
+    }
+    reply
 }

@@ -33,8 +33,14 @@ pub fn postgres_admin_url() -> String {
 /// A database that exists for one test.
 #[derive(Debug)]
 enum TestDatabase {
-    Sqlite { _dir: tempfile::TempDir },
-    Postgres { name: String },
+    Sqlite {
+        _dir: tempfile::TempDir,
+    },
+    Postgres {
+        name: String,
+    },
+    /// Another server's database: that server drops it.
+    Shared,
 }
 
 /// A running server, its database and a client.
@@ -77,6 +83,26 @@ impl TestServer {
         let base = format!("http://{}", server.addr());
         let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).build()?;
         Ok(TestServer { server: Some(server), database, base, database_url, client })
+    }
+
+    /// Starts another server on this one's database, as a second replica would run, after
+    /// `configure` adjusts its configuration. Finishing it keeps the database.
+    pub async fn replica(&self, configure: impl FnOnce(&mut Config)) -> anyhow::Result<TestServer> {
+        let mut config = Config::default();
+        config.server.listen = "127.0.0.1:0".parse()?;
+        config.database_url = Some(self.database_url.clone());
+        config.server.shutdown_grace_ms = 10_000;
+        configure(&mut config);
+        let server = referee_server::start(&config).await?;
+        let base = format!("http://{}", server.addr());
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).build()?;
+        Ok(TestServer {
+            server: Some(server),
+            database: TestDatabase::Shared,
+            base,
+            database_url: self.database_url.clone(),
+            client,
+        })
     }
 
     /// The running server.

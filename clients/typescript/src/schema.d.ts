@@ -1349,6 +1349,87 @@ export interface components {
             /** @description The verifier's binary verdict R̃ (true = reward 1). */
             verdict: boolean;
         };
+        /** @description The scorer that checks the answer. */
+        GroundingAnswer: {
+            /** @description That scorer's input without `response`, which is the answer read from the response. */
+            input?: Record<string, unknown>;
+            /**
+             * @description Any registered scorer but `grounding` and `composite`: `exact-match`, `math`,
+             *     `multiple-choice`, `rubric` (an LLM judge, as LongRLVR's answer reward), ...
+             */
+            verifier: string;
+        };
+        /**
+         * @description How the response cites chunks and states its answer.
+         * @enum {string}
+         */
+        GroundingFormat: "chunk_tags" | "brackets";
+        /**
+         * @description One `grounding` item.
+         * @example {
+         *       "answer": {
+         *         "input": {
+         *           "reference": "Normandy is in France."
+         *         },
+         *         "verifier": "exact-match"
+         *       },
+         *       "context_chunks": 40,
+         *       "gold_chunks": [
+         *         3,
+         *         17
+         *       ],
+         *       "response": "<useful_chunks>\n<CHUNK_3> <CHUNK_17>\n</useful_chunks>\n<answer>Normandy is in France.</answer>"
+         *     }
+         */
+        GroundingInput: {
+            /** @description The scorer that checks the answer and the rest of its input. */
+            answer: components["schemas"]["GroundingAnswer"];
+            /**
+             * Format: double
+             * @description The F-score's β: recall counts β² times as much as precision (default 2, LongRLVR's).
+             */
+            beta?: number;
+            /**
+             * Format: int64
+             * @description How many chunks the context had (ids 0 to `context_chunks - 1`); cited ids outside are
+             *     counted and reported. Optional: without it every id is taken as inside.
+             */
+            context_chunks?: number | null;
+            /**
+             * Format: double
+             * @description `c`: the weight of the citations' F-score alone (default 0.1).
+             */
+            context_weight?: number;
+            /** @description How the response cites chunks and states its answer (default `chunk_tags`, LongRLVR's). */
+            format?: components["schemas"]["GroundingFormat"];
+            /** @description The ids of the chunks that hold the evidence (1 to 4,096 ids; repeats count once). */
+            gold_chunks: number[];
+            /**
+             * Format: double
+             * @description `j`: the weight of the F-score when the answer is right (default 0.9).
+             */
+            joint_weight?: number;
+            /**
+             * @description Divide the reward by `1 + c + j`, its most, for a reward in [0, 1] (default false: the
+             *     reward LongRLVR trains with).
+             */
+            normalize?: boolean;
+            /** @description The model's response. */
+            response: string;
+        };
+        /** @description An item for `grounding`. A long-context answer citing the context chunks it used (LongRLVR): the cited ids are scored against the gold chunks with an F-score (β = 2), the answer by a named scorer, combined as r = r_ans + 0.1·F + 0.9·r_ans·F. */
+        GroundingScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["GroundingInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "grounding";
+        };
         /** @description One group's advantages and statistics. */
         GroupAdvantages: {
             /** @description One advantage per rollout: exactly 0 where all values agree (zero std). */
@@ -1918,6 +1999,87 @@ export interface components {
              */
             verifiers?: components["schemas"]["VerifierStatus"][] | null;
         };
+        /**
+         * @description How the checked steps' scores combine.
+         * @enum {string}
+         */
+        ProcessAggregate: "min" | "product" | "mean" | "last" | "first_error";
+        /** @description How each step is scored. */
+        ProcessCheck: {
+            /** @enum {string} */
+            by: "judge";
+            /** @description The problem the response solves. */
+            problem: string;
+            /** @description The reference answer, shown to the judge. */
+            reference?: string | null;
+        } | {
+            /** @enum {string} */
+            by: "verifier";
+            /** @description One input object (without `response`) or null per step, in order. */
+            expected: unknown[];
+            /** @description `math`, `exact-match`, `multiple-choice`, `regex-match`, `np`, `code`, `rlpr`. */
+            verifier: string;
+        };
+        /**
+         * @description One `process` item.
+         * @example {
+         *       "aggregate": "min",
+         *       "check": {
+         *         "by": "verifier",
+         *         "expected": [
+         *           {
+         *             "reference": "12"
+         *           },
+         *           {
+         *             "reference": "14"
+         *           },
+         *           {
+         *             "reference": "14"
+         *           }
+         *         ],
+         *         "verifier": "math"
+         *       },
+         *       "response": "Step 1: 3 * 4 = 12.\nStep 2: 2 + 12 = 15.\nStep 3: The answer is 15."
+         *     }
+         */
+        ProcessInput: {
+            /** @description How the steps' scores combine into the item's (default `min`). */
+            aggregate?: components["schemas"]["ProcessAggregate"];
+            /** @description How each step is scored. */
+            check: components["schemas"]["ProcessCheck"];
+            /**
+             * @description Whether steps are read in the reasoning too (`keep`) or only after the last `</think>`
+             *     (`drop`, default).
+             */
+            reasoning?: components["schemas"]["Reasoning"];
+            /** @description The model's response. */
+            response: string;
+            /** @description How the response is cut into steps (default `markers`: `Step k:` at a line's start). */
+            split?: components["schemas"]["ProcessSplit"];
+            /**
+             * @description The trainer's tokens of `response` as `[start, end)` character offsets, in order (as a
+             *     tokenizer's offset mapping gives them): each step then says which tokens it covers.
+             */
+            token_offsets?: number[][] | null;
+        };
+        /** @description An item for `process`. Step-level rewards: the response cut into steps (markers, lines, paragraphs), each scored by the LLM judge or by a verifier on its intermediate answer, returned with character (and token) offsets; min, product, mean, last or first-error aggregate. */
+        ProcessScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["ProcessInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "process";
+        };
+        /**
+         * @description How a response is cut into steps.
+         * @enum {string}
+         */
+        ProcessSplit: "markers" | "lines" | "paragraphs";
         /** @description A rate's point estimate with its 95% interval. */
         RateEstimate: {
             /**
@@ -2247,7 +2409,7 @@ export interface components {
             updated_at_ms: number;
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`

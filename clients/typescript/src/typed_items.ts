@@ -20,6 +20,22 @@ export const typedItems: ScoreItem[] = [
       aggregate: "weighted",
     },
   },
+  {
+    verifier: "grounding",
+    input: {
+      response: "<useful_chunks><CHUNK_3></useful_chunks><answer>Paris</answer>",
+      gold_chunks: [3, 17],
+      answer: { verifier: "exact-match", input: { reference: "Paris" } },
+    },
+  },
+  {
+    verifier: "process",
+    input: {
+      response: "Step 1: 3 * 4 = 12\nStep 2: 2 + 12 = 14",
+      check: { by: "verifier", verifier: "math", expected: [{ reference: "12" }, { reference: "14" }] },
+      aggregate: "min",
+    },
+  },
 ];
 
 /** A misspelled verifier id is refused. */
@@ -50,5 +66,11 @@ export const unknownSplit: ScoreRequest = {
   items: [{ verifier: "composite", input: { response: "x", parts: [], split: "paragraphs" } }],
 };
 
+/** A grounding citation format is a closed set. */
+export const unknownFormat: ScoreRequest = {
+  // @ts-expect-error "footnotes" is not a citation format
+  items: [{ verifier: "grounding", input: { response: "x", gold_chunks: [1], answer: { verifier: "math" }, format: "footnotes" } }],
+};
+
 /** The verifier ids are a closed set. */
-export const verifierIds: VerifierId[] = ["math", "code", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice", "composite"];
+export const verifierIds: VerifierId[] = ["math", "code", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice", "composite", "grounding", "process"];

@@ -204,9 +204,12 @@ pub async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> 
                 // The blocking pool parks idle threads; a batch large enough to split fans out
                 // from there onto the rayon pool (`verify_each`), whose idle threads spin.
                 let verifier = Arc::clone(verifier);
-                tokio::task::spawn_blocking(move || verifier.verify_json(&inputs, &budget))
-                    .await
-                    .unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
+                tokio::task::spawn_blocking(move || {
+                    referee_core::threads::mark_scoring_thread();
+                    verifier.verify_json(&inputs, &budget)
+                })
+                .await
+                .unwrap_or_else(|_| vec![Verdict::internal_error("verifier thread ended without a verdict"); count])
             }
             Scorer::Async(model) => Arc::clone(model).score_json(inputs, budget).await,
         }

@@ -151,6 +151,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
         (bytes, items)
     } else {
         match tokio::task::spawn_blocking(move || {
+            referee_core::threads::mark_scoring_thread();
             let items = super::json::count_items(&bytes, field);
             (bytes, items)
         })

@@ -56,9 +56,12 @@ where
     if bytes.len() <= PARSE_IN_PLACE_BYTES {
         return parse(&bytes, items, counted);
     }
-    tokio::task::spawn_blocking(move || parse(&bytes, items, counted))
-        .await
-        .map_err(|join| ApiError::internal(format!("parsing the body failed: {join}")))?
+    tokio::task::spawn_blocking(move || {
+        referee_core::threads::mark_scoring_thread();
+        parse(&bytes, items, counted)
+    })
+    .await
+    .map_err(|join| ApiError::internal(format!("parsing the body failed: {join}")))?
 }
 
 /// `axum::Json` whose rejections are [`ApiError`]s.
@@ -112,7 +115,7 @@ fn declares_json(headers: &HeaderMap) -> bool {
 }
 
 /// `counted`: the items' count when an earlier layer took it (`Some(None)`: no array found).
-fn parse<T: DeserializeOwned>(
+pub(super) fn parse<T: DeserializeOwned>(
     bytes: &[u8],
     items: Option<ItemField>,
     counted: Option<Option<usize>>,

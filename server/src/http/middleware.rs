@@ -110,16 +110,18 @@ pub async fn charge_quota(request: Request, next: Next) -> Response<Body> {
         }
         None => (0, body),
     };
-    let now = crate::http::auth::unix_secs();
-    if let Err(refusal) = quota.try_charge(items, now) {
-        tracing::info!(key = caller.name(), limit = refusal.limit, "refused: the key's daily quota is spent");
-        count_refusal("quota_exceeded", caller.name().to_owned());
-        let error = ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs);
-        return error.into_response();
-    }
+    let charged = match quota.try_charge(items, crate::http::auth::unix_secs()).await {
+        Ok(charged) => charged,
+        Err(refusal) => {
+            tracing::info!(key = caller.name(), limit = refusal.limit, "refused: the key's daily quota is spent");
+            count_refusal("quota_exceeded", caller.name().to_owned());
+            let error = ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs);
+            return error.into_response();
+        }
+    };
     let response = next.run(Request::from_parts(parts, body)).await;
     if !response.status().is_success() {
-        quota.refund(items, now);
+        quota.refund(charged).await;
     }
     response
 }

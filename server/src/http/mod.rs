@@ -8,6 +8,8 @@ pub mod auth;
 mod connections;
 mod docs;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 mod head_errors;
 mod health;
 pub(crate) mod integers;

@@ -52,6 +52,11 @@ pub struct ServerConfig {
     pub retry_after_secs: u32,
     /// How long shutdown waits for in-flight requests, in milliseconds.
     pub shutdown_grace_ms: u64,
+    /// How much nicer (lower CPU priority, 0 to 19) than the process the threads that score
+    /// run: verifier batches, sandboxed programs and the parsing of large bodies. The threads
+    /// that answer connections keep the process's priority, so health probes and refusals are
+    /// answered at once while every core is busy scoring. 0: all threads alike. Linux only.
+    pub scoring_niceness: i32,
 }
 
 impl Default for ServerConfig {
@@ -72,6 +77,7 @@ impl Default for ServerConfig {
             max_waiting_requests: 4096,
             retry_after_secs: 1,
             shutdown_grace_ms: 30_000,
+            scoring_niceness: referee_core::threads::DEFAULT_SCORING_NICENESS,
         }
     }
 }

@@ -234,6 +234,42 @@ async fn the_daily_quota_counts_scored_items() -> anyhow::Result<()> {
     server.finish().await
 }
 
+/// The quota is counted in the database: a second replica on the same database and a restarted
+/// server charge the same day's count, and concurrent charges through both replicas never pass
+/// the limit together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_quota_holds_across_replicas_and_restarts() -> anyhow::Result<()> {
+    let keys = |config: &mut Config| {
+        config.auth.keys =
+            vec![ScopedKeyConfig { max_items_per_day: Some(20), ..key("scorer", SCORER, &[Role::Score]) }];
+    };
+    let mut first = TestServer::start_with(Backend::Postgres, keys).await?;
+    let second = first.replica(keys).await?;
+    assert_eq!(call(&first, "POST", "/v1/score", Some(SCORER), Some(&score_body(8))).await?.status, 200);
+    let over = call(&second, "POST", "/v1/score", Some(SCORER), Some(&score_body(13))).await?;
+    assert_eq!((over.status, over.body["code"].as_str()), (429, Some("quota_exceeded")), "8 + 13 > 20: {}", over.body);
+    assert_eq!(call(&second, "POST", "/v1/score", Some(SCORER), Some(&score_body(4))).await?.status, 200);
+    // 12 of 20 charged. 16 one-item requests at once, half through each replica: exactly 8 fit.
+    let one = score_body(1);
+    let requests = (0..16).map(|i| {
+        let server = if i % 2 == 0 { &first } else { &second };
+        call(server, "POST", "/v1/score", Some(SCORER), Some(&one))
+    });
+    let answers = futures::future::try_join_all(requests).await?;
+    let served = answers.iter().filter(|a| a.status == 200).count();
+    let refused = answers.iter().filter(|a| a.body["code"].as_str() == Some("quota_exceeded")).count();
+    assert_eq!((served, refused), (8, 8), "{:?}", answers.iter().map(|a| a.status).collect::<Vec<_>>());
+    assert_eq!(first.query_i64("SELECT items FROM key_usage WHERE key_name = 'scorer'").await?, 20);
+    // A restart keeps the day's count.
+    first.stop().await?;
+    let restarted = second.replica(keys).await?;
+    let spent = call(&restarted, "POST", "/v1/score", Some(SCORER), Some(&score_body(0))).await?;
+    assert_eq!(spent.body["code"].as_str(), Some("quota_exceeded"), "{}", spent.body);
+    restarted.finish().await?;
+    second.finish().await?;
+    first.finish().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plain_keys_score_and_submit_jobs_but_do_not_administer() -> anyhow::Result<()> {
     let server = TestServer::start_with(Backend::Sqlite, |config| {

@@ -89,6 +89,12 @@ from .generate_instances import GenerateInstances
 from .generated_instance import GeneratedInstance
 from .generated_instance_instance import GeneratedInstanceInstance
 from .gold_label import GoldLabel
+from .grounding_answer import GroundingAnswer
+from .grounding_answer_input import GroundingAnswerInput
+from .grounding_format import GroundingFormat
+from .grounding_input import GroundingInput
+from .grounding_score_item import GroundingScoreItem
+from .grounding_score_item_verifier import GroundingScoreItemVerifier
 from .group_advantages import GroupAdvantages
 from .group_answer import GroupAnswer
 from .instances_response import InstancesResponse
@@ -135,6 +141,15 @@ from .prepared_item import PreparedItem
 from .prepared_sequence import PreparedSequence
 from .principle_score import PrincipleScore
 from .probe_status import ProbeStatus
+from .process_aggregate import ProcessAggregate
+from .process_check_type_0 import ProcessCheckType0
+from .process_check_type_0_by import ProcessCheckType0By
+from .process_check_type_1 import ProcessCheckType1
+from .process_check_type_1_by import ProcessCheckType1By
+from .process_input import ProcessInput
+from .process_score_item import ProcessScoreItem
+from .process_score_item_verifier import ProcessScoreItemVerifier
+from .process_split import ProcessSplit
 from .rate_estimate import RateEstimate
 from .reasoning import Reasoning
 from .reference import Reference
@@ -281,6 +296,12 @@ __all__ = (
     "GeneratedInstance",
     "GeneratedInstanceInstance",
     "GoldLabel",
+    "GroundingAnswer",
+    "GroundingAnswerInput",
+    "GroundingFormat",
+    "GroundingInput",
+    "GroundingScoreItem",
+    "GroundingScoreItemVerifier",
     "GroupAdvantages",
     "GroupAnswer",
     "InstancesResponse",
@@ -327,6 +348,15 @@ __all__ = (
     "PreparedSequence",
     "PrincipleScore",
     "ProbeStatus",
+    "ProcessAggregate",
+    "ProcessCheckType0",
+    "ProcessCheckType0By",
+    "ProcessCheckType1",
+    "ProcessCheckType1By",
+    "ProcessInput",
+    "ProcessScoreItem",
+    "ProcessScoreItemVerifier",
+    "ProcessSplit",
     "RateEstimate",
     "Reasoning",
     "Reference",

@@ -14,9 +14,11 @@ if TYPE_CHECKING:
     from ..models.code_score_item import CodeScoreItem
     from ..models.composite_score_item import CompositeScoreItem
     from ..models.exact_match_score_item import ExactMatchScoreItem
+    from ..models.grounding_score_item import GroundingScoreItem
     from ..models.math_score_item import MathScoreItem
     from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
     from ..models.np_score_item import NpScoreItem
+    from ..models.process_score_item import ProcessScoreItem
     from ..models.regex_match_score_item import RegexMatchScoreItem
     from ..models.rlpr_score_item import RlprScoreItem
     from ..models.rubric_score_item import RubricScoreItem
@@ -32,10 +34,11 @@ class ScoreRequest:
     result: it never fails the batch.
 
         Attributes:
-            items (list[CodeScoreItem | CompositeScoreItem | ExactMatchScoreItem | MathScoreItem | MultipleChoiceScoreItem |
-                NpScoreItem | RegexMatchScoreItem | RlprScoreItem | RubricScoreItem]): The items, answered in the same order. An
-                item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its
-                own `invalid_input` result, in its place; it never fails the request.
+            items (list[CodeScoreItem | CompositeScoreItem | ExactMatchScoreItem | GroundingScoreItem | MathScoreItem |
+                MultipleChoiceScoreItem | NpScoreItem | ProcessScoreItem | RegexMatchScoreItem | RlprScoreItem |
+                RubricScoreItem]): The items, answered in the same order. An item that does not match its schema (an unknown
+                verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never
+                fails the request.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
@@ -46,9 +49,11 @@ class ScoreRequest:
         CodeScoreItem
         | CompositeScoreItem
         | ExactMatchScoreItem
+        | GroundingScoreItem
         | MathScoreItem
         | MultipleChoiceScoreItem
         | NpScoreItem
+        | ProcessScoreItem
         | RegexMatchScoreItem
         | RlprScoreItem
         | RubricScoreItem
@@ -58,7 +63,9 @@ class ScoreRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.code_score_item import CodeScoreItem
+        from ..models.composite_score_item import CompositeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
+        from ..models.grounding_score_item import GroundingScoreItem
         from ..models.math_score_item import MathScoreItem
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
@@ -78,6 +85,8 @@ class ScoreRequest:
                 or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, CodeScoreItem)
                 or isinstance(items_item_data, RubricScoreItem)
+                or isinstance(items_item_data, CompositeScoreItem)
+                or isinstance(items_item_data, GroundingScoreItem)
             ):
                 items_item = items_item_data.to_dict()
             else:
@@ -114,9 +123,11 @@ class ScoreRequest:
         from ..models.code_score_item import CodeScoreItem
         from ..models.composite_score_item import CompositeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
+        from ..models.grounding_score_item import GroundingScoreItem
         from ..models.math_score_item import MathScoreItem
         from ..models.multiple_choice_score_item import MultipleChoiceScoreItem
         from ..models.np_score_item import NpScoreItem
+        from ..models.process_score_item import ProcessScoreItem
         from ..models.regex_match_score_item import RegexMatchScoreItem
         from ..models.rlpr_score_item import RlprScoreItem
         from ..models.rubric_score_item import RubricScoreItem
@@ -132,9 +143,11 @@ class ScoreRequest:
                 CodeScoreItem
                 | CompositeScoreItem
                 | ExactMatchScoreItem
+                | GroundingScoreItem
                 | MathScoreItem
                 | MultipleChoiceScoreItem
                 | NpScoreItem
+                | ProcessScoreItem
                 | RegexMatchScoreItem
                 | RlprScoreItem
                 | RubricScoreItem
@@ -211,11 +224,31 @@ class ScoreRequest:
                     return componentsschemas_score_item_type_7
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_8 = CompositeScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_8
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_9 = GroundingScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_9
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_score_item_type_8 = CompositeScoreItem.from_dict(data)
+                componentsschemas_score_item_type_10 = ProcessScoreItem.from_dict(data)
 
-                return componentsschemas_score_item_type_8
+                return componentsschemas_score_item_type_10
 
             items_item = _parse_items_item(items_item_data)
 

@@ -281,19 +281,21 @@ pub async fn submit(
     }
     // Charged before the job becomes visible: a refused upload is deleted before the answer.
     let quota = caller.as_ref().and_then(|Extension(caller)| caller.quota());
-    let charged_at = crate::http::auth::unix_secs();
-    let items = upload.items() as u64;
-    if let Some(quota) = quota
-        && let Err(refusal) = quota.try_charge(items, charged_at)
-    {
-        upload.discard().await;
-        return Err(ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs));
+    let mut charged = None;
+    if let Some(quota) = quota {
+        match quota.try_charge(upload.items() as u64, crate::http::auth::unix_secs()).await {
+            Ok(charge) => charged = Some(charge),
+            Err(refusal) => {
+                upload.discard().await;
+                return Err(ApiError::quota_exceeded(refusal.limit, refusal.retry_after_secs));
+            }
+        }
     }
     let status = match upload.finish().await {
         Ok(status) => status,
         Err(error) => {
-            if let Some(quota) = quota {
-                quota.refund(items, charged_at);
+            if let (Some(quota), Some(charged)) = (quota, charged) {
+                quota.refund(charged).await;
             }
             return Err(upload_error(error));
         }

@@ -1,8 +1,13 @@
-//! A key's request rate (a token bucket) and its daily item quota. Both live in this process's
-//! memory: with several replicas, each enforces them on the requests it serves.
+//! A key's request rate (a token bucket) and its daily item quota. The rate lives in this
+//! process's memory: with several replicas, each enforces it on the requests it serves. The
+//! quota is counted in the database once it is open (`key_usage`), so every replica and every
+//! restart charges the same day's count; while the database is unreachable, each process counts
+//! in its own memory.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::store::Storage;
 
 const SECONDS_PER_DAY: u64 = 86_400;
 
@@ -47,11 +52,27 @@ impl RateLimit {
     }
 }
 
+/// Where the keys' daily charges are counted: set once the database is open, shared by every
+/// key's quota.
+#[derive(Debug, Clone, Default)]
+pub struct Ledger(Arc<OnceLock<Storage>>);
+
+impl Ledger {
+    /// Counts charges in `storage` from now on (once: a second call changes nothing).
+    pub fn connect(&self, storage: Storage) {
+        let _ = self.0.set(storage);
+    }
+}
+
 /// Items a key may have scored per UTC day.
 #[derive(Debug)]
 pub struct DailyQuota {
     max: u64,
-    /// (UTC day number, items charged that day).
+    /// The key's name, under which the database counts its charges.
+    key: String,
+    ledger: Ledger,
+    /// (UTC day number, items charged that day) in this process, while the database is not
+    /// connected or not reachable.
     used: Mutex<(u64, u64)>,
 }
 
@@ -62,15 +83,25 @@ pub struct QuotaRefusal {
     pub retry_after_secs: u32,
 }
 
+/// Items charged to a quota, to give back with [`DailyQuota::refund`] if the request is not served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Charged {
+    items: u64,
+    day: u64,
+    /// Counted in the database (else in this process).
+    shared: bool,
+}
+
 /// Seconds since the Unix epoch, now.
 pub fn unix_secs() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 impl DailyQuota {
-    /// A quota of `max` items per UTC day.
-    pub fn new(max: u64) -> DailyQuota {
-        DailyQuota { max, used: Mutex::new((0, 0)) }
+    /// A quota of `max` items per UTC day for the key named `key`, counted in `ledger` once it
+    /// is connected.
+    pub fn new(max: u64, key: &str, ledger: Ledger) -> DailyQuota {
+        DailyQuota { max, key: key.to_owned(), ledger, used: Mutex::new((0, 0)) }
     }
 
     /// The items allowed per day.
@@ -85,9 +116,19 @@ impl DailyQuota {
 
     /// Charges `items` at `unix_secs`, or refuses (charging nothing) when they would take the day
     /// past the limit. A request of 0 items is refused only once the day's quota is spent.
-    pub fn try_charge(&self, items: u64, unix_secs: u64) -> Result<(), QuotaRefusal> {
-        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+    pub async fn try_charge(&self, items: u64, unix_secs: u64) -> Result<Charged, QuotaRefusal> {
         let day = unix_secs / SECONDS_PER_DAY;
+        if items > self.max {
+            return Err(self.refusal(unix_secs));
+        }
+        if let Some(storage) = self.ledger.0.get() {
+            match charge_in(storage, &self.key, day, items, self.max).await {
+                Ok(true) => return Ok(Charged { items, day, shared: true }),
+                Ok(false) => return Err(self.refusal(unix_secs)),
+                Err(error) => ledger_unreachable(&error),
+            }
+        }
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
         if used.0 != day {
             *used = (day, 0);
         }
@@ -96,18 +137,68 @@ impl DailyQuota {
             return Err(self.refusal(unix_secs));
         }
         used.1 += items;
-        Ok(())
+        Ok(Charged { items, day, shared: false })
+    }
+
+    /// Gives back a charge for a request that was not served (where it was counted, and only
+    /// while its day is the current one in this process's memory).
+    pub async fn refund(&self, charged: Charged) {
+        if charged.shared {
+            if let Some(storage) = self.ledger.0.get()
+                && let Err(error) = refund_in(storage, &self.key, charged.day, charged.items).await
+            {
+                ledger_unreachable(&error);
+            }
+            return;
+        }
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        if used.0 == charged.day {
+            used.1 = used.1.saturating_sub(charged.items);
+        }
     }
 }
 
-impl DailyQuota {
-    /// Gives back `items` charged at `charged_secs` for a request that was not served, if that
-    /// day is still the current one.
-    pub fn refund(&self, items: u64, charged_secs: u64) {
-        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
-        if used.0 == charged_secs / SECONDS_PER_DAY {
-            used.1 = used.1.saturating_sub(items);
-        }
+/// Adds `items` to the key's count for `day` if the count stays within `max` (and, for 0 items,
+/// is not already spent), in one statement, so that concurrent charges from every replica never
+/// pass the limit together. `Ok(false)`: refused, nothing charged.
+async fn charge_in(storage: &Storage, key: &str, day: u64, items: u64, max: u64) -> Result<bool, sqlx::Error> {
+    let charged = sqlx::query(
+        "INSERT INTO key_usage (key_name, day, items) VALUES ($1, $2, $3) \
+         ON CONFLICT (key_name, day) DO UPDATE SET items = key_usage.items + excluded.items \
+         WHERE key_usage.items + excluded.items <= $4 AND key_usage.items < $4 \
+         RETURNING items",
+    )
+    .bind(key)
+    .bind(i64::try_from(day).unwrap_or(i64::MAX))
+    .bind(i64::try_from(items).unwrap_or(i64::MAX))
+    .bind(i64::try_from(max).unwrap_or(i64::MAX))
+    .fetch_optional(storage.pool())
+    .await?;
+    Ok(charged.is_some())
+}
+
+async fn refund_in(storage: &Storage, key: &str, day: u64, items: u64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE key_usage SET items = CASE WHEN items > $3 THEN items - $3 ELSE 0 END \
+         WHERE key_name = $1 AND day = $2",
+    )
+    .bind(key)
+    .bind(i64::try_from(day).unwrap_or(i64::MAX))
+    .bind(i64::try_from(items).unwrap_or(i64::MAX))
+    .execute(storage.pool())
+    .await?;
+    Ok(())
+}
+
+/// A quota falls back to this process's count while the database cannot be reached: a quota
+/// is a limit on abuse, and scoring must not stop with the database. Logged at most once a minute.
+fn ledger_unreachable(error: &sqlx::Error) {
+    static LAST: Mutex<Option<Instant>> = Mutex::new(None);
+    metrics::counter!("referee_quota_ledger_errors_total").increment(1);
+    let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+    if last.is_none_or(|at| at.elapsed() >= Duration::from_secs(60)) {
+        *last = Some(Instant::now());
+        tracing::warn!(%error, "cannot count quota charges in the database; counting in this process meanwhile");
     }
 }
 
@@ -141,18 +232,22 @@ mod tests {
         assert_eq!(limit.try_take(start), Err(10));
     }
 
-    #[test]
-    fn the_quota_counts_items_per_utc_day() {
-        let quota = DailyQuota::new(10);
+    #[tokio::test]
+    async fn the_quota_counts_items_per_utc_day() {
+        let quota = DailyQuota::new(10, "alice", Ledger::default());
         let day = 20_000 * SECONDS_PER_DAY;
-        assert_eq!(quota.try_charge(6, day + 100), Ok(()));
-        assert_eq!(quota.try_charge(5, day + 200), Err(QuotaRefusal { limit: 10, retry_after_secs: 86_200 }));
-        assert_eq!(quota.try_charge(4, day + 300), Ok(()), "a refused request charged nothing");
-        assert!(quota.try_charge(0, day + 400).is_err(), "a spent quota refuses even an empty request");
-        quota.refund(4, day + 500);
-        assert_eq!(quota.try_charge(3, day + 600), Ok(()), "a refund makes room again");
-        assert_eq!(quota.try_charge(10, day + SECONDS_PER_DAY), Ok(()), "the next UTC day starts over");
-        quota.refund(10, day);
-        assert!(quota.try_charge(1, day + SECONDS_PER_DAY).is_err(), "yesterday's refund is not today's");
+        assert!(quota.try_charge(6, day + 100).await.is_ok());
+        assert_eq!(quota.try_charge(5, day + 200).await, Err(QuotaRefusal { limit: 10, retry_after_secs: 86_200 }));
+        let four = quota.try_charge(4, day + 300).await;
+        assert!(four.is_ok(), "a refused request charged nothing");
+        assert!(quota.try_charge(0, day + 400).await.is_err(), "a spent quota refuses even an empty request");
+        quota.refund(four.unwrap_or_else(|e| panic!("{e:?}"))).await;
+        assert!(quota.try_charge(3, day + 600).await.is_ok(), "a refund makes room again");
+        let tomorrow = quota.try_charge(10, day + SECONDS_PER_DAY).await;
+        assert!(tomorrow.is_ok(), "the next UTC day starts over");
+        let yesterday = Charged { items: 10, day: day / SECONDS_PER_DAY, shared: false };
+        quota.refund(yesterday).await;
+        assert!(quota.try_charge(1, day + SECONDS_PER_DAY).await.is_err(), "yesterday's refund is not today's");
+        assert!(quota.try_charge(11, day + 2 * SECONDS_PER_DAY).await.is_err(), "more than a day's items");
     }
 }

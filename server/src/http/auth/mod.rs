@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
-pub use limits::{DailyQuota, QuotaRefusal, RateLimit, unix_secs};
+pub use limits::{Charged, DailyQuota, Ledger, QuotaRefusal, RateLimit, unix_secs};
 pub use routes::{Access, Charge, access, document as document_access};
 
 use self::settings::{AuthConfig, ScopedKeyConfig};
@@ -84,6 +84,8 @@ impl Caller {
 #[derive(Clone, Default)]
 pub struct ApiKeys {
     entries: Vec<Arc<KeyEntry>>,
+    /// Where the keys' daily quotas are counted.
+    ledger: Ledger,
 }
 
 impl std::fmt::Debug for ApiKeys {
@@ -149,7 +151,7 @@ fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// One `[[auth.keys]]` table as an entry.
-fn scoped_entry(config: &ScopedKeyConfig) -> Result<KeyEntry, String> {
+fn scoped_entry(config: &ScopedKeyConfig, ledger: &Ledger) -> Result<KeyEntry, String> {
     check_name(&config.name)?;
     let digest = match (&config.key, &config.digest) {
         (Some(key), None) => parse_key(key)?,
@@ -172,7 +174,7 @@ fn scoped_entry(config: &ScopedKeyConfig) -> Result<KeyEntry, String> {
     if config.max_items_per_day == Some(0) {
         return Err("max_items_per_day must be at least 1; remove the key to refuse it".to_owned());
     }
-    let quota = config.max_items_per_day.map(DailyQuota::new);
+    let quota = config.max_items_per_day.map(|max| DailyQuota::new(max, &config.name, ledger.clone()));
     let mut roles = config.roles.clone();
     roles.sort_by_key(|r| *r as u8);
     roles.dedup();
@@ -187,7 +189,7 @@ impl ApiKeys {
         let mut keys = ApiKeys::default();
         for (index, table) in config.keys.iter().enumerate() {
             let malformed = |reason| KeyError::Malformed { source_name: "auth.keys".to_owned(), index, reason };
-            let entry = scoped_entry(table).map_err(malformed)?;
+            let entry = scoped_entry(table, &keys.ledger).map_err(malformed)?;
             keys.add(Arc::new(entry)).map_err(malformed)?;
         }
         let plain = ApiKeys::load(&config.api_keys, config.api_keys_file.as_deref())?;
@@ -211,6 +213,11 @@ impl ApiKeys {
             tracing::debug!(key = %entry.name, roles = %roles.join(","), "api key");
         }
         Ok(keys)
+    }
+
+    /// Counts the keys' daily quotas in `storage` from now on, shared by every replica on it.
+    pub fn count_quotas_in(&self, storage: crate::store::Storage) {
+        self.ledger.connect(storage);
     }
 
     fn add(&mut self, entry: Arc<KeyEntry>) -> Result<(), String> {

@@ -157,6 +157,9 @@ const JOB_TIME: &str = "COALESCE(finished_at_ms, created_at_ms)";
 /// Jobs selected per statement; each is then deleted in batches.
 const JOBS_PER_QUERY: i64 = 100;
 
+/// Days of API-key quota charges kept (`key_usage`), today's included.
+const KEY_USAGE_DAYS: i64 = 7;
+
 /// The shortest and longest pause between two DELETE statements.
 const MIN_PAUSE: Duration = Duration::from_millis(1);
 const MAX_PAUSE: Duration = Duration::from_millis(200);
@@ -200,6 +203,11 @@ impl<'a> Sweep<'a> {
             }
         }
         self.jobs(config.jobs).await?;
+        // The quota charges of past days count for nothing: a week is kept for audits.
+        let last_week = self.now.div_euclid(86_400_000) - KEY_USAGE_DAYS;
+        if !self.stopping() {
+            self.delete_where("key_usage", "day < $1", &[Bind::Int(last_week)]).await?;
+        }
         if let Some(cutoff) = self.cutoff(config.noise.max_age_secs)
             && !self.stopping()
         {
