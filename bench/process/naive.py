@@ -14,7 +14,9 @@ import time
 
 from math_verify import parse, verify
 
-MARKER = re.compile(r"(?mi)^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?step[ \t]*[0-9]+(?:\*\*|__)?[ \t]*[:.)\-–—]?")
+MARKER = re.compile(
+    r"(?mi)^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?step[ \t]*[0-9]+(?:\*\*|__)?[ \t]*[:.)\-–—]?"
+)
 
 
 def steps(response):
@@ -38,7 +40,7 @@ def score(item):
             continue
         try:
             ok = verify(parse("$" + expected[k]["reference"] + "$"), parse(text))
-        except Exception:  # a crash on one step is a wrong step
+        except Exception:  # noqa: BLE001 (a crash on one step is a wrong step)
             ok = False
         scored.append((start, end, 1.0 if ok else 0.0))
     checked = [s for _, _, s in scored if s is not None]
@@ -47,19 +49,31 @@ def score(item):
 
 
 def main():
-    rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    with open(sys.argv[1]) as items:
+        rows = [json.loads(line) for line in items if line.strip()]
     score(rows[0]["input"])  # warm up the imports (sympy, antlr) outside the timing
     started = time.perf_counter()
     results = [score(row["input"]) for row in rows]
     seconds = time.perf_counter() - started
     same_offsets = sum(
-        [[a, b] for a, b, _ in scored] == [[s[0], s[1]] for s in row["steps"]] for (_, scored), row in zip(results, rows)
+        [[a, b] for a, b, _ in scored] == [[s[0], s[1]] for s in row["steps"]]
+        for (_, scored), row in zip(results, rows)
     )
-    same_score = sum(abs(value - row["score"]) < 1e-9 for (value, _), row in zip(results, rows))
-    print(json.dumps({
-        "runner": "python + math-verify", "items": len(rows), "same_offsets": same_offsets,
-        "same_score": same_score, "seconds_per_pass": seconds, "items_per_second": len(rows) / seconds,
-    }))
+    same_score = sum(
+        abs(value - row["score"]) < 1e-9 for (value, _), row in zip(results, rows)
+    )
+    print(
+        json.dumps(
+            {
+                "runner": "python + math-verify",
+                "items": len(rows),
+                "same_offsets": same_offsets,
+                "same_score": same_score,
+                "seconds_per_pass": seconds,
+                "items_per_second": len(rows) / seconds,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,12 @@ import urllib.request
 
 from .peers.longrlvr import custom_compute_score, whitespace_judge
 
-ANSWERS = ["Normandy is in France.", "The treaty was signed in 1648.", "42", "Marie Curie"]
+ANSWERS = [
+    "Normandy is in France.",
+    "The treaty was signed in 1648.",
+    "42",
+    "Marie Curie",
+]
 
 
 def response(rng: random.Random, gold: list[int], context: int, truth: str) -> str:
@@ -36,7 +41,10 @@ def response(rng: random.Random, gold: list[int], context: int, truth: str) -> s
     answer = truth if rng.random() < 0.6 else rng.choice(ANSWERS)
     if rng.random() < 0.3:
         answer = "  " + answer.replace(" ", "  \n") + " "
-    blocks = [f"<useful_chunks>\n{ids}\n</useful_chunks>", f"<answer>\n{answer}\n</answer>"]
+    blocks = [
+        f"<useful_chunks>\n{ids}\n</useful_chunks>",
+        f"<answer>\n{answer}\n</answer>",
+    ]
     shape = rng.random()
     if shape < 0.06:
         blocks.pop(0)  # no citation block
@@ -53,7 +61,9 @@ def response(rng: random.Random, gold: list[int], context: int, truth: str) -> s
 
 def score(url: str, items: list[dict]) -> list[dict]:
     body = json.dumps({"items": items}).encode()
-    request = urllib.request.Request(url + "/v1/score", body, {"content-type": "application/json"})
+    request = urllib.request.Request(
+        url + "/v1/score", body, {"content-type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=120) as reply:
         return json.load(reply)["results"]
 
@@ -80,17 +90,40 @@ def test_rewards_equal_longrlvrs_own(server_url: str) -> None:
     results = score(server_url, items)
     kinds = set()
     for (text, gold, _, truth), result in zip(cases, results, strict=True):
-        theirs = custom_compute_score(text, truth, {"ref_chunks": gold}, whitespace_judge)
+        theirs = custom_compute_score(
+            text, truth, {"ref_chunks": gold}, whitespace_judge
+        )
         ours = result["details"]
-        assert abs(result["score"] - theirs["score"]) < 1e-9, (text, gold, theirs, result)
+        assert abs(result["score"] - theirs["score"]) < 1e-9, (
+            text,
+            gold,
+            theirs,
+            result,
+        )
         if result["status"] == "unparseable":
-            assert theirs == {"score": 0.0, "recall": 0.0, "precision": 0.0, "fbeta_score": 0.0, "answer_acc": 0.0}
+            assert theirs == {
+                "score": 0.0,
+                "recall": 0.0,
+                "precision": 0.0,
+                "fbeta_score": 0.0,
+                "answer_acc": 0.0,
+            }
             kinds.add("unparseable")
             continue
         assert abs(ours["precision"] - theirs["precision"]) < 1e-9, (text, theirs, ours)
         assert abs(ours["recall"] - theirs["recall"]) < 1e-9, (text, theirs, ours)
-        assert abs(ours["context_reward"] - theirs["fbeta_score"]) < 1e-9, (text, theirs, ours)
+        assert abs(ours["context_reward"] - theirs["fbeta_score"]) < 1e-9, (
+            text,
+            theirs,
+            ours,
+        )
         assert ours["answer_reward"] == theirs["answer_acc"], (text, theirs, ours)
-        kinds.add((theirs["answer_acc"], theirs["fbeta_score"] == 1.0, 0 < theirs["fbeta_score"] < 1))
+        kinds.add(
+            (
+                theirs["answer_acc"],
+                theirs["fbeta_score"] == 1.0,
+                0 < theirs["fbeta_score"] < 1,
+            )
+        )
     # The generated responses cover every branch of the reward.
     assert "unparseable" in kinds and len(kinds) >= 5, kinds
