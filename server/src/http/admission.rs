@@ -130,6 +130,55 @@ impl ItemAdmission {
         let total = total.clamp(1, u32::MAX as usize);
         ItemAdmission { budget: Arc::new(Semaphore::new(total)), total, retry_after_secs }
     }
+
+    /// Whether every item of the budget is taken now: no request with an item fits.
+    pub fn is_exhausted(&self) -> bool {
+        self.budget.available_permits() == 0
+    }
+}
+
+/// What [`shed_before_the_body`] looks at: the request slots, the items' budget, and the body
+/// limits for draining a refused body.
+#[derive(Debug, Clone)]
+pub struct EarlyShed {
+    pub gate: super::middleware::RequestGate,
+    pub items: ItemAdmission,
+    pub bodies: BodyAdmission,
+}
+
+/// Bodies of at most this many bytes are let through to the exact checks even when the scoring
+/// budget is spent: a batch of no items is answered without taking any of it.
+const EMPTY_BATCH_BYTES: usize = 64;
+
+/// The general API under overload: when every request slot is taken, or a scoring request meets
+/// an items' budget with nothing left, the request is refused with 503 `overloaded` and
+/// `Retry-After` from its headers, its body drained unread (or the connection closed), before
+/// the body is read, counted and parsed. Under overload most requests are refused, and what
+/// refusing one after reading its body costs (copying it in, a pass to count its items) is
+/// what keeps the cores from the admitted ones. The exact checks after the body is in
+/// ([`read_body_first`], the gate, [`admit_items`]) still decide every request this lets by.
+pub async fn shed_before_the_body(State(shed): State<EarlyShed>, request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
+    let access = crate::http::auth::access(request.method().as_str(), route.as_deref().unwrap_or(""));
+    let declared = content_length(request.headers());
+    let scoring = access.charge.counted_field().is_some();
+    let reason = if shed.gate.is_full() {
+        "concurrency"
+    } else if scoring && shed.items.is_exhausted() && declared.is_none_or(|length| length > EMPTY_BATCH_BYTES) {
+        "items"
+    } else {
+        return next.run(request).await;
+    };
+    note_refusal(reason);
+    metrics::counter!("referee_requests_shed_early_total").increment(1);
+    let (parts, body) = request.into_parts();
+    let refusal = ApiError::overloaded(shed.bodies.retry_after_secs).into_response();
+    if drains(&parts.headers, declared, &shed.bodies) {
+        tokio::spawn(drain(body, shed.bodies.body_limit, shed.bodies.read_timeout));
+        refusal
+    } else {
+        closing(refusal)
+    }
 }
 
 /// Takes room for a scoring request's items (counted from its body, already read) before it is

@@ -140,6 +140,11 @@ pub struct RequestGate {
 }
 
 impl RequestGate {
+    /// Whether every request slot is taken now.
+    pub fn is_full(&self) -> bool {
+        self.permits.available_permits() == 0
+    }
+
     /// A gate of `max_concurrent` permits whose waiters give up after `wait`.
     pub fn new(max_concurrent: usize, max_waiting: usize, wait: Duration, retry_after_secs: u32) -> RequestGate {
         RequestGate {

@@ -195,7 +195,7 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
         limits.body_read_timeout,
         limits.retry_after_secs,
     );
-    let read_body_first = axum::middleware::from_fn_with_state(bodies, admission::read_body_first);
+    let read_body_first = axum::middleware::from_fn_with_state(bodies.clone(), admission::read_body_first);
     // Uploads stream their body into the database in small transactions: they are not read
     // whole first.
     let upload = Router::from(routes.upload)
@@ -203,15 +203,15 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
         .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
         .layer(axum::middleware::from_fn(middleware::charge_quota));
-    let items = axum::middleware::from_fn_with_state(
-        admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs),
-        admission::admit_items,
-    );
+    let item_budget = admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs);
+    let early = admission::EarlyShed { gate: gate.clone(), items: item_budget.clone(), bodies: bodies.clone() };
+    let items = axum::middleware::from_fn_with_state(item_budget, admission::admit_items);
     let general = Router::from(routes.general)
         .layer(items.clone())
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
         .layer(axum::middleware::from_fn(middleware::charge_quota))
-        .layer(read_body_first.clone());
+        .layer(read_body_first.clone())
+        .layer(axum::middleware::from_fn_with_state(early, admission::shed_before_the_body));
     let trainer = Router::from(routes.trainer)
         .layer(items)
         .layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room))

@@ -270,6 +270,45 @@ async fn a_request_refused_for_its_body_size_reads_the_refusal_while_sending() -
     server.finish().await
 }
 
+/// With every item of the scoring budget taken, a scoring request is refused from its headers:
+/// the client reads the 503 while its body has not been sent, and a request with no items still
+/// gets through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scoring_request_finding_no_room_for_items_is_refused_before_its_body() -> anyhow::Result<()> {
+    let judge = FakeJudge::start().await?;
+    judge.state.delay_ms.store(60_000, Ordering::SeqCst);
+    let server = TestServer::start_with(Backend::Sqlite, |c| {
+        c.server.max_inflight_items = 1;
+        c.server.retry_after_secs = 3;
+        c.judge.base_url = Some(judge.base_url.clone());
+        c.judge.model = "test-judge".to_owned();
+        c.judge.timeout_ms = 120_000;
+        c.judge.max_retries = 0;
+    })
+    .await?;
+    // One item that waits on the judge holds the whole budget.
+    let holding = {
+        let (client, url) = (server.client.clone(), server.url("/v1/score"));
+        tokio::spawn(async move { client.post(url).json(&json!({"items": [slow_judge_item()]})).send().await })
+    };
+    while judge.requests() < 1 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // A head and the first bytes of a 1,000-byte body: the refusal comes without the rest.
+    let mut refused = open_request(&server).await?;
+    let answer = tokio::time::timeout(Duration::from_secs(10), read_response(&mut refused)).await??;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("retry-after: 3"), "{answer}");
+    assert!(answer.contains("\"overloaded\""), "{answer}");
+    // No items need no room (a small body of declared length is let through to be counted).
+    let empty = server.client.post(server.url("/v1/score")).json(&json!({"items": []})).send().await?;
+    assert_eq!(empty.status().as_u16(), 200, "{}", empty.text().await?);
+    let metrics = server.client.get(server.url("/metrics")).send().await?.text().await?;
+    assert!(metrics.lines().any(|l| l.starts_with("referee_requests_shed_early_total")), "{metrics}");
+    holding.abort();
+    server.finish().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_of_too_many_tiny_items_is_refused_before_it_is_built() -> anyhow::Result<()> {
     let server = TestServer::start_with(Backend::Sqlite, |c| c.server.max_batch_items = 10).await?;

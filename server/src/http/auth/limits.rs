@@ -122,10 +122,11 @@ impl DailyQuota {
             return Err(self.refusal(unix_secs));
         }
         if let Some(storage) = self.ledger.0.get() {
-            match charge_in(storage, &self.key, day, items, self.max).await {
-                Ok(true) => return Ok(Charged { items, day, shared: true }),
-                Ok(false) => return Err(self.refusal(unix_secs)),
-                Err(error) => ledger_unreachable(&error),
+            match tokio::time::timeout(LEDGER_WAIT, charge_in(storage, &self.key, day, items, self.max)).await {
+                Ok(Ok(true)) => return Ok(Charged { items, day, shared: true }),
+                Ok(Ok(false)) => return Err(self.refusal(unix_secs)),
+                Ok(Err(error)) => ledger_unreachable(&error.to_string()),
+                Err(_) => ledger_unreachable("no answer within the ledger's wait"),
             }
         }
         let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
@@ -144,10 +145,13 @@ impl DailyQuota {
     /// while its day is the current one in this process's memory).
     pub async fn refund(&self, charged: Charged) {
         if charged.shared {
-            if let Some(storage) = self.ledger.0.get()
-                && let Err(error) = refund_in(storage, &self.key, charged.day, charged.items).await
-            {
-                ledger_unreachable(&error);
+            if let Some(storage) = self.ledger.0.get() {
+                match tokio::time::timeout(LEDGER_WAIT, refund_in(storage, &self.key, charged.day, charged.items)).await
+                {
+                    Ok(Ok(())) => {}
+                    Ok(Err(error)) => ledger_unreachable(&error.to_string()),
+                    Err(_) => ledger_unreachable("no answer within the ledger's wait"),
+                }
             }
             return;
         }
@@ -190,9 +194,13 @@ async fn refund_in(storage: &Storage, key: &str, day: u64, items: u64) -> Result
     Ok(())
 }
 
+/// The longest a request waits for the database to take or give back a charge; then the
+/// charge is counted in this process (a charge the database takes later counts in both).
+const LEDGER_WAIT: Duration = Duration::from_secs(2);
+
 /// A quota falls back to this process's count while the database cannot be reached: a quota
 /// is a limit on abuse, and scoring must not stop with the database. Logged at most once a minute.
-fn ledger_unreachable(error: &sqlx::Error) {
+fn ledger_unreachable(error: &str) {
     static LAST: Mutex<Option<Instant>> = Mutex::new(None);
     metrics::counter!("referee_quota_ledger_errors_total").increment(1);
     let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
