@@ -42,6 +42,19 @@ impl BodyAdmission {
         BodyAdmission { budget: Arc::new(Semaphore::new(units)), body_limit, read_timeout, retry_after_secs }
     }
 
+    /// A 503 `overloaded` with `Retry-After` for a request whose body is not to be read: the
+    /// body is drained in the background, so that the client, still sending, reads the refusal
+    /// rather than a reset connection, or the connection is closed when it cannot be drained.
+    pub(crate) fn refuse_unread(&self, headers: &HeaderMap, body: Body) -> Response {
+        let refusal = ApiError::overloaded(self.retry_after_secs).into_response();
+        if drains(headers, content_length(headers), self) {
+            tokio::spawn(drain(body, self.body_limit, self.read_timeout));
+            refusal
+        } else {
+            closing(refusal)
+        }
+    }
+
     /// Room for `bytes` more of body, or `None` when the budget has not that much left.
     fn reserve(&self, held: &mut Option<OwnedSemaphorePermit>, bytes: usize) -> bool {
         let units = u32::try_from(bytes.div_ceil(UNIT)).unwrap_or(u32::MAX);
@@ -72,13 +85,7 @@ pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Re
     let mut held = None;
     if !admission.reserve(&mut held, declared.unwrap_or(0)) {
         note_refusal("body_budget");
-        let refusal = ApiError::overloaded(admission.retry_after_secs).into_response();
-        return if drains(&parts.headers, declared, &admission) {
-            tokio::spawn(drain(body, admission.body_limit, admission.read_timeout));
-            refusal
-        } else {
-            closing(refusal)
-        };
+        return admission.refuse_unread(&parts.headers, body);
     }
     let deadline = Instant::now() + admission.read_timeout;
     let mut collected = Vec::with_capacity(declared.unwrap_or(0));
@@ -134,50 +141,6 @@ impl ItemAdmission {
     /// Whether every item of the budget is taken now: no request with an item fits.
     pub fn is_exhausted(&self) -> bool {
         self.budget.available_permits() == 0
-    }
-}
-
-/// What [`shed_before_the_body`] looks at: the request slots, the items' budget, and the body
-/// limits for draining a refused body.
-#[derive(Debug, Clone)]
-pub struct EarlyShed {
-    pub gate: super::middleware::RequestGate,
-    pub items: ItemAdmission,
-    pub bodies: BodyAdmission,
-}
-
-/// Bodies of at most this many bytes are let through to the exact checks even when the scoring
-/// budget is spent: a batch of no items is answered without taking any of it.
-const EMPTY_BATCH_BYTES: usize = 64;
-
-/// The general API under overload: when every request slot is taken, or a scoring request meets
-/// an items' budget with nothing left, the request is refused with 503 `overloaded` and
-/// `Retry-After` from its headers, its body drained unread (or the connection closed), before
-/// the body is read, counted and parsed. Under overload most requests are refused, and what
-/// refusing one after reading its body costs (copying it in, a pass to count its items) is
-/// what keeps the cores from the admitted ones. The exact checks after the body is in
-/// ([`read_body_first`], the gate, [`admit_items`]) still decide every request this lets by.
-pub async fn shed_before_the_body(State(shed): State<EarlyShed>, request: Request, next: Next) -> Response {
-    let route = request.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
-    let access = crate::http::auth::access(request.method().as_str(), route.as_deref().unwrap_or(""));
-    let declared = content_length(request.headers());
-    let scoring = access.charge.counted_field().is_some();
-    let reason = if shed.gate.is_full() {
-        "concurrency"
-    } else if scoring && shed.items.is_exhausted() && declared.is_none_or(|length| length > EMPTY_BATCH_BYTES) {
-        "items"
-    } else {
-        return next.run(request).await;
-    };
-    note_refusal(reason);
-    metrics::counter!("referee_requests_shed_early_total").increment(1);
-    let (parts, body) = request.into_parts();
-    let refusal = ApiError::overloaded(shed.bodies.retry_after_secs).into_response();
-    if drains(&parts.headers, declared, &shed.bodies) {
-        tokio::spawn(drain(body, shed.bodies.body_limit, shed.bodies.read_timeout));
-        refusal
-    } else {
-        closing(refusal)
     }
 }
 
@@ -248,7 +211,7 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
     response
 }
 
-fn content_length(headers: &HeaderMap) -> Option<usize> {
+pub(crate) fn content_length(headers: &HeaderMap) -> Option<usize> {
     headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
 }
 

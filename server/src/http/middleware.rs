@@ -190,6 +190,44 @@ pub async fn shed_when_full(State(gate): State<RequestGate>, request: Request, n
     next.run(request).await
 }
 
+/// What [`shed_before_the_body`] looks at: the request slots, the items' budget, and the body
+/// limits for draining a refused body.
+#[derive(Debug, Clone)]
+pub struct EarlyShed {
+    pub gate: RequestGate,
+    pub items: super::admission::ItemAdmission,
+    pub bodies: super::admission::BodyAdmission,
+}
+
+/// Bodies of at most this many bytes are let through to the exact checks even when the scoring
+/// budget is spent: a batch of no items is answered without taking any of it.
+const EMPTY_BATCH_BYTES: usize = 64;
+
+/// The general API under overload: when every request slot is taken, or a scoring request meets
+/// an items' budget with nothing left, the request is refused with 503 `overloaded` and
+/// `Retry-After` from its headers, its body drained unread (or the connection closed), before
+/// the body is read, counted and parsed. Under overload most requests are refused, and what
+/// refusing one after reading its body costs (copying it in, a pass to count its items) is
+/// what keeps the cores from the admitted ones. The exact checks after the body is in
+/// ([`super::admission::read_body_first`], the gate, [`super::admission::admit_items`]) still decide every request this lets by.
+pub async fn shed_before_the_body(State(shed): State<EarlyShed>, request: Request, next: Next) -> Response<Body> {
+    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let access = crate::http::auth::access(request.method().as_str(), route.as_deref().unwrap_or(""));
+    let declared = super::admission::content_length(request.headers());
+    let scoring = access.charge.counted_field().is_some();
+    let reason = if shed.gate.is_full() {
+        "concurrency"
+    } else if scoring && shed.items.is_exhausted() && declared.is_none_or(|length| length > EMPTY_BATCH_BYTES) {
+        "items"
+    } else {
+        return next.run(request).await;
+    };
+    super::admission::note_refusal(reason);
+    metrics::counter!("referee_requests_shed_early_total").increment(1);
+    let (parts, body) = request.into_parts();
+    shed.bodies.refuse_unread(&parts.headers, body)
+}
+
 /// Trainer-facing routes: a request that finds no room waits for it, first come first served,
 /// until the request deadline; only when `server.max_waiting_requests` already wait, or the
 /// deadline passes first, is it refused with 503 and `Retry-After` (code `busy`). Trainers such

@@ -204,14 +204,14 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
         .layer(axum::middleware::from_fn(middleware::charge_quota));
     let item_budget = admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs);
-    let early = admission::EarlyShed { gate: gate.clone(), items: item_budget.clone(), bodies: bodies.clone() };
+    let early = middleware::EarlyShed { gate: gate.clone(), items: item_budget.clone(), bodies: bodies.clone() };
     let items = axum::middleware::from_fn_with_state(item_budget, admission::admit_items);
     let general = Router::from(routes.general)
         .layer(items.clone())
         .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
         .layer(axum::middleware::from_fn(middleware::charge_quota))
         .layer(read_body_first.clone())
-        .layer(axum::middleware::from_fn_with_state(early, admission::shed_before_the_body));
+        .layer(axum::middleware::from_fn_with_state(early, middleware::shed_before_the_body));
     let trainer = Router::from(routes.trainer)
         .layer(items)
         .layer(axum::middleware::from_fn_with_state(gate, middleware::hold_until_room))
