@@ -1,8 +1,9 @@
 //! CPU priority of the threads that score. The threads that answer connections (health probes,
 //! refusals with `Retry-After`, small requests) must get a core within milliseconds even when
-//! every core is busy scoring; so threads that do bulk work (verifier batches, sandboxed
-//! programs, parsing large bodies) run at a lower priority, a higher `nice` value, than the
-//! process. Linux keeps a nice value per thread; elsewhere this does nothing.
+//! every core is busy scoring; so threads that do bulk work (verifier batches, parsing large
+//! bodies) run at a lower priority, a higher `nice` value, than the process. Work with a
+//! wall-clock limit (sandboxed programs) must not be marked: waiting for a core would count
+//! against its limit. Linux keeps a nice value per thread; elsewhere this does nothing.
 //!
 //! The scoring threads still get every core that nothing else wants: niceness only orders who
 //! runs first when threads compete for the same cores.

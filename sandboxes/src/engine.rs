@@ -114,8 +114,6 @@ impl Workers {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(count.max(1))
             .thread_name("referee-sandbox")
-            // Programs run here: nicer than the threads that answer connections.
-            .on_thread_start(referee_core::threads::mark_scoring_thread)
             .enable_time()
             .build()
             .map_err(|e| SandboxError::Thread { thread: "sandbox workers", source: Arc::new(e) })?;

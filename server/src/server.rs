@@ -58,8 +58,8 @@ fn code_verifier(config: &Config) -> anyhow::Result<CodeVerifier> {
 }
 
 /// Scoring threads run nicer than the threads that answer connections
-/// ([`referee_core::threads`]): the rayon pool's threads from their start, the sandbox's and the
-/// blocking tasks' as they take scoring work. The first server of a process sets the rayon pool
+/// ([`referee_core::threads`]): the rayon pool's threads from their start, the blocking tasks'
+/// as they take scoring work (the sandbox's threads keep the process's priority). The first server of a process sets the rayon pool
 /// up; a process that already used rayon keeps its pool as it is.
 fn set_thread_priorities(niceness: i32) {
     referee_core::threads::set_scoring_niceness(niceness);

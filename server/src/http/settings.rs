@@ -53,9 +53,10 @@ pub struct ServerConfig {
     /// How long shutdown waits for in-flight requests, in milliseconds.
     pub shutdown_grace_ms: u64,
     /// How much nicer (lower CPU priority, 0 to 19) than the process the threads that score
-    /// run: verifier batches, sandboxed programs and the parsing of large bodies. The threads
-    /// that answer connections keep the process's priority, so health probes and refusals are
-    /// answered at once while every core is busy scoring. 0: all threads alike. Linux only.
+    /// run: verifier batches and the parsing of large bodies (not the sandbox, whose programs
+    /// have wall-clock limits). The threads that answer connections keep the process's
+    /// priority, so health probes and refusals are answered at once while every core is busy
+    /// scoring. 0: all threads alike. Linux only.
     pub scoring_niceness: i32,
 }
 
