@@ -1,10 +1,12 @@
 use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
+use std::hash::Hash;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use futures::FutureExt;
-use futures::future::BoxFuture;
+use futures::future::{BoxFuture, join_all};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -200,6 +202,30 @@ impl Scorer {
             Scorer::Async(m) => m.info(),
         }
     }
+}
+
+/// Scores inputs made for other scorers, one call per scorer: `calls` holds, by scorer id, each
+/// input with the place its verdict goes (an item's part, answer or step); the scorers run at
+/// once and the verdicts come back by place. An id missing from `scorers` is `internal_error`.
+/// For scorers that hand parts of their items to other scorers.
+pub async fn score_by_scorer<P: Eq + Hash>(
+    scorers: &HashMap<String, Scorer>,
+    calls: BTreeMap<&str, Vec<(P, Value)>>,
+    budget: Budget,
+) -> HashMap<P, Verdict> {
+    let runs = calls.into_iter().map(|(id, calls)| {
+        let (places, values): (Vec<P>, Vec<Value>) = calls.into_iter().unzip();
+        let scorer = scorers.get(id).cloned();
+        async move {
+            let count = values.len();
+            let verdicts = match scorer {
+                Some(scorer) => scorer.score_values(values, budget).await,
+                None => vec![Verdict::internal_error(format!("scorer `{id}` is not available")); count],
+            };
+            places.into_iter().zip(verdicts).collect::<Vec<_>>()
+        }
+    });
+    join_all(runs).await.into_iter().flatten().collect()
 }
 
 /// Items deserialised into inputs, with the verdicts of the malformed ones kept in place.

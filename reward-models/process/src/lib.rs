@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use futures::future::join_all;
 use referee_core::anatomy::Reasoning;
 use referee_core::utoipa::{self, ToSchema};
-use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict};
+use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict, score_by_scorer};
 use referee_rubric::{JudgeClient, JudgeError};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -297,25 +297,13 @@ impl RewardModel for ProcessScorer {
                 }
             }
         }
-        let runs = calls.into_iter().map(|(id, calls)| {
-            let (places, values): (Vec<_>, Vec<_>) = calls.into_iter().unzip();
-            let scorer = self.scorers.get(id).cloned();
-            async move {
-                let count = values.len();
-                let verdicts = match scorer {
-                    Some(scorer) => scorer.score_values(values, budget).await,
-                    None => vec![Verdict::internal_error(format!("scorer `{id}` is not available")); count],
-                };
-                places.into_iter().zip(verdicts).collect::<Vec<_>>()
-            }
-        });
+        let by_scorer = score_by_scorer(&self.scorers, calls, budget);
         // Judge checks: one call per item, all at once (the judge client bounds its concurrency).
         let judged = inputs.iter().zip(&plans).enumerate().filter_map(|(i, (input, plan))| {
             let (Ok(plan), Check::Judge { problem, reference }) = (plan, &input.check) else { return None };
             Some(async move { (i, self.judged(problem, reference.as_deref(), plan, budget).await) })
         });
-        let (step_verdicts, judged) = futures::join!(join_all(runs), join_all(judged));
-        let mut step_verdicts: HashMap<Place, Verdict> = step_verdicts.into_iter().flatten().collect();
+        let (mut step_verdicts, judged): (HashMap<Place, Verdict>, _) = futures::join!(by_scorer, join_all(judged));
         let mut judged: HashMap<usize, Scored> = judged.into_iter().collect();
         inputs
             .iter()

@@ -13,9 +13,8 @@ mod split;
 
 use std::collections::{BTreeMap, HashMap};
 
-use futures::future::join_all;
 use referee_core::utoipa::{self, ToSchema};
-use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict};
+use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict, score_by_scorer};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -198,19 +197,7 @@ impl RewardModel for CompositeScorer {
                 }
             }
         }
-        let runs = calls.into_iter().map(|(id, calls)| {
-            let (places, values): (Vec<_>, Vec<_>) = calls.into_iter().unzip();
-            let scorer = self.scorers.get(id).cloned();
-            async move {
-                let count = values.len();
-                let verdicts = match scorer {
-                    Some(scorer) => scorer.score_values(values, budget).await,
-                    None => vec![Verdict::internal_error(format!("scorer `{id}` is not available")); count],
-                };
-                places.into_iter().zip(verdicts).collect::<Vec<_>>()
-            }
-        });
-        let mut part_verdicts: HashMap<Place, Verdict> = join_all(runs).await.into_iter().flatten().collect();
+        let mut part_verdicts: HashMap<Place, Verdict> = score_by_scorer(&self.scorers, calls, budget).await;
         inputs
             .iter()
             .zip(plans)

@@ -19,9 +19,8 @@ mod cite;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use futures::future::join_all;
 use referee_core::utoipa::{self, ToSchema};
-use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict};
+use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict, score_by_scorer};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -199,19 +198,7 @@ impl RewardModel for GroundingScorer {
                 calls.entry(inputs[i].answer.verifier.as_str()).or_default().push((i, plan.answer_input.clone()));
             }
         }
-        let runs = calls.into_iter().map(|(id, calls)| {
-            let (places, values): (Vec<_>, Vec<_>) = calls.into_iter().unzip();
-            let scorer = self.scorers.get(id).cloned();
-            async move {
-                let count = values.len();
-                let verdicts = match scorer {
-                    Some(scorer) => scorer.score_values(values, budget).await,
-                    None => vec![Verdict::internal_error(format!("scorer `{id}` is not available")); count],
-                };
-                places.into_iter().zip(verdicts).collect::<Vec<_>>()
-            }
-        });
-        let mut answers: HashMap<usize, Verdict> = join_all(runs).await.into_iter().flatten().collect();
+        let mut answers: HashMap<usize, Verdict> = score_by_scorer(&self.scorers, calls, budget).await;
         inputs
             .iter()
             .zip(plans)
