@@ -174,13 +174,15 @@ impl From<&LanguageStatus> for LanguageAvailability {
     }
 }
 
-/// The availability of the verifier `id` of `registry`: per language for `code` (what the last
-/// set-up of each found in its sandbox), available for every other one. Reading it starts, in
+/// The availability of the verifier `id` of `registry`: per language for `code` and
+/// `code-tests`, which share a sandbox (what the last set-up of each found in it), available for
+/// every other one. Reading it starts, in
 /// the background, a new set-up of a language whose backoff has run out, so the report catches
 /// up with a host that was fixed.
 pub fn availability_of(registry: &Registry, id: &str) -> VerifierAvailability {
-    // Only `code` runs programs; a registry built without the code verifier reports none.
-    let Some(code) = registry.code().filter(|_| id == "code") else {
+    // Only `code` and `code-tests` run programs; a registry built without the code verifier
+    // reports none.
+    let Some(code) = registry.code().filter(|_| id == "code" || id == referee_code::CODE_TESTS_ID) else {
         return VerifierAvailability { available: true, languages: Vec::new() };
     };
     let statuses = code.availability();

@@ -762,6 +762,74 @@ export interface components {
             verifier: "code";
         };
         /**
+         * @description Rewards a model-written test suite by running it against known-correct and known-wrong
+         *     solutions in the WebAssembly sandbox (test-suite rewards as "Rethinking Verification for LLM
+         *     Code Generation: From Generation to Testing", Ma et al., NeurIPS 2025, measures them).
+         *
+         *     The suite is the last fenced code block of `response`, written as `format` says. Every
+         *     (solution × test) pair is one run with the `code` verifier's limits. The suite is *valid*
+         *     when every test is well-formed and every correct solution passes every test; a wrong solution
+         *     is *detected* when it fails at least one test. The reward is 0 for an invalid suite, else the
+         *     detection rate (detected / wrong solutions), or 1 only when every wrong solution is detected
+         *     with `reward: verifier_accuracy`; with no wrong solutions, 1 for a valid suite.
+         * @example {
+         *       "correct_solutions": [
+         *         "def add(a, b):\n    return a + b\n"
+         *       ],
+         *       "format": "asserts",
+         *       "language": "python",
+         *       "response": "Tests:\n```python\nassert add(2, 3) == 5\nassert add(-1, 1) == 0\n```",
+         *       "wrong_solutions": [
+         *         "def add(a, b):\n    return a - b\n",
+         *         "def add(a, b):\n    return abs(a) + b\n"
+         *       ]
+         *     }
+         */
+        CodeTestsInput: {
+            /**
+             * @description Known-correct solutions (1 to 16), full programs. With `inputs` and `generator` suites
+             *     the first one computes each test's expected output.
+             */
+            correct_solutions: string[];
+            /** @description How the suite is written (default `io`). */
+            format?: components["schemas"]["SuiteFormat"];
+            /**
+             * @description Run every (solution × test) pair and report the whole matrix, instead of stopping each
+             *     solution at its first failing test (which decides the score) and skipping the wrong
+             *     solutions of an invalid suite (default false).
+             */
+            full_matrix?: boolean;
+            /**
+             * @description The language of the solutions. `asserts` suites test Python solutions only; a
+             *     `generator` is Python whatever the solutions' language.
+             */
+            language: components["schemas"]["Language"];
+            /** @description Limits per run, the output checker and the most tests a suite may hold. */
+            options?: components["schemas"]["SuiteOptions"];
+            /**
+             * @description The model's response; its last fenced code block is the suite (text before a closing
+             *     `</think>` is ignored).
+             */
+            response: string;
+            /** @description What a valid suite earns (default `detection_rate`). */
+            reward?: components["schemas"]["SuiteReward"];
+            /** @description Known-wrong solutions (0 to 64), full programs. */
+            wrong_solutions?: string[];
+        };
+        /** @description An item for `code-tests`. Rewards a model-written test suite (stdin/stdout tests, inputs whose outputs a reference computes, an input generator, or Python asserts) by running it against known-correct and known-wrong solutions in the WebAssembly sandbox: 0 unless every correct solution passes, else the fraction of wrong solutions detected (or 1 only when all are); details give the (solution × test) matrix. */
+        CodeTestsScoreItem: {
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["CodeTestsInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "code-tests";
+        };
+        /**
          * @description How the parts' scores combine into the item's score.
          * @enum {string}
          */
@@ -2409,7 +2477,7 @@ export interface components {
             updated_at_ms: number;
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["CodeTestsScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`
@@ -2560,6 +2628,68 @@ export interface components {
              */
             step: number;
         };
+        /**
+         * @description How a suite is written in the response's last fenced block.
+         * @enum {string}
+         */
+        SuiteFormat: "io" | "inputs" | "generator" | "asserts";
+        /** @description Limits per run, the output checker and the suite's size cap. */
+        SuiteOptions: {
+            /**
+             * @description How standard output is compared (`exact`, `lines` (default), `tokens`, `float`;
+             *     `program` is not offered here).
+             * @default lines
+             */
+            checker?: components["schemas"]["CheckerKind"];
+            /**
+             * Format: double
+             * @description Absolute tolerance of the `float` checker (default 1e-6).
+             * @default 0.000001
+             */
+            float_abs_tol?: number;
+            /**
+             * Format: double
+             * @description Relative tolerance of the `float` checker (default 1e-6).
+             * @default 0.000001
+             */
+            float_rel_tol?: number;
+            /**
+             * Format: int64
+             * @description Fuel per run (default 2·10^10, about two seconds of interpreter CPU).
+             * @default 20000000000
+             */
+            fuel?: number;
+            /**
+             * Format: int64
+             * @description The most tests a suite may hold (default 100, at most 1000); a larger suite scores 0 as
+             *     `unparseable`.
+             * @default 100
+             */
+            max_tests?: number;
+            /**
+             * Format: int64
+             * @description Memory cap per run, in MiB (default 256).
+             * @default 256
+             */
+            memory_mb?: number;
+            /**
+             * Format: int64
+             * @description Cap on standard output per run, in bytes (default 32 MiB).
+             * @default 33554432
+             */
+            output_limit_bytes?: number;
+            /**
+             * Format: int64
+             * @description Wall-clock backstop per run, in milliseconds (default 10000).
+             * @default 10000
+             */
+            time_limit_ms?: number;
+        };
+        /**
+         * @description What a valid suite earns.
+         * @enum {string}
+         */
+        SuiteReward: "detection_rate" | "verifier_accuracy";
         /** @description One task as listed by `GET /v1/environments`. */
         TaskInfo: {
             /** @description The answer format the prompt asks for. */

@@ -102,7 +102,7 @@ fn readyz_and_health_on_a_live_process() {
     assert!(dir.path().join("x/y.db").exists());
     let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     let exit = child.wait().unwrap_or_else(|e| panic!("{e}"));
-    assert!(exit.success());
+    assert!(exit.success(), "referee exited with {exit}");
 }
 
 #[test]

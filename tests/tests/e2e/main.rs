@@ -5,6 +5,7 @@ mod api;
 mod code_availability;
 mod code_http;
 mod code_queue;
+mod code_tests;
 mod composite;
 mod dashboard;
 mod environments;

@@ -213,7 +213,7 @@ impl CodeOptions {
 }
 
 /// A non-negative integer, accepting integral floats (`5.0`) as JSON Schema does.
-fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+pub(crate) fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     let number = serde_json::Number::deserialize(deserializer)?;
     number
         .as_u64()

@@ -35,7 +35,7 @@ pub enum TestVerdict {
 }
 
 /// The seed of the guest's `random` module: fixed, so runs are reproducible.
-const SEED: u64 = 0x5EED;
+pub(crate) const SEED: u64 = 0x5EED;
 
 /// How much of standard error and of a wrong output a test's details keep.
 const EXCERPT_BYTES: usize = 1000;
@@ -90,13 +90,13 @@ impl TestReport {
 }
 
 /// The last `EXCERPT_BYTES` of `bytes` (tracebacks end with the error), as text.
-fn excerpt(bytes: &[u8]) -> String {
+pub(crate) fn excerpt(bytes: &[u8]) -> String {
     let start = bytes.len().saturating_sub(EXCERPT_BYTES);
     String::from_utf8_lossy(&bytes[start..]).into_owned()
 }
 
 /// The verdict of a run that did not exit normally, or `None` when it exited.
-fn limit_verdict(run: &Execution) -> Option<TestVerdict> {
+pub(crate) fn limit_verdict(run: &Execution) -> Option<TestVerdict> {
     match run.termination {
         Termination::Exited => None,
         Termination::OutOfFuel | Termination::TimedOut => Some(TestVerdict::TimeLimit),
@@ -108,7 +108,7 @@ fn limit_verdict(run: &Execution) -> Option<TestVerdict> {
 
 /// The verdict of a program that exited with a non-zero status: `compile_error` when the source
 /// does not parse, `runtime_error` otherwise.
-fn failed_run(outcome: &PythonOutcome) -> TestVerdict {
+pub(crate) fn failed_run(outcome: &PythonOutcome) -> TestVerdict {
     if outcome.compile_error { TestVerdict::CompileError } else { TestVerdict::RuntimeError }
 }
 
@@ -164,26 +164,26 @@ fn validate(input: &CodeInput) -> Result<(), String> {
 }
 
 /// Everything a test run needs.
-struct Runner {
-    sandbox: Arc<Sandbox>,
+pub(crate) struct Runner {
+    pub(crate) sandbox: Arc<Sandbox>,
     /// The Python runtime: loaded for Python items and for checker programs, which are Python.
-    python: Option<Arc<PythonRuntime>>,
+    pub(crate) python: Option<Arc<PythonRuntime>>,
     /// The compiled program of a C or C++ item.
-    native: Option<(Arc<NativeRuntime>, Module)>,
-    limits: Limits,
-    budget: Budget,
+    pub(crate) native: Option<(Arc<NativeRuntime>, Module)>,
+    pub(crate) limits: Limits,
+    pub(crate) budget: Budget,
 }
 
 /// A run that could not happen: the sandbox or the checker program failed, or the item's
 /// deadline passed.
-enum Stop {
+pub(crate) enum Stop {
     Failed(Failure),
     Deadline,
 }
 
 /// Why a run gave no verdict about the program: nothing the program did.
 #[derive(Debug, thiserror::Error)]
-enum Failure {
+pub(crate) enum Failure {
     /// The sandbox itself failed.
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
@@ -212,7 +212,7 @@ impl From<Failure> for Stop {
 
 impl Runner {
     /// Runs the item's program on one standard input.
-    async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, PythonOutcome), Stop> {
+    pub(crate) async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, PythonOutcome), Stop> {
         let Some((native, module)) = &self.native else {
             return self.run(program, stdin, None, 1).await;
         };
@@ -238,7 +238,7 @@ impl Runner {
         Ok((limits, capped))
     }
 
-    async fn run(
+    pub(crate) async fn run(
         &self,
         program: &str,
         stdin: &[u8],
@@ -260,7 +260,7 @@ fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Resul
 }
 
 /// The sandbox of an item and, when it needs one, the Python runtime.
-type Loaded = (Arc<Sandbox>, Option<Arc<PythonRuntime>>);
+pub(crate) type Loaded = (Arc<Sandbox>, Option<Arc<PythonRuntime>>);
 
 /// Judges one item.
 pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell) -> Verdict {
@@ -327,7 +327,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
 
 /// Makes the sandbox if needed and sets up what an item of `language` needs (blocking); an error
 /// names the language whose set-up failed.
-fn load(
+pub(crate) fn load(
     sandbox: &SandboxCell,
     language: Language,
     needs_python: bool,
@@ -341,12 +341,12 @@ fn load(
 }
 
 /// A set-up thread that panicked or was cancelled.
-fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
+pub(crate) fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
     SandboxError::TaskFailed { task: "the set-up thread", source: Arc::new(error) }
 }
 
 /// The sandbox's name for an item's language.
-fn guest(language: Language) -> GuestLanguage {
+pub(crate) fn guest(language: Language) -> GuestLanguage {
     match language {
         Language::Python => GuestLanguage::Python,
         Language::C => GuestLanguage::C,
@@ -355,7 +355,7 @@ fn guest(language: Language) -> GuestLanguage {
 }
 
 /// The compiled language of an item, `None` for Python.
-fn native_language(language: Language) -> Option<NativeLanguage> {
+pub(crate) fn native_language(language: Language) -> Option<NativeLanguage> {
     match language {
         Language::Python => None,
         Language::C => Some(NativeLanguage::C),
@@ -409,7 +409,7 @@ pub(crate) fn sandbox_failure(
 
 /// Compiles a C or C++ program off the async workers: `Ok(Err(diagnostics))` when it does not
 /// compile.
-async fn compile(
+pub(crate) async fn compile(
     sandbox: &Arc<Sandbox>,
     language: NativeLanguage,
     program: String,

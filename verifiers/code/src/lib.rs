@@ -15,6 +15,7 @@ mod harness;
 mod input;
 mod judge;
 mod sandbox;
+mod suite;
 
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,10 @@ pub use input::{
 };
 pub use judge::TestVerdict;
 pub use referee_sandbox::{Availability, Chain, GuestLanguage, PYTHON_WASM, Sandbox, SandboxConfig, SandboxError};
+pub use suite::{
+    CODE_TESTS_ID, CodeTestsInput, CodeTestsVerifier, MAX_CORRECT, MAX_TESTS, MAX_WRONG, SuiteFormat, SuiteOptions,
+    SuiteReward,
+};
 
 use std::sync::Arc;
 

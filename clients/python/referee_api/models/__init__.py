@@ -21,6 +21,9 @@ from .code_input import CodeInput
 from .code_options import CodeOptions
 from .code_score_item import CodeScoreItem
 from .code_score_item_verifier import CodeScoreItemVerifier
+from .code_tests_input import CodeTestsInput
+from .code_tests_score_item import CodeTestsScoreItem
+from .code_tests_score_item_verifier import CodeTestsScoreItemVerifier
 from .composite_aggregate import CompositeAggregate
 from .composite_input import CompositeInput
 from .composite_part import CompositePart
@@ -192,6 +195,9 @@ from .std_filter import StdFilter
 from .std_filter_state import StdFilterState
 from .stdio_test import StdioTest
 from .step_update import StepUpdate
+from .suite_format import SuiteFormat
+from .suite_options import SuiteOptions
+from .suite_reward import SuiteReward
 from .task_info import TaskInfo
 from .text_format import TextFormat
 from .unit_policy import UnitPolicy
@@ -228,6 +234,9 @@ __all__ = (
     "CodeOptions",
     "CodeScoreItem",
     "CodeScoreItemVerifier",
+    "CodeTestsInput",
+    "CodeTestsScoreItem",
+    "CodeTestsScoreItemVerifier",
     "CompositeAggregate",
     "CompositeInput",
     "CompositePart",
@@ -399,6 +408,9 @@ __all__ = (
     "StdFilterState",
     "StdioTest",
     "StepUpdate",
+    "SuiteFormat",
+    "SuiteOptions",
+    "SuiteReward",
     "TaskInfo",
     "TextFormat",
     "UnitPolicy",

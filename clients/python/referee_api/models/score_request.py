@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.code_score_item import CodeScoreItem
+    from ..models.code_tests_score_item import CodeTestsScoreItem
     from ..models.composite_score_item import CompositeScoreItem
     from ..models.exact_match_score_item import ExactMatchScoreItem
     from ..models.grounding_score_item import GroundingScoreItem
@@ -34,8 +35,8 @@ class ScoreRequest:
     result: it never fails the batch.
 
         Attributes:
-            items (list[CodeScoreItem | CompositeScoreItem | ExactMatchScoreItem | GroundingScoreItem | MathScoreItem |
-                MultipleChoiceScoreItem | NpScoreItem | ProcessScoreItem | RegexMatchScoreItem | RlprScoreItem |
+            items (list[CodeScoreItem | CodeTestsScoreItem | CompositeScoreItem | ExactMatchScoreItem | GroundingScoreItem |
+                MathScoreItem | MultipleChoiceScoreItem | NpScoreItem | ProcessScoreItem | RegexMatchScoreItem | RlprScoreItem |
                 RubricScoreItem]): The items, answered in the same order. An item that does not match its schema (an unknown
                 verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never
                 fails the request.
@@ -47,6 +48,7 @@ class ScoreRequest:
 
     items: list[
         CodeScoreItem
+        | CodeTestsScoreItem
         | CompositeScoreItem
         | ExactMatchScoreItem
         | GroundingScoreItem
@@ -63,6 +65,7 @@ class ScoreRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.code_score_item import CodeScoreItem
+        from ..models.code_tests_score_item import CodeTestsScoreItem
         from ..models.composite_score_item import CompositeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
         from ..models.grounding_score_item import GroundingScoreItem
@@ -84,6 +87,7 @@ class ScoreRequest:
                 or isinstance(items_item_data, NpScoreItem)
                 or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, CodeScoreItem)
+                or isinstance(items_item_data, CodeTestsScoreItem)
                 or isinstance(items_item_data, RubricScoreItem)
                 or isinstance(items_item_data, CompositeScoreItem)
                 or isinstance(items_item_data, GroundingScoreItem)
@@ -121,6 +125,7 @@ class ScoreRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.code_score_item import CodeScoreItem
+        from ..models.code_tests_score_item import CodeTestsScoreItem
         from ..models.composite_score_item import CompositeScoreItem
         from ..models.exact_match_score_item import ExactMatchScoreItem
         from ..models.grounding_score_item import GroundingScoreItem
@@ -141,6 +146,7 @@ class ScoreRequest:
                 data: object,
             ) -> (
                 CodeScoreItem
+                | CodeTestsScoreItem
                 | CompositeScoreItem
                 | ExactMatchScoreItem
                 | GroundingScoreItem
@@ -217,7 +223,7 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_7 = RubricScoreItem.from_dict(
+                    componentsschemas_score_item_type_7 = CodeTestsScoreItem.from_dict(
                         data
                     )
 
@@ -227,7 +233,7 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_8 = CompositeScoreItem.from_dict(
+                    componentsschemas_score_item_type_8 = RubricScoreItem.from_dict(
                         data
                     )
 
@@ -237,18 +243,28 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_9 = GroundingScoreItem.from_dict(
+                    componentsschemas_score_item_type_9 = CompositeScoreItem.from_dict(
                         data
                     )
 
                     return componentsschemas_score_item_type_9
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_10 = GroundingScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_10
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_score_item_type_10 = ProcessScoreItem.from_dict(data)
+                componentsschemas_score_item_type_11 = ProcessScoreItem.from_dict(data)
 
-                return componentsschemas_score_item_type_10
+                return componentsschemas_score_item_type_11
 
             items_item = _parse_items_item(items_item_data)
 
