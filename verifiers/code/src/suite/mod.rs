@@ -167,17 +167,10 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
         budget,
     };
 
-    let mut solutions = Vec::with_capacity(input.correct_solutions.len() + input.wrong_solutions.len());
-    let programs = (input.correct_solutions.iter().map(|p| (Kind::Correct, p)))
-        .chain(input.wrong_solutions.iter().map(|p| (Kind::Wrong, p)));
-    let mut per_kind = [0usize; 2];
-    for (kind, program) in programs {
-        let index = &mut per_kind[usize::from(kind == Kind::Wrong)];
-        solutions.push((kind, *index, program.clone()));
-        *index += 1;
-    }
+    let solutions = (input.correct_solutions.iter().enumerate().map(|(i, p)| (Kind::Correct, i, p.clone())))
+        .chain(input.wrong_solutions.iter().enumerate().map(|(i, p)| (Kind::Wrong, i, p.clone())));
     let (sandbox, runner) = (&sandbox, &runner);
-    let prepared = join_all(solutions.into_iter().map(|(kind, index, program)| async move {
+    let prepared = join_all(solutions.map(|(kind, index, program)| async move {
         let Some(native) = native_language(language) else {
             return Ok::<_, SandboxError>(Ok(Solution { kind, index, program, runner: runner(None) }));
         };
@@ -464,6 +457,7 @@ fn stderr_tail(stderr: &[u8]) -> Option<String> {
     Some(lines[lines.len().saturating_sub(4)..].join("\n"))
 }
 
+/// A verdict's wire name (`runtime_error`).
 fn verdict_name(verdict: TestVerdict) -> String {
     serde_json::to_value(verdict).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }

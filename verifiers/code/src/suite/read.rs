@@ -132,10 +132,9 @@ async fn generated(program: &str, runner: &Runner) -> Result<Vec<ReadTest>, Unre
     };
     if let Some(verdict) = failed {
         let stderr = excerpt(&run.stderr);
-        let verdict = serde_json::to_value(verdict).ok().and_then(|v| v.as_str().map(str::to_owned));
         return Err(Unread::Unreadable(format!(
             "the generator program ended with {}{}",
-            verdict.as_deref().unwrap_or("an error"),
+            super::verdict_name(verdict),
             if stderr.is_empty() { String::new() } else { format!(": {}", stderr.trim_end()) }
         )));
     }
