@@ -22,7 +22,7 @@ pub use admission::{Admission, Busy, BusyStatus};
 pub use anatomy::{Anatomy, Marker, Reasoning};
 pub use budget::Budget;
 pub use scorer::{
-    Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel, Scorer, ScorerInfo, Verifier,
+    Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel, Scorer, ScorerInfo, Verifier, on_pool,
     score_by_scorer, verify_each,
 };
 pub use verdict::{Status, Verdict};

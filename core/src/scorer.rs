@@ -179,13 +179,9 @@ impl Scorer {
             Scorer::Blocking(verifier) => {
                 let verifier = Arc::clone(verifier);
                 let count = items.len();
-                let (send, receive) = futures::channel::oneshot::channel();
-                rayon::spawn(move || {
-                    // The receiver is gone only when the caller stopped waiting.
-                    let _ = send.send(verifier.verify_json(&items, &budget));
-                });
+                let verdicts = on_pool(move || verifier.verify_json(&items, &budget));
                 async move {
-                    receive.await.unwrap_or_else(|_| {
+                    verdicts.await.unwrap_or_else(|| {
                         vec![Verdict::internal_error("verifier thread ended without a verdict"); count]
                     })
                 }
@@ -202,6 +198,17 @@ impl Scorer {
             Scorer::Async(m) => m.info(),
         }
     }
+}
+
+/// Runs CPU-bound `work` on the rayon pool and resolves to its result, so that an async caller
+/// holds no thread meanwhile; `None` when the work panicked.
+pub fn on_pool<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> impl Future<Output = Option<R>> {
+    let (send, receive) = futures::channel::oneshot::channel();
+    rayon::spawn(move || {
+        // The receiver is gone only when the caller stopped waiting.
+        let _ = send.send(work());
+    });
+    async move { receive.await.ok() }
 }
 
 /// Scores inputs made for other scorers, one call per scorer: `calls` holds, by scorer id, each

@@ -19,8 +19,9 @@ mod cite;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rayon::prelude::*;
 use referee_core::utoipa::{self, ToSchema};
-use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict, score_by_scorer};
+use referee_core::{Budget, Description, RewardModel, Scorer, Status, Verdict, on_pool, score_by_scorer};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -189,9 +190,17 @@ impl RewardModel for GroundingScorer {
         }
     }
 
+    /// Reads the items and combines their verdicts on the rayon pool, in parallel; the answers
+    /// go to their scorers in one call per scorer.
     async fn score_batch(&self, inputs: Vec<GroundingInput>, budget: Budget) -> Vec<Verdict> {
-        let plans: Vec<Result<Plan, Verdict>> = inputs.iter().map(|input| self.plan(input)).collect();
-        // The answers of every readable item, by scorer: one call per scorer.
+        let count = inputs.len();
+        let failed = || vec![Verdict::internal_error("a grounding thread ended without a verdict"); count];
+        let this = self.clone();
+        let planned = on_pool(move || {
+            let plans: Vec<Result<Plan, Verdict>> = inputs.par_iter().map(|input| this.plan(input)).collect();
+            (inputs, plans)
+        });
+        let Some((inputs, plans)) = planned.await else { return failed() };
         let mut calls: BTreeMap<&str, Vec<(usize, Value)>> = BTreeMap::new();
         for (i, plan) in plans.iter().enumerate() {
             if let Ok(plan) = plan {
@@ -199,20 +208,23 @@ impl RewardModel for GroundingScorer {
             }
         }
         let mut answers: HashMap<usize, Verdict> = score_by_scorer(&self.scorers, calls, budget).await;
-        inputs
-            .iter()
-            .zip(plans)
-            .enumerate()
-            .map(|(i, (input, plan))| match plan {
-                Err(verdict) => verdict,
-                Ok(plan) => {
-                    let answer = answers
-                        .remove(&i)
-                        .unwrap_or_else(|| Verdict::internal_error("the answer's verdict is missing"));
-                    combine(input, &plan, answer)
-                }
-            })
-            .collect()
+        let answers: Vec<Option<Verdict>> = (0..count).map(|i| answers.remove(&i)).collect();
+        let combined = on_pool(move || {
+            inputs
+                .par_iter()
+                .zip(plans)
+                .zip(answers)
+                .map(|((input, plan), answer)| match plan {
+                    Err(verdict) => verdict,
+                    Ok(plan) => {
+                        let answer =
+                            answer.unwrap_or_else(|| Verdict::internal_error("the answer's verdict is missing"));
+                        combine(input, &plan, answer)
+                    }
+                })
+                .collect()
+        });
+        combined.await.unwrap_or_else(failed)
     }
 
     fn result_cacheable(&self, input: &Value) -> bool {
