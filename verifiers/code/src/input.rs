@@ -1,6 +1,9 @@
 //! The `code` verifier's input, as requests send it.
 
+use std::time::Duration;
+
 use referee_core::utoipa::{self, ToSchema};
+use referee_sandbox::Limits;
 use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
@@ -209,6 +212,64 @@ impl CodeOptions {
     /// Whether judging stops at the first failing test, after the scoring-dependent default.
     pub fn stops_on_first_failure(&self) -> bool {
         self.stop_on_first_failure.unwrap_or(self.scoring == Scoring::AllOrNothing)
+    }
+}
+
+/// The per-run limits and output tolerances that `code` and `code-tests` options share.
+pub(crate) struct RunSettings {
+    pub(crate) fuel: u64,
+    pub(crate) time_limit_ms: u64,
+    pub(crate) memory_mb: u64,
+    pub(crate) output_limit_bytes: u64,
+    pub(crate) float_abs_tol: f64,
+    pub(crate) float_rel_tol: f64,
+}
+
+impl RunSettings {
+    /// Checks every setting, then each of `more` (`(name, value, lowest, highest)`), against
+    /// its range; `Err` names the first one outside.
+    pub(crate) fn check(&self, more: &[(&str, u64, u64, u64)]) -> Result<(), String> {
+        let ranges = [
+            ("fuel", self.fuel, 1_000_000, 1_000_000_000_000),
+            ("time_limit_ms", self.time_limit_ms, 1, 60_000),
+            ("memory_mb", self.memory_mb, 32, 2048),
+            ("output_limit_bytes", self.output_limit_bytes, 1, 256 << 20),
+        ];
+        for &(name, value, lo, hi) in ranges.iter().chain(more) {
+            if !(lo..=hi).contains(&value) {
+                return Err(format!("`options.{name}` must be between {lo} and {hi}, got {value}"));
+            }
+        }
+        for (name, value) in [("float_abs_tol", self.float_abs_tol), ("float_rel_tol", self.float_rel_tol)] {
+            if !(0.0..=1e6).contains(&value) {
+                return Err(format!("`options.{name}` must be between 0 and 1e6"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The sandbox limits of one run.
+    pub(crate) fn limits(&self) -> Limits {
+        Limits {
+            fuel: self.fuel,
+            wall_time: Duration::from_millis(self.time_limit_ms),
+            memory_bytes: usize::try_from(self.memory_mb << 20).unwrap_or(usize::MAX),
+            stdout_bytes: usize::try_from(self.output_limit_bytes).unwrap_or(usize::MAX),
+            stderr_bytes: 1 << 20,
+        }
+    }
+}
+
+impl CodeOptions {
+    pub(crate) fn run_settings(&self) -> RunSettings {
+        RunSettings {
+            fuel: self.fuel,
+            time_limit_ms: self.time_limit_ms,
+            memory_mb: self.memory_mb,
+            output_limit_bytes: self.output_limit_bytes,
+            float_abs_tol: self.float_abs_tol,
+            float_rel_tol: self.float_rel_tol,
+        }
     }
 }
 

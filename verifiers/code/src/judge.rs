@@ -1,7 +1,6 @@
 //! Judging one item: resolve the program, run its tests, score.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
@@ -141,22 +140,7 @@ fn validate(input: &CodeInput) -> Result<(), String> {
         return Err("`check.entry_point` must be a Python identifier".into());
     }
     let o = &input.options;
-    let ranges = [
-        ("fuel", o.fuel, 1_000_000, 1_000_000_000_000),
-        ("time_limit_ms", o.time_limit_ms, 1, 60_000),
-        ("memory_mb", o.memory_mb, 32, 2048),
-        ("output_limit_bytes", o.output_limit_bytes, 1, 256 << 20),
-    ];
-    for (name, value, lo, hi) in ranges {
-        if !(lo..=hi).contains(&value) {
-            return Err(format!("`options.{name}` must be between {lo} and {hi}, got {value}"));
-        }
-    }
-    for (name, value) in [("float_abs_tol", o.float_abs_tol), ("float_rel_tol", o.float_rel_tol)] {
-        if !(0.0..=1e6).contains(&value) {
-            return Err(format!("`options.{name}` must be between 0 and 1e6"));
-        }
-    }
+    o.run_settings().check(&[])?;
     if (o.checker == CheckerKind::Program) != o.checker_program.is_some() {
         return Err("`options.checker_program` is required with, and only with, `checker: program`".into());
     }
@@ -288,13 +272,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
         Err((_, error)) => return sandbox_failure(&error, Vec::new(), total, true),
     };
     let options = &input.options;
-    let limits = Limits {
-        fuel: options.fuel,
-        wall_time: Duration::from_millis(options.time_limit_ms),
-        memory_bytes: usize::try_from(options.memory_mb << 20).unwrap_or(usize::MAX),
-        stdout_bytes: usize::try_from(options.output_limit_bytes).unwrap_or(usize::MAX),
-        stderr_bytes: 1 << 20,
-    };
+    let limits = options.run_settings().limits();
     let native = match native_language(input.language) {
         None => None,
         Some(language) => match compile(&sandbox, language, program.clone()).await {

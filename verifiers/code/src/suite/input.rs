@@ -3,7 +3,7 @@
 use referee_core::utoipa::{self, ToSchema};
 use serde::Deserialize;
 
-use crate::input::{CheckerKind, CodeOptions, Language, integer};
+use crate::input::{CheckerKind, CodeOptions, Language, RunSettings, integer};
 
 /// The most known-correct solutions one item may carry.
 pub const MAX_CORRECT: usize = 16;
@@ -161,6 +161,19 @@ impl Default for SuiteOptions {
     }
 }
 
+impl SuiteOptions {
+    pub(crate) fn run_settings(&self) -> RunSettings {
+        RunSettings {
+            fuel: self.fuel,
+            time_limit_ms: self.time_limit_ms,
+            memory_mb: self.memory_mb,
+            output_limit_bytes: self.output_limit_bytes,
+            float_abs_tol: self.float_abs_tol,
+            float_rel_tol: self.float_rel_tol,
+        }
+    }
+}
+
 /// Checks the input beyond what its schema says; `Err` is the reason it is invalid.
 pub(crate) fn validate(input: &CodeTestsInput) -> Result<(), String> {
     if input.correct_solutions.is_empty() || input.correct_solutions.len() > MAX_CORRECT {
@@ -179,22 +192,6 @@ pub(crate) fn validate(input: &CodeTestsInput) -> Result<(), String> {
     if o.checker == CheckerKind::Program {
         return Err("`options.checker: program` is not offered by code-tests; use exact, lines, tokens or float".into());
     }
-    let ranges = [
-        ("fuel", o.fuel, 1_000_000, 1_000_000_000_000),
-        ("time_limit_ms", o.time_limit_ms, 1, 60_000),
-        ("memory_mb", o.memory_mb, 32, 2048),
-        ("output_limit_bytes", o.output_limit_bytes, 1, 256 << 20),
-        ("max_tests", o.max_tests, 1, MAX_TESTS),
-    ];
-    for (name, value, lo, hi) in ranges {
-        if !(lo..=hi).contains(&value) {
-            return Err(format!("`options.{name}` must be between {lo} and {hi}, got {value}"));
-        }
-    }
-    for (name, value) in [("float_abs_tol", o.float_abs_tol), ("float_rel_tol", o.float_rel_tol)] {
-        if !(0.0..=1e6).contains(&value) {
-            return Err(format!("`options.{name}` must be between 0 and 1e6"));
-        }
-    }
+    o.run_settings().check(&[("max_tests", o.max_tests, 1, MAX_TESTS)])?;
     Ok(())
 }

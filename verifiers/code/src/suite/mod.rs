@@ -17,11 +17,10 @@ mod input;
 mod read;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use futures::future::join_all;
 use referee_core::{Admission, Budget, Busy, Description, RewardModel, Status, Verdict};
-use referee_sandbox::{Chain, Limits, Module, NativeRuntime, SandboxError};
+use referee_sandbox::{Chain, Module, NativeRuntime, SandboxError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -152,13 +151,7 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
         Err((_, error)) => return Verdict::internal_error(Chain(&error).to_string()),
     };
     let o = &input.options;
-    let limits = Limits {
-        fuel: o.fuel,
-        wall_time: Duration::from_millis(o.time_limit_ms),
-        memory_bytes: usize::try_from(o.memory_mb << 20).unwrap_or(usize::MAX),
-        stdout_bytes: usize::try_from(o.output_limit_bytes).unwrap_or(usize::MAX),
-        stderr_bytes: 1 << 20,
-    };
+    let limits = o.run_settings().limits();
     let runner = |native: Option<(Arc<NativeRuntime>, Module)>| Runner {
         sandbox: Arc::clone(&sandbox),
         python: python.clone(),
