@@ -41,6 +41,8 @@ pub struct RunningServer {
     writer: Writer,
     retention: RetentionTask,
     grace: Duration,
+    /// SIGTERM and SIGINT, listened for since before the server said it was ready.
+    signals: ShutdownSignals,
 }
 
 /// Connections the kernel completes and queues for `accept` (capped by `net.core.somaxconn`).
@@ -162,6 +164,9 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         allowed_paths: config.jobs.allowed_paths.clone(),
     });
     let retention = spawn_retention(storage.clone(), config.retention.clone());
+    // Listening starts before readiness is announced: a signal sent any time after "ready to
+    // serve" stops the server gracefully instead of killing it.
+    let signals = ShutdownSignals::listen();
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
     // Off the start-up path: the first Python load precompiles the runtime.
@@ -179,6 +184,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         writer,
         retention,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
+        signals,
     })
 }
 
@@ -200,8 +206,8 @@ impl RunningServer {
     }
 
     /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
-    pub async fn run_until_signal(self) -> anyhow::Result<()> {
-        shutdown_signal().await;
+    pub async fn run_until_signal(mut self) -> anyhow::Result<()> {
+        self.signals.received().await;
         tracing::info!("shutdown requested; draining in-flight requests");
         self.shutdown().await
     }
@@ -252,27 +258,46 @@ impl RunningServer {
 /// At most this much of the grace period is kept for writing queued rows at shutdown.
 const FINAL_WRITES_SHARE: Duration = Duration::from_secs(1);
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGTERM and SIGINT (Ctrl-C), each listened for from the moment the value is made.
+#[derive(Debug)]
+struct ShutdownSignals {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
+    streams: Vec<tokio::signal::unix::Signal>,
+}
+
+impl ShutdownSignals {
+    fn listen() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = [SignalKind::terminate(), SignalKind::interrupt()]
+                .into_iter()
+                .filter_map(|kind| {
+                    signal(kind)
+                        .map_err(|error| tracing::warn!(%error, signal = ?kind, "cannot listen for a signal"))
+                        .ok()
+                })
+                .collect();
+            ShutdownSignals { streams }
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = terminate => {}
+        #[cfg(not(unix))]
+        ShutdownSignals {}
+    }
+
+    /// Resolves at the first signal (never, when none could be listened for).
+    async fn received(&mut self) {
+        #[cfg(unix)]
+        {
+            if self.streams.is_empty() {
+                return std::future::pending().await;
+            }
+            let waits = self.streams.iter_mut().map(|stream| Box::pin(stream.recv()));
+            futures::future::select_all(waits).await;
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
