@@ -112,7 +112,8 @@ struct Cell {
     message: Option<String>,
     #[serde(skip)]
     fuel: u64,
-    /// What the program printed, kept for the reference solution's runs.
+    /// What the program printed, kept only for the reference solution's runs (tests without an
+    /// expected output yet).
     #[serde(skip)]
     output: Option<String>,
 }
@@ -417,10 +418,12 @@ async fn run_cell(solution: &Solution, test: &Test, compare: Compare) -> Result<
                     Some(_) => (TestVerdict::WrongAnswer, Some(format!("printed {:?}", shorten(&output)))),
                 },
             };
-            Ok(Cell { verdict, message, fuel: run.fuel_used, output: Some(output) })
+            // Only the reference's outputs are kept: they become the expected ones.
+            Ok(Cell { verdict, message, fuel: run.fuel_used, output: expected.is_none().then_some(output) })
         }
-        Test::Asserts { harness } => {
-            let (run, outcome) = solution.runner.run(&solution.program, b"", Some(harness.clone()), 1).await?;
+        Test::Asserts { setup, setup_bytes, source } => {
+            let harness = Test::harness(&setup[..*setup_bytes], source);
+            let (run, outcome) = solution.runner.run(&solution.program, b"", Some(harness), 1).await?;
             let (verdict, message) = match (limit_verdict(&run), outcome.exception.as_deref()) {
                 (Some(verdict), _) => (verdict, None),
                 (None, _) if outcome.compile_error => (TestVerdict::CompileError, stderr_tail(&run.stderr)),

@@ -1,5 +1,7 @@
 //! Reading a suite out of the response's last fenced block, in its declared format.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::input::SuiteFormat;
@@ -11,15 +13,23 @@ const SPLIT: &str = include_str!("split.py");
 /// How much of a test's input or source its details show, in characters.
 const SHOWN_CHARS: usize = 200;
 
+impl Test {
+    /// The program an `asserts` test runs after the solution: its setup, the test, and the
+    /// report that it finished.
+    pub(crate) fn harness(setup: &str, source: &str) -> String {
+        format!("{setup}\n{source}\n__referee_report__ = 'passed'\n")
+    }
+}
+
 /// One test of a suite.
 #[derive(Debug, Clone)]
 pub(crate) enum Test {
     /// A standard input and the output a correct program prints: given, or `None` until the
     /// reference solution has computed it.
     Stdio { input: String, expected: Option<String> },
-    /// Python run after the solution in its namespace: the suite's setup before the test,
-    /// then the test; it reports `passed` when the test returned.
-    Asserts { harness: String },
+    /// Python run after the solution in its namespace: the suite's setup before the test (the
+    /// first `setup_bytes` of `setup`, which every test of the suite shares), then the test.
+    Asserts { setup: Arc<str>, setup_bytes: usize, source: String },
 }
 
 /// A test as read: runnable, or malformed with the reason; `shown` is what the details show of
@@ -56,18 +66,22 @@ pub(crate) async fn read(
         SuiteFormat::Io => json_array(block, "a JSON array of tests")?.iter().map(io_test).collect(),
         SuiteFormat::Inputs => json_array(block, "a JSON array of inputs")?.iter().map(input_test).collect(),
         SuiteFormat::Generator => generated(block, runner).await?,
-        SuiteFormat::Asserts => asserts(block, runner).await?,
+        SuiteFormat::Asserts => asserts(block, max_tests, runner).await?,
     };
     if tests.is_empty() {
         return Err(Unread::Unreadable("the suite has no tests".into()));
     }
-    if tests.len() as u64 > max_tests {
+    too_many(tests.len(), max_tests)?;
+    Ok(tests)
+}
+
+fn too_many(tests: usize, max_tests: u64) -> Result<(), Unread> {
+    if tests as u64 > max_tests {
         return Err(Unread::Unreadable(format!(
-            "the suite has {} tests, more than `options.max_tests` ({max_tests})",
-            tests.len()
+            "the suite has {tests} tests, more than `options.max_tests` ({max_tests})"
         )));
     }
-    Ok(tests)
+    Ok(())
 }
 
 fn json_array(text: &str, what: &str) -> Result<Vec<Value>, Unread> {
@@ -147,8 +161,9 @@ async fn generated(program: &str, runner: &Runner) -> Result<Vec<ReadTest>, Unre
 }
 
 /// Splits Python test code into its tests in the sandbox (`split.py`, with Python's own
-/// parser), then builds each test's harness: the setup before it, the test, the report.
-async fn asserts(block: &str, runner: &Runner) -> Result<Vec<ReadTest>, Unread> {
+/// parser), then builds each test's harness: the setup before it, the test, the report. The
+/// count is checked before the harnesses are built, as each repeats the setup.
+async fn asserts(block: &str, max_tests: u64, runner: &Runner) -> Result<Vec<ReadTest>, Unread> {
     let (run, outcome) = runner.run(SPLIT, block.as_bytes(), None, 1).await?;
     if let Some(verdict) = limit_verdict(&run) {
         return Err(Unread::Unreadable(format!(
@@ -173,18 +188,26 @@ async fn asserts(block: &str, runner: &Runner) -> Result<Vec<ReadTest>, Unread> 
     };
     let setup = texts("setup");
     let tests = report.get("tests").and_then(Value::as_array).cloned().unwrap_or_default();
+    too_many(tests.len(), max_tests)?;
+    // The setup once, and where each prefix of it ends.
+    let joined: Arc<str> = Arc::from(setup.join("\n"));
+    let mut ends = Vec::with_capacity(setup.len() + 1);
+    ends.push(0);
+    for (k, statement) in setup.iter().enumerate() {
+        ends.push(ends[k] + usize::from(k > 0) + statement.len());
+    }
     Ok(tests
         .iter()
         .map(|test| {
             let source = test.get("source").and_then(Value::as_str).unwrap_or_default();
             let before = test.get("setup").and_then(Value::as_u64).map_or(0, |k| k as usize).min(setup.len());
-            let mut harness = setup[..before].join("\n");
-            harness.push('\n');
-            harness.push_str(source);
-            harness.push_str("\n__referee_report__ = 'passed'\n");
             ReadTest {
                 shown: json!({"line": test.get("line"), "source": shorten(source)}),
-                test: Ok(Test::Asserts { harness }),
+                test: Ok(Test::Asserts {
+                    setup: Arc::clone(&joined),
+                    setup_bytes: ends[before],
+                    source: source.to_owned(),
+                }),
             }
         })
         .collect())
