@@ -41,8 +41,6 @@ pub struct RunningServer {
     writer: Writer,
     retention: RetentionTask,
     grace: Duration,
-    /// SIGTERM and SIGINT, listened for since before the server said it was ready.
-    signals: ShutdownSignals,
 }
 
 /// Connections the kernel completes and queues for `accept` (capped by `net.core.somaxconn`).
@@ -164,9 +162,6 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         allowed_paths: config.jobs.allowed_paths.clone(),
     });
     let retention = spawn_retention(storage.clone(), config.retention.clone());
-    // Listening starts before readiness is announced: a signal sent any time after "ready to
-    // serve" stops the server gracefully instead of killing it.
-    let signals = ShutdownSignals::listen();
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
     // Off the start-up path: the first Python load precompiles the runtime.
@@ -184,7 +179,6 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         writer,
         retention,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
-        signals,
     })
 }
 
@@ -205,9 +199,9 @@ impl RunningServer {
         &self.storage
     }
 
-    /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
-    pub async fn run_until_signal(mut self) -> anyhow::Result<()> {
-        self.signals.received().await;
+    /// Serves until one of `signals` arrives, then shuts down gracefully.
+    pub async fn run_until_signal(self, mut signals: ShutdownSignals) -> anyhow::Result<()> {
+        signals.received().await;
         tracing::info!("shutdown requested; draining in-flight requests");
         self.shutdown().await
     }
@@ -258,15 +252,18 @@ impl RunningServer {
 /// At most this much of the grace period is kept for writing queued rows at shutdown.
 const FINAL_WRITES_SHARE: Duration = Duration::from_secs(1);
 
-/// SIGTERM and SIGINT (Ctrl-C), each listened for from the moment the value is made.
+/// SIGTERM and SIGINT (Ctrl-C), each listened for from the moment the value is made. `serve`
+/// makes it before the server starts, so that a signal sent at any time after that (right after
+/// "ready to serve" too) stops the server gracefully instead of killing the process. Servers
+/// started inside a test process never make one: the process keeps its default signal actions.
 #[derive(Debug)]
-struct ShutdownSignals {
+pub struct ShutdownSignals {
     #[cfg(unix)]
     streams: Vec<tokio::signal::unix::Signal>,
 }
 
 impl ShutdownSignals {
-    fn listen() -> Self {
+    pub fn listen() -> Self {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};

@@ -162,7 +162,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { .. } => {
             telemetry::init_logging(&config.log);
-            server::start(&config).await?.run_until_signal().await
+            let signals = server::ShutdownSignals::listen();
+            server::start(&config).await?.run_until_signal(signals).await
         }
         Command::Score { input, output, server: Some(server), api_key, batch_size, timeout_ms: _, quiet, .. } => {
             let options = remote::RemoteOptions {
