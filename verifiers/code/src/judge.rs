@@ -263,9 +263,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
     // C and C++ need Python only to run a checker program.
     let needs_python = input.language == Language::Python || input.options.checker == CheckerKind::Program;
     let language = input.language;
-    let loaded = tokio::task::spawn_blocking(move || load(&sandbox, language, needs_python))
-        .await
-        .unwrap_or_else(|error| Err((guest(language), set_up_failed(error))));
+    let loaded = load_off_thread(sandbox, language, needs_python).await;
     let (sandbox, python) = match loaded {
         Ok(loaded) => loaded,
         Err((needed, error)) if error.is_unavailable() => return unavailable(needed, &error),
@@ -305,7 +303,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
 
 /// Makes the sandbox if needed and sets up what an item of `language` needs (blocking); an error
 /// names the language whose set-up failed.
-pub(crate) fn load(
+fn load(
     sandbox: &SandboxCell,
     language: Language,
     needs_python: bool,
@@ -318,8 +316,19 @@ pub(crate) fn load(
     Ok((sandbox, python))
 }
 
+/// [`load`] on a blocking thread, off the async workers.
+pub(crate) async fn load_off_thread(
+    sandbox: SandboxCell,
+    language: Language,
+    needs_python: bool,
+) -> Result<Loaded, (GuestLanguage, SandboxError)> {
+    tokio::task::spawn_blocking(move || load(&sandbox, language, needs_python))
+        .await
+        .unwrap_or_else(|error| Err((guest(language), set_up_failed(error))))
+}
+
 /// A set-up thread that panicked or was cancelled.
-pub(crate) fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
+fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
     SandboxError::TaskFailed { task: "the set-up thread", source: Arc::new(error) }
 }
 

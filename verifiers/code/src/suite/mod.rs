@@ -31,8 +31,8 @@ use crate::checker::{Tolerance, outputs_match};
 use crate::extract::last_fenced_block;
 use crate::input::{CheckerKind, Language};
 use crate::judge::{
-    Runner, Stop, TestVerdict, compile, excerpt, failed_run, guest, limit_verdict, load, native_language,
-    set_up_failed, unavailable,
+    Runner, Stop, TestVerdict, compile, excerpt, failed_run, guest, limit_verdict, load_off_thread, native_language,
+    unavailable,
 };
 use crate::sandbox::SandboxCell;
 use read::{ReadTest, Test, Unread, shorten};
@@ -143,9 +143,7 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
     let language = input.language;
     let needs_python =
         language == Language::Python || matches!(input.format, SuiteFormat::Generator | SuiteFormat::Asserts);
-    let loaded = tokio::task::spawn_blocking(move || load(&sandbox, language, needs_python))
-        .await
-        .unwrap_or_else(|error| Err((guest(language), set_up_failed(error))));
+    let loaded = load_off_thread(sandbox, language, needs_python).await;
     let (sandbox, python) = match loaded {
         Ok(loaded) => loaded,
         Err((needed, error)) if error.is_unavailable() => return unavailable(needed, &error),
