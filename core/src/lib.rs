@@ -14,6 +14,7 @@
 mod admission;
 pub mod anatomy;
 mod budget;
+mod environment;
 mod scorer;
 pub mod threads;
 mod verdict;
@@ -21,6 +22,7 @@ mod verdict;
 pub use admission::{Admission, Busy, BusyStatus};
 pub use anatomy::{Anatomy, Marker, Reasoning};
 pub use budget::Budget;
+pub use environment::{Environment, EnvironmentDescription, EnvironmentError, EnvironmentInfo, Episode, Started, Step};
 pub use scorer::{
     Description, ErasedRewardModel, ErasedVerifier, InputSchema, RewardModel, Scorer, ScorerInfo, Verifier, on_pool,
     score_by_scorer, verify_each,

@@ -44,6 +44,10 @@ pub struct SandboxConfig {
     /// tables and fiber stacks are reserved once and reused, so a run does not map and unmap them
     /// (see [`SandboxConfig::pool_runs_for`]). 0 allocates every instance on demand.
     pub pool_runs: usize,
+    /// Live Python sessions ([`crate::PythonSession`]) the pool has room for besides its runs: a
+    /// session holds its instance between cells, so each takes a slot for its whole life. More
+    /// sessions than this fail to start with [`SandboxError::Instantiate`] while the pool is on.
+    pub sessions: usize,
 }
 
 impl SandboxConfig {
@@ -73,9 +77,19 @@ impl Default for SandboxConfig {
         let runtimes_dir = pick_runtimes_dir(&runtimes_search);
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let pool_runs = SandboxConfig::pool_runs_for(workers);
-        SandboxConfig { runtimes_dir, runtimes_search, setup_backoff: FIRST_BACKOFF, workers, pool_runs }
+        SandboxConfig {
+            runtimes_dir,
+            runtimes_search,
+            setup_backoff: FIRST_BACKOFF,
+            workers,
+            pool_runs,
+            sessions: DEFAULT_SESSIONS,
+        }
     }
 }
+
+/// Sessions a default configuration's pool has room for.
+pub const DEFAULT_SESSIONS: usize = 8;
 
 /// How the engine allocates guest instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +166,8 @@ impl Host {
     /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
     /// allocates on demand instead.
     pub(crate) fn new(config: SandboxConfig) -> Result<Host, SandboxError> {
-        let (engine, allocation) = make_engine(config.pool_runs)?;
+        let pooled = if config.pool_runs > 0 { config.pool_runs.saturating_add(config.sessions) } else { 0 };
+        let (engine, allocation) = make_engine(pooled)?;
         let workers = Workers::start(config.workers)?;
         start_ticker(&engine)?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));

@@ -139,6 +139,9 @@ pub enum SandboxError {
     /// An earlier set-up of the same runtime panicked.
     #[error("cannot set up the sandbox: a set-up panicked")]
     SetupPanicked,
+    /// A cell was sent to a Python session whose instance an earlier cell's trap left unusable.
+    #[error("the Python session ended with its last cell; start a new one")]
+    SessionEnded,
 }
 
 impl SandboxError {

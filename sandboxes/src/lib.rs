@@ -25,6 +25,7 @@ mod native;
 mod python;
 mod run;
 mod sandbox;
+mod session;
 mod setup;
 
 pub use engine::{Allocation, Host, MAX_GUEST_MEMORY, SandboxConfig};
@@ -34,6 +35,7 @@ pub use native::{Compiled, NativeLanguage, NativeRuntime};
 pub use python::{PythonOutcome, PythonRuntime};
 pub use run::{Execution, Termination};
 pub use sandbox::Sandbox;
+pub use session::{CellException, CellOutcome, PythonSession};
 pub use setup::{
     Availability, FIRST_BACKOFF, GuestLanguage, MAX_BACKOFF, PYTHON_WASM, pick_runtimes_dir, runtimes_search_order,
 };

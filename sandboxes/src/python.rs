@@ -12,13 +12,13 @@ use crate::{Execution, Limits, SandboxError, Termination};
 /// What the guest app returns from its `run` export.
 #[derive(ComponentType, Lift, Debug, Clone)]
 #[component(record)]
-struct Outcome {
+pub(crate) struct Outcome {
     #[component(name = "exit-code")]
-    exit_code: i32,
-    exception: Option<String>,
+    pub(crate) exit_code: i32,
+    pub(crate) exception: Option<String>,
     #[component(name = "compile-error")]
-    compile_error: bool,
-    report: String,
+    pub(crate) compile_error: bool,
+    pub(crate) report: String,
 }
 
 /// What a Python run produced besides the [`Execution`].
@@ -68,6 +68,21 @@ impl PythonRuntime {
             .get_export_index(None, "run")
             .ok_or_else(|| SandboxError::MissingExport { path: wasm.clone(), export: "run" })?;
         Ok(PythonRuntime { pre, run_export, engine: host.engine.clone() })
+    }
+
+    /// The engine the runtime was loaded in.
+    pub(crate) fn engine(&self) -> &wasmtime::Engine {
+        &self.engine
+    }
+
+    /// The runtime, linked and ready to instantiate.
+    pub(crate) fn instance_pre(&self) -> &InstancePre<RunState> {
+        &self.pre
+    }
+
+    /// The index of the `run` export.
+    pub(crate) fn run_export(&self) -> &ComponentExportIndex {
+        &self.run_export
     }
 
     /// Runs `program` with `stdin`, then `harness` (if any) in the same namespace, under `limits`.

@@ -1,5 +1,5 @@
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -82,7 +82,8 @@ pub(crate) struct OutputCapExceeded;
 pub(crate) struct CappedOutput {
     buffer: Arc<Mutex<Vec<u8>>>,
     exceeded: Arc<AtomicBool>,
-    cap: usize,
+    /// Shared like the buffer, so a session's next cell can change it for every handle.
+    cap: Arc<AtomicUsize>,
 }
 
 /// How much a guest may write in one call: more than its whole memory, so that a write is never
@@ -92,13 +93,13 @@ const WRITE_PERMIT: usize = u32::MAX as usize;
 
 impl CappedOutput {
     fn new(cap: usize) -> Self {
-        CappedOutput { buffer: Arc::default(), exceeded: Arc::default(), cap }
+        CappedOutput { buffer: Arc::default(), exceeded: Arc::default(), cap: Arc::new(AtomicUsize::new(cap)) }
     }
 
     /// Appends what fits under the cap; false when some of `bytes` did not fit.
     fn append(&self, bytes: &[u8]) -> bool {
         let Ok(mut buffer) = self.buffer.lock() else { return false };
-        let room = self.cap.saturating_sub(buffer.len());
+        let room = self.cap.load(Ordering::Relaxed).saturating_sub(buffer.len());
         buffer.extend_from_slice(&bytes[..bytes.len().min(room)]);
         if bytes.len() > room {
             self.exceeded.store(true, Ordering::Relaxed);
@@ -109,6 +110,15 @@ impl CappedOutput {
 
     fn contents(&self) -> Vec<u8> {
         self.buffer.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+
+    /// Empties the buffer and sets a new cap, for the next cell of a session.
+    fn reset(&self, cap: usize) {
+        if let Ok(mut buffer) = self.buffer.lock() {
+            buffer.clear();
+        }
+        self.exceeded.store(false, Ordering::Relaxed);
+        self.cap.store(cap, Ordering::Relaxed);
     }
 }
 
@@ -189,6 +199,12 @@ impl Pipes {
             .allow_udp(false)
             .allow_ip_name_lookup(false);
         builder
+    }
+
+    /// Empties both streams and gives them the caps of `limits`, for every handle the guest holds.
+    pub(crate) fn reset(&self, limits: &Limits) {
+        self.stdout.reset(limits.stdout_bytes);
+        self.stderr.reset(limits.stderr_bytes);
     }
 
     /// The captured outputs (each at most its cap), and whether either went past its cap.

@@ -9,6 +9,7 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 
 pub use crate::features::adapters::settings::OpenRlhfConfig;
+pub use crate::features::episodes::settings::EpisodesConfig;
 pub use crate::features::jobs::settings::JobsConfig;
 pub use crate::features::noise::settings::NoiseConfig;
 pub use crate::features::rlpr::settings::{RlprConfig, RlprSource};
@@ -30,6 +31,8 @@ pub struct Config {
     pub cache: CacheConfig,
     pub auth: AuthConfig,
     pub jobs: JobsConfig,
+    /// Multi-turn environment episodes.
+    pub episodes: EpisodesConfig,
     pub noise: NoiseConfig,
     pub openrlhf: OpenRlhfConfig,
     pub log: LogConfig,
@@ -113,6 +116,7 @@ impl Default for Config {
             cache: CacheConfig::default(),
             auth: AuthConfig::default(),
             jobs: JobsConfig::default(),
+            episodes: EpisodesConfig::default(),
             noise: NoiseConfig::default(),
             openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
@@ -243,6 +247,18 @@ impl Config {
         }
         if self.jobs.node_id.as_deref().is_some_and(|id| id.trim().is_empty()) {
             return bad("jobs.node_id must not be empty");
+        }
+        let episodes = &self.episodes;
+        if episodes.max_live == 0 || episodes.max_turns == 0 || episodes.idle_timeout_ms == 0 {
+            return bad("episodes.max_live, episodes.max_turns and episodes.idle_timeout_ms must be at least 1");
+        }
+        if episodes.max_live_python > 4096 {
+            return bad("episodes.max_live_python must be at most 4096 (each takes a slot of the sandbox's pool)");
+        }
+        let replica_ok =
+            |id: &str| !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if episodes.replica_id.as_deref().is_some_and(|id| !replica_ok(id)) {
+            return bad("episodes.replica_id must be 1 to 64 letters, digits or `-`");
         }
         if !(-1.0..=1.0).contains(&self.noise.j_floor) {
             return bad("noise.j_floor must be between -1 and 1");

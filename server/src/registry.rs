@@ -1,13 +1,14 @@
 //! The one list of scorers this server offers. Adding a verifier means adding a line here.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use referee_code::CodeVerifier;
 use referee_composite::CompositeScorer;
-use referee_core::{Scorer, ScorerInfo};
+use referee_core::{Environment, Scorer, ScorerInfo};
 use referee_grounding::GroundingScorer;
 use referee_math::MathVerifier;
-use referee_np::NpVerifier;
+use referee_np::{NpFeedback, NpVerifier};
 use referee_process::ProcessScorer;
 use referee_rlpr::RlprModel;
 use referee_rubric::{Backing, JudgeClient, RubricScorer, VerifierSet};
@@ -39,6 +40,8 @@ pub struct Registry {
     by_id: HashMap<&'static str, usize>,
     /// The `code` verifier, for its languages' availability (a clone sharing its sandbox).
     code: Option<CodeVerifier>,
+    /// The multi-turn environments episodes start from.
+    environments: Vec<Arc<dyn Environment>>,
 }
 
 impl Registry {
@@ -81,8 +84,16 @@ impl Registry {
         // judge) included.
         let answer_checks: Vec<Scorer> = scorers.iter().cloned().chain([rubric.clone()]).collect();
         let grounding = Scorer::reward_model(GroundingScorer::new(&answer_checks));
-        let mut registry = Registry::new(scorers.into_iter().chain([rubric, composite, grounding, process]).collect());
+        let all: Vec<Scorer> = scorers.into_iter().chain([rubric, composite, grounding, process]).collect();
+        // A python-tool episode's answer may be judged by any scorer.
+        let environments: Vec<Arc<dyn Environment>> = vec![
+            Arc::new(NpFeedback::new()),
+            Arc::new(languages.repair_environment()),
+            Arc::new(languages.tool_environment(languages.sessions(), &all)),
+        ];
+        let mut registry = Registry::new(all);
         registry.code = Some(languages);
+        registry.environments = environments;
         registry
     }
 
@@ -97,7 +108,7 @@ impl Registry {
             let previous = by_id.insert(entry.id(), index);
             assert!(previous.is_none(), "two scorers are registered as {}", entry.id());
         }
-        Registry { entries, by_id, code: None }
+        Registry { entries, by_id, code: None, environments: Vec::new() }
     }
 
     /// The scorer with this id.
@@ -118,6 +129,11 @@ impl Registry {
     /// All scorers in registration order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The multi-turn environments, in registration order.
+    pub fn environments(&self) -> &[Arc<dyn Environment>] {
+        &self.environments
     }
 
     /// The `code` verifier of a registry built by [`Registry::builtin_with`] or

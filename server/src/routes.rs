@@ -6,7 +6,7 @@ use axum::Router;
 use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::features::{adapters, environments, jobs, noise, rlpr, rubrics};
+use crate::features::{adapters, environments, episodes, jobs, noise, rlpr, rubrics};
 use crate::http::{self, AppState, Routes};
 use crate::registry::Registry;
 
@@ -15,6 +15,7 @@ pub fn all() -> Routes {
     let general = OpenApiRouter::new()
         .merge(http::scoring_routes())
         .merge(environments::routes())
+        .merge(episodes::handlers::routes())
         .merge(jobs::handlers::routes())
         .merge(noise::handlers::routes())
         .merge(rubrics::handlers::routes())

@@ -14,6 +14,8 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::engine::{Engine, Persistence};
+use crate::features::episodes::Episodes;
+use crate::features::episodes::store::EpisodeStore;
 use crate::features::jobs::handlers::JobsHandle;
 use crate::features::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::features::noise::{NoiseLayer, NoiseTasks};
@@ -40,6 +42,8 @@ pub struct RunningServer {
     noise: NoiseTasks,
     writer: Writer,
     retention: RetentionTask,
+    /// Ends idle episodes.
+    episode_reaper: JoinHandle<()>,
     grace: Duration,
 }
 
@@ -98,6 +102,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let rlpr_source = crate::features::rlpr::build_source(&config.rlpr)?;
     let rlpr = RlprModel::new(rlpr_source.clone(), config.rlpr.baseline_cache_entries);
     let registry = Arc::new(Registry::builtin_with(judge, backing.clone(), code, rlpr.clone()));
+    let registry_environments = registry.environments().to_vec();
     let engine = Arc::new(Engine::new(Arc::clone(&registry)));
     let keys = Arc::new(keys);
     let state = AppState {
@@ -161,6 +166,14 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         chunk_size: config.jobs.chunk_size,
         allowed_paths: config.jobs.allowed_paths.clone(),
     });
+    let episodes = Episodes::new(
+        registry_environments.as_slice(),
+        config.episodes.clone(),
+        config.server.retry_after_secs,
+        EpisodeStore::new(storage.clone()),
+    );
+    let episode_reaper = episodes.spawn_reaper();
+    features.attach(episodes);
     let retention = spawn_retention(storage.clone(), config.retention.clone());
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
@@ -178,6 +191,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         noise,
         writer,
         retention,
+        episode_reaper,
         grace: Duration::from_millis(config.server.shutdown_grace_ms),
     })
 }
@@ -219,6 +233,7 @@ impl RunningServer {
         self.readiness.set_draining();
         // Retention stops after its current statement; it is awaited with the writes.
         self.retention.stop();
+        self.episode_reaper.abort();
         let _ = self.stop.send(());
         let mut serving = self.serving;
         let served = match tokio::time::timeout_at(deadline, &mut serving).await {

@@ -240,6 +240,8 @@ pub fn sandbox_config(config: &Config) -> referee_code::SandboxConfig {
         sandbox.pool_runs = pool_runs;
     }
     sandbox.setup_backoff = Duration::from_millis(settings.setup_backoff_ms);
+    // Each live python-tool episode keeps an interpreter in the pool.
+    sandbox.sessions = config.episodes.max_live_python;
     sandbox
 }
 

@@ -84,6 +84,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Runs a program once in the sandbox and answers as SandboxFusion does: the compile and run
+         *     results, `Success` or `Failed`, or `SandboxError` when the run could not be made.
+         */
+        post: operations["run_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/environments": {
         parameters: {
             query?: never;
@@ -115,6 +135,95 @@ export interface paths {
          *     (task, level, seed).
          */
         post: operations["generate_instances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/episode-environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the multi-turn environments: id, summary, and the schemas of their options and actions. */
+        get: operations["list_episode_environments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts an episode. The answer names the replica that holds it: every later call for the
+         *     episode must reach that replica.
+         */
+        post: operations["start_episode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/episodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The episode with its transcript, from the database: any replica answers. */
+        get: operations["get_episode"];
+        put?: never;
+        post?: never;
+        /** Closes a live episode (its state is dropped); closing an ended one answers how it ended. */
+        delete: operations["close_episode"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/episodes/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state of a live episode, as its environment summarises it. */
+        get: operations["episode_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/episodes/{id}/step": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Takes one action in a live episode. */
+        post: operations["step_episode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -829,6 +938,23 @@ export interface components {
              */
             verifier: "code-tests";
         };
+        /** @description How one command (compilation, or the run) ended. */
+        CommandRunResult: {
+            /**
+             * Format: double
+             * @description Seconds.
+             */
+            execution_time?: number | null;
+            /**
+             * Format: int32
+             * @description The exit status; absent after `TimeLimitExceeded`.
+             */
+            return_code?: number | null;
+            /** @description `Finished`, `Error` (the sandbox failed) or `TimeLimitExceeded`. */
+            status: string;
+            stderr?: string | null;
+            stdout?: string | null;
+        };
         /**
          * @description How the parts' scores combine into the item's score.
          * @enum {string}
@@ -1178,9 +1304,74 @@ export interface components {
          * @enum {string}
          */
         Direction: "minimize" | "maximize" | "minimize_shifted";
+        /** @description Every environment episodes start from. */
+        EnvironmentEntries: {
+            environments: components["schemas"]["EnvironmentEntry"][];
+        };
+        /** @description One environment episodes start from. */
+        EnvironmentEntry: {
+            /** @description The JSON schema of one action. */
+            action_schema: Record<string, unknown>;
+            id: string;
+            /** @description The JSON schema of the options. */
+            options_schema: Record<string, unknown>;
+            summary: string;
+            version: string;
+        };
         /** @description Every environment with its levels and answer format. */
         EnvironmentList: {
             environments: components["schemas"]["TaskInfo"][];
+        };
+        /** @description A new episode, as `POST /v1/episodes` answers. */
+        EpisodeStarted: {
+            /** @description Always false for a new episode. */
+            done: boolean;
+            environment: string;
+            episode_id: string;
+            /** @description What the agent sees first. */
+            observation: Record<string, unknown>;
+            /** @description The replica that holds the episode: every step must reach it. */
+            replica: string;
+        };
+        /** @description A live episode's state, as `GET /v1/episodes/{id}/state` answers. */
+        EpisodeState: {
+            environment: string;
+            episode_id: string;
+            /** @description What the environment says of its state. */
+            state: Record<string, unknown>;
+            /** Format: double */
+            total_reward: number;
+            /** Format: int32 */
+            turn: number;
+        };
+        /**
+         * @description How an episode stands.
+         * @enum {string}
+         */
+        EpisodeStatus: "live" | "done" | "closed" | "expired" | "turn_limit";
+        /** @description One step's answer. */
+        EpisodeStep: {
+            done: boolean;
+            episode_id: string;
+            observation: Record<string, unknown>;
+            /** Format: double */
+            reward: number;
+            /** @description How the episode stands after this step (`live`, `done`, `turn_limit`). */
+            status: components["schemas"]["EpisodeStatus"];
+            /**
+             * Format: double
+             * @description The sum of the episode's rewards so far.
+             */
+            total_reward: number;
+            /**
+             * Format: int32
+             * @description The number of this action, from 1.
+             */
+            turn: number;
+        };
+        /** @description An episode with its transcript, as `GET /v1/episodes/{id}` answers. */
+        EpisodeTranscript: components["schemas"]["StoredEpisode"] & {
+            steps: components["schemas"]["StoredStep"][];
         };
         /** @description The body of every error response. */
         ErrorBody: {
@@ -2468,6 +2659,56 @@ export interface components {
             /** Format: double */
             veto_floor: number;
         };
+        /** @description A program to run once, as SandboxFusion's `RunCodeRequest` has it. Unknown fields are ignored. */
+        RunCodeRequest: {
+            /** @description The program. */
+            code: string;
+            /**
+             * Format: double
+             * @description Seconds; accepted for compatibility (compilation has the server's own limits).
+             */
+            compile_timeout?: number;
+            /** @description Files to return after the run; must be empty. */
+            fetch_files?: string[];
+            /**
+             * @description Files to create before the run (path to base64); only empty or null contents are accepted:
+             *     programs run without a filesystem.
+             */
+            files?: Record<string, unknown>;
+            /** @description `python` or `cpp` (C++17 compiled to `wasm32-wasi`); `python` when absent. */
+            language?: string;
+            /**
+             * Format: int64
+             * @description Memory cap in MiB, 32 to 2048; 1024 when not positive.
+             */
+            memory_limit_MB?: number;
+            /**
+             * Format: double
+             * @description Seconds of CPU the program may use (as deterministic fuel, 10^10 per second), at most 60;
+             *     twice this plus a second is the wall-clock backstop. Default 10.
+             */
+            run_timeout?: number;
+            /** @description Standard input. */
+            stdin?: string | null;
+        };
+        /** @description SandboxFusion's `RunCodeResponse`. */
+        RunCodeResponse: {
+            compile_result?: components["schemas"]["CommandRunResult"] | null;
+            executor_pod_name?: string | null;
+            /** @description Always empty: programs run without a filesystem. */
+            files: {
+                [key: string]: string;
+            };
+            /** @description Why, for `SandboxError`; empty otherwise. */
+            message: string;
+            run_result?: components["schemas"]["CommandRunResult"] | null;
+            /**
+             * @description `Success` (every command exited with 0), `Failed` (a non-zero exit or a time limit) or
+             *     `SandboxError` (the run could not be made: the sandbox failed, or the language or a
+             *     feature is not supported here).
+             */
+            status: string;
+        };
         /** @description A run's settings and state: `GET /v1/reward-models/rlpr/runs/{run}`. */
         RunStatus: {
             run: string;
@@ -2545,6 +2786,13 @@ export interface components {
             /** @description Why there is no model, when there is none. */
             unavailable?: string | null;
         };
+        /** @description An episode to start. */
+        StartEpisode: {
+            /** @description The environment's id, as `GET /v1/episode-environments` lists it. */
+            environment: string;
+            /** @description The environment's options (its schema is in the listing). */
+            options?: Record<string, unknown>;
+        };
         /**
          * @description The outcome class of one scored item.
          *
@@ -2619,6 +2867,11 @@ export interface components {
             /** @description The program's standard input. */
             stdin: string;
         };
+        /** @description One action. */
+        StepEpisode: {
+            /** @description The action, in the environment's action schema. */
+            action: Record<string, unknown>;
+        };
         /** @description The trainer's current step: the body of `PUT /v1/noise/{verifier}/step`. */
         StepUpdate: {
             /**
@@ -2627,6 +2880,44 @@ export interface components {
              *     windows count back from it. Steps only move forward: a smaller value changes nothing.
              */
             step: number;
+        };
+        /** @description An episode as the database holds it. */
+        StoredEpisode: {
+            /** Format: int64 */
+            created_at_ms: number;
+            /** Format: int64 */
+            ended_at_ms?: number | null;
+            environment: string;
+            episode_id: string;
+            options: Record<string, unknown>;
+            /** @description The replica holding (or that held) the episode's state. */
+            replica: string;
+            status: components["schemas"]["EpisodeStatus"];
+            /** Format: double */
+            total_reward: number;
+            /**
+             * Format: int32
+             * @description Actions taken.
+             */
+            turns: number;
+        };
+        /** @description One step of a transcript; turn 0 is the first observation. */
+        StoredStep: {
+            /** @description The action (absent for turn 0). */
+            action?: Record<string, unknown> | null;
+            /** Format: int64 */
+            at_ms: number;
+            done: boolean;
+            /**
+             * Format: int64
+             * @description Time the environment took, in microseconds.
+             */
+            elapsed_us: number;
+            observation: Record<string, unknown>;
+            /** Format: double */
+            reward: number;
+            /** Format: int32 */
+            turn: number;
         };
         /**
          * @description How a suite is written in the response's last fenced block.
@@ -3038,6 +3329,84 @@ export interface operations {
             };
         };
     };
+    run_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The run's results in SandboxFusion's shape, also for a failed or unsupported run (`status`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCodeResponse"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a run request: a field of the wrong type, a language id SandboxFusion does not know, a `run_timeout` that is not positive. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_environments: {
         parameters: {
             query?: never;
@@ -3202,6 +3571,425 @@ export interface operations {
                 };
             };
             /** @description Overloaded; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_episode_environments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every environment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentEntries"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_episode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartEpisode"];
+            };
+        };
+        responses: {
+            /** @description Started; the first observation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeStarted"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such environment (`unknown_environment`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The options are not valid for the environment (`invalid_options`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No room for another episode, the environment is unavailable here, or the server is overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_episode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode and every step, turn 0 being the first observation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeTranscript"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such episode (`unknown_episode`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    close_episode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode as it stands now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredEpisode"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such episode (`unknown_episode`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Its replica restarted (`episode_lost`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The episode lives on another replica (`wrong_replica`). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    episode_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode's turn, total reward and state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeState"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such episode (`unknown_episode`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The episode has ended (`episode_ended`), or its replica restarted (`episode_lost`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The episode lives on another replica (`wrong_replica`). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    step_episode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The episode id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepEpisode"];
+            };
+        };
+        responses: {
+            /** @description The observation, reward and whether the episode is done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeStep"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such episode (`unknown_episode`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The episode has ended (`episode_ended`), or its replica restarted (`episode_lost`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the action is over the limit (`action_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The episode lives on another replica (`wrong_replica`). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The action is not valid for the environment (`invalid_action`); nothing changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -4,3 +4,4 @@ mod common;
 mod native;
 mod pool;
 mod python;
+mod session;

@@ -5,6 +5,7 @@
 
 pub mod adapters;
 pub mod environments;
+pub mod episodes;
 pub mod jobs;
 pub mod noise;
 pub mod rlpr;

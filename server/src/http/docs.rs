@@ -28,6 +28,7 @@ mod examples;
         (name = "scoring", description = "Score batches of items."),
         (name = "verifiers", description = "What can score them."),
         (name = "environments", description = "NP optimisation environments: seeded instances with references."),
+        (name = "episodes", description = "Multi-turn environments: episodes that hold state across an agent's actions, with their transcripts."),
         (name = "rubrics", description = "Stored, versioned rubrics for the `rubric` reward model."),
         (name = "rlpr", description = "RLPR probability rewards: the std filter of each training run, and reloading the model that scores `rlpr` items."),
         (name = "operations", description = "Probes and metrics for operators."),

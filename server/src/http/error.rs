@@ -39,6 +39,8 @@ pub enum Category {
     MethodNotAllowed,
     /// 409: the resource's state does not allow it.
     Conflict,
+    /// 421: the resource lives on another replica; the request must go there.
+    Misdirected,
     /// 429 or 503 with `Retry-After`: no room now (load, a rate limit, a quota, a full queue);
     /// nothing was done.
     Busy { status: BusyStatus, retry_after_secs: u32 },
@@ -216,6 +218,7 @@ impl ApiError {
             Category::NotFound => StatusCode::NOT_FOUND,
             Category::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Category::Conflict => StatusCode::CONFLICT,
+            Category::Misdirected => StatusCode::MISDIRECTED_REQUEST,
             Category::Busy { status: BusyStatus::TooManyRequests, .. } => StatusCode::TOO_MANY_REQUESTS,
             Category::Busy { status: BusyStatus::Unavailable, .. } => StatusCode::SERVICE_UNAVAILABLE,
             Category::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -249,6 +252,7 @@ impl IntoResponse for ApiError {
             | Category::NotFound
             | Category::MethodNotAllowed
             | Category::Conflict
+            | Category::Misdirected
             | Category::Internal => {}
         }
         response

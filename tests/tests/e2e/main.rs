@@ -9,6 +9,7 @@ mod code_tests;
 mod composite;
 mod dashboard;
 mod environments;
+mod episodes;
 mod grounding;
 mod http_edges;
 mod jobs;

@@ -55,11 +55,23 @@ pub(crate) struct TestReport {
     stderr: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    /// The first `EXCERPT_BYTES` of a wrong output (standard-input tests).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
 }
 
 impl TestReport {
     pub(crate) fn bare(verdict: TestVerdict) -> Self {
-        TestReport { verdict, fuel: None, time_ms: None, exit_code: None, exception: None, stderr: None, message: None }
+        TestReport {
+            verdict,
+            fuel: None,
+            time_ms: None,
+            exit_code: None,
+            exception: None,
+            stderr: None,
+            message: None,
+            output: None,
+        }
     }
 
     fn from_run(verdict: TestVerdict, run: &Execution, outcome: &PythonOutcome) -> Self {
@@ -79,6 +91,7 @@ impl TestReport {
                 | Termination::OutputExceeded
                 | Termination::StackOverflow => None,
             },
+            output: None,
         }
     }
 
@@ -92,6 +105,13 @@ impl TestReport {
 pub(crate) fn excerpt(bytes: &[u8]) -> String {
     let start = bytes.len().saturating_sub(EXCERPT_BYTES);
     String::from_utf8_lossy(&bytes[start..]).into_owned()
+}
+
+/// The first `EXCERPT_BYTES` of `bytes` (where an output first differs is usually near its start),
+/// as text, cut at a character boundary.
+pub(crate) fn head(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(EXCERPT_BYTES)]);
+    text.trim_end_matches('\u{FFFD}').to_owned()
 }
 
 /// The verdict of a run that did not exit normally, or `None` when it exited.
@@ -440,7 +460,11 @@ async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], option
                 }
             }
         };
-        reports.push(TestReport::from_run(verdict, &run, &outcome));
+        let mut report = TestReport::from_run(verdict, &run, &outcome);
+        if verdict == TestVerdict::WrongAnswer {
+            report.output = Some(head(&run.stdout));
+        }
+        reports.push(report);
     }
     Ok(reports)
 }

@@ -14,8 +14,11 @@ mod extract;
 mod harness;
 mod input;
 mod judge;
+mod once;
+mod repair;
 mod sandbox;
 mod suite;
+mod tool;
 
 #[cfg(test)]
 mod tests;
@@ -27,11 +30,17 @@ pub use input::{
     CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, Scoring, StdioTest,
 };
 pub use judge::TestVerdict;
-pub use referee_sandbox::{Availability, Chain, GuestLanguage, PYTHON_WASM, Sandbox, SandboxConfig, SandboxError};
+pub use once::{SingleRun, SingleRunError};
+pub use referee_sandbox::{
+    Availability, Chain, Execution, GuestLanguage, Limits, PYTHON_WASM, Sandbox, SandboxConfig, SandboxError,
+    Termination,
+};
+pub use repair::{CODE_REPAIR_ID, CodeRepair, CodeRepairAction, CodeRepairOptions, MAX_ATTEMPTS};
 pub use suite::{
     CODE_TESTS_ID, CodeTestsInput, CodeTestsVerifier, MAX_CORRECT, MAX_TESTS, MAX_WRONG, SuiteFormat, SuiteOptions,
     SuiteReward,
 };
+pub use tool::{AnswerCheck, MAX_CALLS, PYTHON_TOOL_ID, PythonTool, PythonToolAction, PythonToolOptions};
 
 use std::sync::Arc;
 
@@ -107,6 +116,26 @@ impl CodeVerifier {
     /// Items that may be admitted now.
     pub fn available(&self) -> usize {
         self.queue.available_permits()
+    }
+
+    /// The Python sessions its sandbox's pool has room for: the given sandbox's `sessions`, or
+    /// the default configuration's.
+    pub fn sessions(&self) -> usize {
+        match self.sandbox.made() {
+            Some(Ok(sandbox)) => sandbox.config().sessions,
+            _ => SandboxConfig::default().sessions,
+        }
+    }
+
+    /// The `code-repair` environment on this verifier's sandbox.
+    pub fn repair_environment(&self) -> CodeRepair {
+        CodeRepair::new(self.sandbox.clone())
+    }
+
+    /// The `python-tool` environment on this verifier's sandbox, with room for `max_live`
+    /// interpreters at once (at most the sandbox's `sessions`), scoring answers with `scorers`.
+    pub fn tool_environment(&self, max_live: usize, scorers: &[referee_core::Scorer]) -> PythonTool {
+        PythonTool::new(self.sandbox.clone(), max_live, self.retry_after_secs, scorers)
     }
 }
 

@@ -61,6 +61,8 @@ pub(crate) trait Environment: Send + Sync {
     fn info(&self) -> TaskInfo;
     fn name(&self) -> &'static str;
     fn generate(&self, level: u8, seed: u64) -> Result<GeneratedInstance, NpError>;
+    /// The prompt of an inline instance, which is checked first.
+    fn prompt(&self, instance: &Value) -> Result<String, NpError>;
     fn score(
         &self,
         source: InstanceSource<'_>,
@@ -123,6 +125,13 @@ impl<P: Problem> Environment for Env<P> {
             instance: json,
             reference,
         })
+    }
+
+    fn prompt(&self, instance: &Value) -> Result<String, NpError> {
+        let invalid = |reason: String| NpError::InvalidInstance { task: P::NAME.to_owned(), reason };
+        let instance: P::Instance = P::Instance::deserialize(instance).map_err(|e| invalid(e.to_string()))?;
+        P::validate(&instance).map_err(invalid)?;
+        Ok(full_prompt::<P>(&instance))
     }
 
     fn score(

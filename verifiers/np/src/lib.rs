@@ -22,6 +22,7 @@ mod catalogue;
 mod cover;
 mod environment;
 pub mod extract;
+mod feedback;
 pub mod graph;
 pub mod parse;
 pub mod reward;
@@ -36,6 +37,7 @@ pub mod weighted;
 
 pub use api::{GeneratedInstance, InstancesRequest, InstancesResponse, LevelInfo, MAX_COUNT, NpError, TaskInfo};
 pub use catalogue::{catalogue, generate, generate_instances};
+pub use feedback::{MAX_TURNS, NP_FEEDBACK_ID, NpFeedback, NpFeedbackAction, NpFeedbackOptions};
 pub use reward::{Direction, RewardMode};
 pub use task::{Reference, ReferenceKind};
 pub use verifier::{NpInput, NpVerifier};

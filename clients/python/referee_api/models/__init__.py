@@ -24,6 +24,7 @@ from .code_score_item_verifier import CodeScoreItemVerifier
 from .code_tests_input import CodeTestsInput
 from .code_tests_score_item import CodeTestsScoreItem
 from .code_tests_score_item_verifier import CodeTestsScoreItemVerifier
+from .command_run_result import CommandRunResult
 from .composite_aggregate import CompositeAggregate
 from .composite_input import CompositeInput
 from .composite_part import CompositePart
@@ -73,7 +74,19 @@ from .criterion_kind_verifier import CriterionKindVerifier
 from .criterion_kind_verifier_input import CriterionKindVerifierInput
 from .criterion_kind_verifier_type import CriterionKindVerifierType
 from .direction import Direction
+from .environment_entries import EnvironmentEntries
+from .environment_entry import EnvironmentEntry
+from .environment_entry_action_schema import EnvironmentEntryActionSchema
+from .environment_entry_options_schema import EnvironmentEntryOptionsSchema
 from .environment_list import EnvironmentList
+from .episode_started import EpisodeStarted
+from .episode_started_observation import EpisodeStartedObservation
+from .episode_state import EpisodeState
+from .episode_state_state import EpisodeStateState
+from .episode_status import EpisodeStatus
+from .episode_step import EpisodeStep
+from .episode_step_observation import EpisodeStepObservation
+from .episode_transcript import EpisodeTranscript
 from .error_body import ErrorBody
 from .exact_match_input import ExactMatchInput
 from .exact_match_score_item import ExactMatchScoreItem
@@ -180,6 +193,10 @@ from .rubric_score_item import RubricScoreItem
 from .rubric_score_item_verifier import RubricScoreItemVerifier
 from .rubric_summary import RubricSummary
 from .rubric_version import RubricVersion
+from .run_code_request import RunCodeRequest
+from .run_code_request_files import RunCodeRequestFiles
+from .run_code_response import RunCodeResponse
+from .run_code_response_files import RunCodeResponseFiles
 from .run_status import RunStatus
 from .score_request import ScoreRequest
 from .score_response import ScoreResponse
@@ -189,12 +206,21 @@ from .scorer_kind import ScorerKind
 from .scoring import Scoring
 from .similarity_metric import SimilarityMetric
 from .source_model import SourceModel
+from .start_episode import StartEpisode
+from .start_episode_options import StartEpisodeOptions
 from .status import Status
 from .std_estimator import StdEstimator
 from .std_filter import StdFilter
 from .std_filter_state import StdFilterState
 from .stdio_test import StdioTest
+from .step_episode import StepEpisode
+from .step_episode_action import StepEpisodeAction
 from .step_update import StepUpdate
+from .stored_episode import StoredEpisode
+from .stored_episode_options import StoredEpisodeOptions
+from .stored_step import StoredStep
+from .stored_step_action_type_0 import StoredStepActionType0
+from .stored_step_observation import StoredStepObservation
 from .suite_format import SuiteFormat
 from .suite_options import SuiteOptions
 from .suite_reward import SuiteReward
@@ -237,6 +263,7 @@ __all__ = (
     "CodeTestsInput",
     "CodeTestsScoreItem",
     "CodeTestsScoreItemVerifier",
+    "CommandRunResult",
     "CompositeAggregate",
     "CompositeInput",
     "CompositePart",
@@ -286,7 +313,19 @@ __all__ = (
     "CriterionKindVerifierInput",
     "CriterionKindVerifierType",
     "Direction",
+    "EnvironmentEntries",
+    "EnvironmentEntry",
+    "EnvironmentEntryActionSchema",
+    "EnvironmentEntryOptionsSchema",
     "EnvironmentList",
+    "EpisodeStarted",
+    "EpisodeStartedObservation",
+    "EpisodeState",
+    "EpisodeStateState",
+    "EpisodeStatus",
+    "EpisodeStep",
+    "EpisodeStepObservation",
+    "EpisodeTranscript",
     "ErrorBody",
     "ExactMatchInput",
     "ExactMatchScoreItem",
@@ -393,6 +432,10 @@ __all__ = (
     "RubricScoreItemVerifier",
     "RubricSummary",
     "RubricVersion",
+    "RunCodeRequest",
+    "RunCodeRequestFiles",
+    "RunCodeResponse",
+    "RunCodeResponseFiles",
     "RunStatus",
     "ScoreRequest",
     "ScoreResponse",
@@ -402,12 +445,21 @@ __all__ = (
     "Scoring",
     "SimilarityMetric",
     "SourceModel",
+    "StartEpisode",
+    "StartEpisodeOptions",
     "Status",
     "StdEstimator",
     "StdFilter",
     "StdFilterState",
     "StdioTest",
+    "StepEpisode",
+    "StepEpisodeAction",
     "StepUpdate",
+    "StoredEpisode",
+    "StoredEpisodeOptions",
+    "StoredStep",
+    "StoredStepActionType0",
+    "StoredStepObservation",
     "SuiteFormat",
     "SuiteOptions",
     "SuiteReward",

@@ -2,6 +2,7 @@
 //! shed, since trainers retry blindly or drop the reward (see [`crate::http`]'s trainer routes).
 
 pub mod openrlhf;
+pub mod sandbox_fusion;
 pub mod settings;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -11,5 +12,5 @@ use crate::http::AppState;
 
 /// The trainer-facing routes.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(openrlhf::get_reward))
+    OpenApiRouter::new().routes(routes!(openrlhf::get_reward)).routes(routes!(sandbox_fusion::run_code))
 }
