@@ -20,7 +20,8 @@ pub fn all() -> Routes {
         .merge(noise::handlers::routes())
         .merge(rubrics::handlers::routes())
         .merge(rlpr::handlers::routes());
-    Routes { general, trainer: adapters::routes(), upload: jobs::handlers::upload_routes() }
+    let trainer = adapters::routes().merge(episodes::openenv::routes());
+    Routes { general, trainer, upload: jobs::handlers::upload_routes() }
 }
 
 /// The OpenAPI document of a server with this registry, as served at `/openapi.json`.

@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -50,8 +49,12 @@ pub async fn serve(
     limits: ConnectionLimits,
     stop: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let room = Arc::new(Semaphore::new(limits.max_connections.clamp(1, Semaphore::MAX_PERMITS)));
-    let graceful = GracefulShutdown::new();
+    let capacity = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
+    let room = Arc::new(Semaphore::new(capacity));
+    // Each connection's task holds a permit of `room` until its connection ends; on shutdown
+    // they are told to finish the request in flight and close, and all permits coming back means
+    // every connection has.
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
@@ -80,13 +83,24 @@ pub async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
-        let connection =
-            http.serve_connection(TokioIo::new(JsonHeadErrors::new(stream)), TowerToHyperService::new(app.clone()));
-        let connection = graceful.watch(connection);
+        // With upgrades: OpenEnv's sessions are WebSocket connections (the session then runs in
+        // its own task, and the connection ends here).
+        let connection = http
+            .serve_connection(TokioIo::new(JsonHeadErrors::new(stream)), TowerToHyperService::new(app.clone()))
+            .with_upgrades();
         let open = open.clone();
+        let mut stopped = stopped.clone();
         open.increment(1.0);
         tokio::spawn(async move {
-            if let Err(error) = connection.await {
+            let mut connection = std::pin::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = async { drop(stopped.wait_for(|stop| *stop).await) } => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = ended {
                 // Timeouts, resets and malformed requests from clients: not the server's fault.
                 tracing::debug!(%error, "connection ended with an error");
             }
@@ -95,7 +109,8 @@ pub async fn serve(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    let _ = stopping.send(true);
+    let _ = room.acquire_many(u32::try_from(capacity).unwrap_or(u32::MAX)).await;
     Ok(())
 }
 

@@ -144,7 +144,19 @@ from .np_input import NpInput
 from .np_input_instance_type_0 import NpInputInstanceType0
 from .np_score_item import NpScoreItem
 from .np_score_item_verifier import NpScoreItemVerifier
+from .open_env_health import OpenEnvHealth
+from .open_env_metadata import OpenEnvMetadata
+from .open_env_result import OpenEnvResult
+from .open_env_result_observation import OpenEnvResultObservation
+from .open_env_schema import OpenEnvSchema
+from .open_env_schema_action import OpenEnvSchemaAction
+from .open_env_schema_observation import OpenEnvSchemaObservation
+from .open_env_schema_state import OpenEnvSchemaState
+from .open_env_step_request import OpenEnvStepRequest
+from .open_env_step_request_action import OpenEnvStepRequestAction
 from .open_step import OpenStep
+from .openenv_reset_body import OpenenvResetBody
+from .openenv_state_response_200 import OpenenvStateResponse200
 from .operation import Operation
 from .overturn import Overturn
 from .overturn_input import OverturnInput
@@ -383,7 +395,19 @@ __all__ = (
     "NpInputInstanceType0",
     "NpScoreItem",
     "NpScoreItemVerifier",
+    "OpenEnvHealth",
+    "OpenEnvMetadata",
+    "OpenEnvResult",
+    "OpenEnvResultObservation",
+    "OpenEnvSchema",
+    "OpenEnvSchemaAction",
+    "OpenEnvSchemaObservation",
+    "OpenEnvSchemaState",
+    "OpenEnvStepRequest",
+    "OpenEnvStepRequestAction",
     "OpenStep",
+    "OpenenvResetBody",
+    "OpenenvStateResponse200",
     "Operation",
     "Overturn",
     "OverturnInput",

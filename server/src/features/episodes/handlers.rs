@@ -72,7 +72,7 @@ pub(crate) fn episodes(state: &AppState) -> Result<Episodes, ApiError> {
 }
 
 /// A schema with the schemas it references inlined under `$defs`-free `components`, as JSON.
-fn schema_json(schema: &referee_core::InputSchema) -> Value {
+pub(crate) fn schema_json(schema: &referee_core::InputSchema) -> Value {
     let mut value = serde_json::to_value(&schema.schema).unwrap_or(Value::Null);
     if !schema.referenced.is_empty()
         && let Value::Object(map) = &mut value

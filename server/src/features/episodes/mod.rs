@@ -10,6 +10,7 @@
 //! are thin adapters over [`Episodes`].
 
 pub(crate) mod handlers;
+pub mod openenv;
 pub mod settings;
 pub mod store;
 
@@ -406,6 +407,11 @@ impl Episodes {
                 Episodes(inner).reap().await;
             }
         })
+    }
+
+    /// The environment registered as `id`.
+    pub fn environment(&self, id: &str) -> Option<Arc<dyn Environment>> {
+        self.0.environments.get(id).cloned()
     }
 
     /// Every environment, in id order.
