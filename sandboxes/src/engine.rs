@@ -94,8 +94,9 @@ pub const DEFAULT_SESSIONS: usize = 8;
 /// How the engine allocates guest instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Allocation {
-    /// wasmtime's pooling allocator, with room for this many concurrent runs.
-    Pooling { runs: usize },
+    /// wasmtime's pooling allocator, with room for `runs` concurrent runs and `sessions` live
+    /// Python sessions besides.
+    Pooling { runs: usize, sessions: usize },
     /// Each instance's memories, tables and stacks are mapped when it starts and unmapped when it
     /// ends: the pool was turned off, or could not be reserved.
     OnDemand,
@@ -166,8 +167,7 @@ impl Host {
     /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
     /// allocates on demand instead.
     pub(crate) fn new(config: SandboxConfig) -> Result<Host, SandboxError> {
-        let pooled = if config.pool_runs > 0 { config.pool_runs.saturating_add(config.sessions) } else { 0 };
-        let (engine, allocation) = make_engine(pooled)?;
+        let (engine, allocation) = make_engine(config.pool_runs, config.sessions)?;
         let workers = Workers::start(config.workers)?;
         start_ticker(&engine)?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
@@ -337,16 +337,17 @@ const MEMORY_KEEP_RESIDENT: usize = 16 << 20;
 /// The same for a pooled table (8 bytes an element).
 const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 
-/// The engine, with the pooling allocator for `pool_runs` concurrent runs when that is not 0 and
-/// the pool can be reserved, else allocating on demand.
-fn make_engine(pool_runs: usize) -> Result<(Engine, Allocation), SandboxError> {
+/// The engine, with the pooling allocator for `pool_runs` concurrent runs and `sessions` live
+/// sessions when `pool_runs` is not 0 and the pool can be reserved, else allocating on demand.
+fn make_engine(pool_runs: usize, sessions: usize) -> Result<(Engine, Allocation), SandboxError> {
     if pool_runs > 0 {
         let mut config = engine_config();
-        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(pool_runs)));
+        let instances = pool_runs.saturating_add(sessions);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(instances)));
         match Engine::new(&config) {
             Ok(engine) => {
-                tracing::debug!(runs = pool_runs, "sandbox instances come from a pool");
-                return Ok((engine, Allocation::Pooling { runs: pool_runs }));
+                tracing::debug!(runs = pool_runs, sessions, "sandbox instances come from a pool");
+                return Ok((engine, Allocation::Pooling { runs: pool_runs, sessions }));
             }
             Err(error) => tracing::warn!(
                 runs = pool_runs,

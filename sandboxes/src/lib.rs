@@ -28,7 +28,7 @@ mod sandbox;
 mod session;
 mod setup;
 
-pub use engine::{Allocation, Host, MAX_GUEST_MEMORY, SandboxConfig};
+pub use engine::{Allocation, DEFAULT_SESSIONS, Host, MAX_GUEST_MEMORY, SandboxConfig};
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use limits::Limits;
 pub use native::{Compiled, NativeLanguage, NativeRuntime};

@@ -11,13 +11,15 @@ import requests
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 openenv_core = pytest.importorskip("openenv.core")
-from openenv.core import GenericEnvClient  # noqa: E402
+from openenv.core import GenericEnvClient
 
 
 def test_python_tool_session_with_the_sync_client(server_url: str) -> None:
     base = f"{server_url}/openenv/python-tool"
     with GenericEnvClient(base_url=base).sync() as env:
-        first = env.reset(answer_check={"verifier": "math", "input": {"reference": "42"}}, max_calls=8)
+        first = env.reset(
+            answer_check={"verifier": "math", "input": {"reference": "42"}}, max_calls=8
+        )
         assert (first.reward, first.done) == (0.0, False)
         assert first.observation["answer_checked"] is True
 
@@ -43,17 +45,28 @@ def test_python_tool_session_with_the_sync_client(server_url: str) -> None:
 
 
 def test_np_feedback_and_code_repair_with_the_async_client(server_url: str) -> None:
+    generated = requests.post(
+        f"{server_url}/v1/environments/tsp/instances",
+        json={"level": 1, "seed": 11},
+        timeout=30,
+    )
+    answer = generated.json()["instances"][0]["reference"]["answer"]
+
     async def np_feedback() -> None:
-        async with GenericEnvClient(base_url=f"{server_url}/openenv/np-feedback") as env:
-            first = await env.reset(task="tsp", level=1, seed=11, episode_id="ignored-by-referee")
+        async with GenericEnvClient(
+            base_url=f"{server_url}/openenv/np-feedback"
+        ) as env:
+            first = await env.reset(
+                task="tsp", level=1, seed=11, episode_id="ignored-by-referee"
+            )
             assert "Answer" in first.observation["prompt"]
             wrong = await env.step({"response": "Answer: [0, 0]"})
-            assert (wrong.done, wrong.reward, wrong.observation["feasible"]) == (False, 0.0, False)
+            assert (wrong.done, wrong.reward, wrong.observation["feasible"]) == (
+                False,
+                0.0,
+                False,
+            )
             assert wrong.observation["error"]["kind"], wrong.observation
-            generated = requests.post(
-                f"{server_url}/v1/environments/tsp/instances", json={"level": 1, "seed": 11}, timeout=30
-            ).json()
-            answer = generated["instances"][0]["reference"]["answer"]
             right = await env.step({"response": f"Answer: {answer}"})
             assert right.done is True and right.reward > 0.0, right
 
@@ -64,11 +77,20 @@ def test_np_feedback_and_code_repair_with_the_async_client(server_url: str) -> N
             "hidden_tests": [{"stdin": "10 -3", "expected_stdout": "7"}],
             "max_attempts": 2,
         }
-        async with GenericEnvClient(base_url=f"{server_url}/openenv/code-repair") as env:
+        async with GenericEnvClient(
+            base_url=f"{server_url}/openenv/code-repair"
+        ) as env:
             await env.reset(**options)
-            wrong = await env.step({"program": "a, b = map(int, input().split())\nprint(a * b)"})
-            assert wrong.observation["first_failure"]["output"] == "6\n" and wrong.done is False
-            fixed = await env.step({"program": "a, b = map(int, input().split())\nprint(a + b)"})
+            wrong = await env.step(
+                {"program": "a, b = map(int, input().split())\nprint(a * b)"}
+            )
+            assert (
+                wrong.observation["first_failure"]["output"] == "6\n"
+                and wrong.done is False
+            )
+            fixed = await env.step(
+                {"program": "a, b = map(int, input().split())\nprint(a + b)"}
+            )
             assert (fixed.done, fixed.reward) == (True, 1.0), fixed.observation
 
     asyncio.run(np_feedback())
@@ -91,9 +113,17 @@ def test_the_http_routes(server_url: str) -> None:
     schema = requests.get(f"{base}/schema", timeout=30).json()
     assert "code" in schema["action"]["properties"]
     # OpenEnv's stateless HTTP step: a fresh episode with default options, closed after.
-    step = requests.post(f"{base}/step", json={"action": {"code": "6 * 7"}}, timeout=30).json()
+    step = requests.post(
+        f"{base}/step", json={"action": {"code": "6 * 7"}}, timeout=30
+    ).json()
     assert (step["observation"]["value"], step["done"]) == ("42", False)
-    reset = requests.post(f"{server_url}/openenv/np-feedback/reset", json={"task": "tsp", "level": 1, "seed": 3}, timeout=30)
+    reset = requests.post(
+        f"{server_url}/openenv/np-feedback/reset",
+        json={"task": "tsp", "level": 1, "seed": 3},
+        timeout=30,
+    )
     assert reset.status_code == 200 and reset.json()["reward"] == 0.0
     missing = requests.get(f"{server_url}/openenv/chess/health", timeout=30)
-    assert missing.status_code == 404 and missing.json()["code"] == "unknown_environment"
+    assert (
+        missing.status_code == 404 and missing.json()["code"] == "unknown_environment"
+    )

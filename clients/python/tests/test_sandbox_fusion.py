@@ -13,7 +13,7 @@ import requests
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 sandbox_fusion = pytest.importorskip("sandbox_fusion")
-from sandbox_fusion import (  # noqa: E402
+from sandbox_fusion import (
     CommandRunStatus,
     RunCodeRequest,
     RunStatus,
@@ -27,7 +27,15 @@ from sandbox_fusion import (  # noqa: E402
 # result mapping of `_process_single_case` (logging and metadata not used here left out).
 
 
-def call_sandbox_api(sandbox_fusion_url, code, stdin, compile_timeout, run_timeout, memory_limit_mb, language):
+def call_sandbox_api(
+    sandbox_fusion_url,
+    code,
+    stdin,
+    compile_timeout,
+    run_timeout,
+    memory_limit_mb,
+    language,
+):
     payload = json.dumps(
         {
             "compile_timeout": compile_timeout,
@@ -42,7 +50,9 @@ def call_sandbox_api(sandbox_fusion_url, code, stdin, compile_timeout, run_timeo
     )
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     request_timeout = compile_timeout + run_timeout + 10
-    response = requests.post(sandbox_fusion_url, headers=headers, data=payload, timeout=request_timeout)
+    response = requests.post(
+        sandbox_fusion_url, headers=headers, data=payload, timeout=request_timeout
+    )
     response.raise_for_status()
     return response.json(), None
 
@@ -65,12 +75,16 @@ def result_status(api_response, expected_output):
             run_status = run_result.get("status")
             if run_status == "TimeLimitExceeded":
                 return -3
-            if run_status == "Error" or (run_status == "Finished" and run_result.get("return_code") != 0):
+            if run_status == "Error" or (
+                run_status == "Finished" and run_result.get("return_code") != 0
+            ):
                 return -2
         return -1
     if api_status == "Success":
         if run_result and run_result.get("status") == "Finished":
-            actual_output = run_result.get("stdout") if run_result.get("stdout") is not None else ""
+            actual_output = (
+                run_result.get("stdout") if run_result.get("stdout") is not None else ""
+            )
             return str(actual_output).rstrip("\n") == str(expected_output).rstrip("\n")
         return -1
     return -1
@@ -80,51 +94,128 @@ def result_status(api_response, expected_output):
 
 
 def test_the_sandbox_fusion_client_runs_programs(server_url: str) -> None:
-    ok = run_code(RunCodeRequest(code="print(int(input()) + 1)", language="python", stdin="41\n"), endpoint=server_url, max_attempts=1)
+    ok = run_code(
+        RunCodeRequest(code="print(int(input()) + 1)", language="python", stdin="41\n"),
+        endpoint=server_url,
+        max_attempts=1,
+    )
     assert ok.status == RunStatus.Success, ok
-    assert (ok.run_result.status, ok.run_result.return_code, ok.run_result.stdout) == (CommandRunStatus.Finished, 0, "42\n")
+    assert (ok.run_result.status, ok.run_result.return_code, ok.run_result.stdout) == (
+        CommandRunStatus.Finished,
+        0,
+        "42\n",
+    )
     assert ok.compile_result is None
 
-    exit3 = run_code(RunCodeRequest(code="import sys; sys.exit(3)", language="python"), endpoint=server_url, max_attempts=1)
-    assert (exit3.status, exit3.run_result.status, exit3.run_result.return_code) == (RunStatus.Failed, CommandRunStatus.Finished, 3)
+    exit3 = run_code(
+        RunCodeRequest(code="import sys; sys.exit(3)", language="python"),
+        endpoint=server_url,
+        max_attempts=1,
+    )
+    assert (exit3.status, exit3.run_result.status, exit3.run_result.return_code) == (
+        RunStatus.Failed,
+        CommandRunStatus.Finished,
+        3,
+    )
 
-    raised = run_code(RunCodeRequest(code="raise ValueError('boom')", language="python"), endpoint=server_url, max_attempts=1)
+    raised = run_code(
+        RunCodeRequest(code="raise ValueError('boom')", language="python"),
+        endpoint=server_url,
+        max_attempts=1,
+    )
     assert raised.status == RunStatus.Failed and raised.run_result.return_code == 1
     assert "ValueError: boom" in raised.run_result.stderr
 
-    slow = run_code(RunCodeRequest(code="while True:\n    pass", language="python", run_timeout=0.2), endpoint=server_url, max_attempts=1)
-    assert (slow.status, slow.run_result.status, slow.run_result.return_code) == (RunStatus.Failed, CommandRunStatus.TimeLimitExceeded, None)
+    slow = run_code(
+        RunCodeRequest(
+            code="while True:\n    pass", language="python", run_timeout=0.2
+        ),
+        endpoint=server_url,
+        max_attempts=1,
+    )
+    assert (slow.status, slow.run_result.status, slow.run_result.return_code) == (
+        RunStatus.Failed,
+        CommandRunStatus.TimeLimitExceeded,
+        None,
+    )
 
     cpp = "#include <iostream>\nint main() { int a, b; std::cin >> a >> b; std::cout << a * b << std::endl; }"
-    product = run_code(RunCodeRequest(code=cpp, language="cpp", stdin="6 7"), endpoint=server_url, max_attempts=1)
+    product = run_code(
+        RunCodeRequest(code=cpp, language="cpp", stdin="6 7"),
+        endpoint=server_url,
+        max_attempts=1,
+    )
     assert product.status == RunStatus.Success, product
-    assert product.compile_result.status == CommandRunStatus.Finished and product.compile_result.return_code == 0
+    assert (
+        product.compile_result.status == CommandRunStatus.Finished
+        and product.compile_result.return_code == 0
+    )
     assert product.run_result.stdout == "42\n"
 
-    broken = run_code(RunCodeRequest(code="int main() { return x; }", language="cpp"), endpoint=server_url, max_attempts=1)
+    broken = run_code(
+        RunCodeRequest(code="int main() { return x; }", language="cpp"),
+        endpoint=server_url,
+        max_attempts=1,
+    )
     assert broken.status == RunStatus.Failed and broken.run_result is None
-    assert broken.compile_result.return_code != 0 and "x" in broken.compile_result.stderr
+    assert (
+        broken.compile_result.return_code != 0 and "x" in broken.compile_result.stderr
+    )
 
-    async_run = asyncio.run(run_code_async(RunCodeRequest(code="print('hi')", language="python"), endpoint=server_url, max_attempts=1))
-    assert async_run.status == RunStatus.Success and async_run.run_result.stdout == "hi\n"
+    async_run = asyncio.run(
+        run_code_async(
+            RunCodeRequest(code="print('hi')", language="python"),
+            endpoint=server_url,
+            max_attempts=1,
+        )
+    )
+    assert (
+        async_run.status == RunStatus.Success and async_run.run_result.stdout == "hi\n"
+    )
 
 
 def test_what_is_not_supported_answers_the_error_shape(server_url: str) -> None:
     # A language SandboxFusion knows and this server does not run: SandboxError, which the
     # client raises after its retries.
     with pytest.raises(Exception, match="not supported by this server"):
-        run_code(RunCodeRequest(code="console.log(1)", language="nodejs"), endpoint=server_url, max_attempts=1)
-    raw = requests.post(f"{server_url}/run_code", json={"code": "print(1)", "language": "python", "files": {"a.txt": "aGk="}}, timeout=30)
+        run_code(
+            RunCodeRequest(code="console.log(1)", language="nodejs"),
+            endpoint=server_url,
+            max_attempts=1,
+        )
+    raw = requests.post(
+        f"{server_url}/run_code",
+        json={"code": "print(1)", "language": "python", "files": {"a.txt": "aGk="}},
+        timeout=30,
+    )
     assert raw.status_code == 200 and raw.json()["status"] == "SandboxError", raw.text
-    unknown = requests.post(f"{server_url}/run_code", json={"code": "x", "language": "brainfuck"}, timeout=30)
-    assert unknown.status_code == 422 and unknown.json()["code"] == "unknown_language", unknown.text
+    unknown = requests.post(
+        f"{server_url}/run_code",
+        json={"code": "x", "language": "brainfuck"},
+        timeout=30,
+    )
+    assert (
+        unknown.status_code == 422 and unknown.json()["code"] == "unknown_language"
+    ), unknown.text
 
 
 def test_verl_reads_every_outcome(server_url: str) -> None:
     url = f"{server_url}/run_code"
     cases = [
-        ("a, b = map(int, input().split())\nprint(a + b)", "1 2\n", "python", "3", True),
-        ("a, b = map(int, input().split())\nprint(a - b)", "1 2\n", "python", "3", False),
+        (
+            "a, b = map(int, input().split())\nprint(a + b)",
+            "1 2\n",
+            "python",
+            "3",
+            True,
+        ),
+        (
+            "a, b = map(int, input().split())\nprint(a - b)",
+            "1 2\n",
+            "python",
+            "3",
+            False,
+        ),
         ("print(undefined)", "", "python", "", -2),
         ("while True:\n    pass", "", "python", "", -3),
         ("int main() { return x; }", "", "cpp", "", -4),

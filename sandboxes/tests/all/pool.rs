@@ -31,7 +31,7 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn the_pool_is_used_when_asked_for_and_off_at_zero() -> anyhow::Result<()> {
-    assert_eq!(sandbox(6)?.allocation(), Allocation::Pooling { runs: 6 });
+    assert_eq!(sandbox(6)?.allocation(), Allocation::Pooling { runs: 6, sessions: referee_sandbox::DEFAULT_SESSIONS });
     assert_eq!(sandbox(0)?.allocation(), Allocation::OnDemand);
     assert_eq!(SandboxConfig::pool_runs_for(2), 6);
     assert!(SandboxConfig::pool_runs_for(0) > 0, "a sandbox always has at least one worker");
@@ -274,9 +274,13 @@ async fn pooled_and_on_demand_runs_agree() -> anyhow::Result<()> {
 #[tokio::test]
 async fn more_concurrent_runs_than_pool_slots_all_finish() -> anyhow::Result<()> {
     // A pool of 2 runs on 2 workers: 12 runs at once wait for a worker, never for a slot.
-    let sandbox: &'static Sandbox =
-        Box::leak(Box::new(Sandbox::new(SandboxConfig { workers: 2, pool_runs: 2, ..SandboxConfig::default() })?));
-    assert_eq!(sandbox.allocation(), Allocation::Pooling { runs: 2 });
+    let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(SandboxConfig {
+        workers: 2,
+        pool_runs: 2,
+        sessions: 0,
+        ..SandboxConfig::default()
+    })?));
+    assert_eq!(sandbox.allocation(), Allocation::Pooling { runs: 2, sessions: 0 });
     let mut tasks = Vec::new();
     for i in 0..12u32 {
         tasks.push(tokio::spawn(async move {
