@@ -5,8 +5,9 @@
 #
 #   bench/episodes/run.sh [OPENENV_CHECKOUT]
 #
-# The Rust side is built with --release into $CARGO_TARGET_DIR. The cells are
-# bench/episodes/cells.json; both sides must print the same output for each. With
+# The Rust side is built with --release into $CARGO_TARGET_DIR. Two sets of cells: one-line
+# statements (bench/episodes/small_cells.json) and small computations
+# (bench/episodes/cells.json); both sides must print the same output for each cell. With
 # OPENENV_CHECKOUT (a checkout of github.com/meta-pytorch/OpenEnv, for its envs/echo_env) and
 # openenv-core in .venv, the round trips are measured too: `openenv-core`'s GenericEnvClient
 # against the echo environment under uvicorn and against Referee's `python-tool`, on this
@@ -15,17 +16,19 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
 openenv="${1:-}"
-cells="$root/bench/episodes/cells.json"
 python="$root/.venv/bin/python"
 
 (cd "$root" && CARGO_TARGET_DIR="$target" cargo build -q --release --locked -p referee-code --example bench_python_tool)
 echo "machine: $(nproc) cores, $(uname -srm), load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-referee="$("$target/release/examples/bench_python_tool" "$cells" 64 200)"
-native="$(python3 "$root/bench/episodes/native.py" "$cells" 64)"
-python3 - "$referee" "$native" <<'PY'
+for set in small_cells cells; do
+referee="$("$target/release/examples/bench_python_tool" "$root/bench/episodes/$set.json" 64 200)"
+native="$(python3 "$root/bench/episodes/native.py" "$root/bench/episodes/$set.json" 64)"
+python3 - "$set" "$referee" "$native" <<'PY'
 import json, sys
-r, n = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+name, r, n = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
 same = r["outputs"] == n["outputs"]
+print(f"\nbench/episodes/{name}.json: {r['cells']} cells, each run alone and 64 times over")
+print()
 print("| runner | step p50 | step p95 | steps/s (2 at a time) | outputs equal |")
 print("|---|---:|---:|---:|---|")
 print(f"| one `python3` process per call ({n['python']}) | {n['latency_ms']['p50']:.2f} ms | {n['latency_ms']['p95']:.2f} ms | {n['throughput']['steps_per_second']:,.0f} | {same} |")
@@ -38,6 +41,7 @@ print("raw:", json.dumps({"referee": {k: v for k, v in r.items() if k != "output
 if not same:
     sys.exit("the outputs differ")
 PY
+done
 
 [ -n "$openenv" ] || exit 0
 (cd "$root" && CARGO_TARGET_DIR="$target" cargo build -q --release --locked -p referee-server --bin referee)

@@ -1,6 +1,6 @@
 use std::time::Instant;
 
-use wasmtime::component::{ComponentExportIndex, ComponentType, InstancePre, Lift, Linker, ResourceTable};
+use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, InstancePre, Lift, Linker, ResourceTable};
 use wasmtime::{Store, UpdateDeadline};
 
 use crate::engine::Host;
@@ -70,14 +70,30 @@ impl PythonRuntime {
         Ok(PythonRuntime { pre, run_export, engine: host.engine.clone() })
     }
 
-    /// The engine the runtime was loaded in.
-    pub(crate) fn engine(&self) -> &wasmtime::Engine {
-        &self.engine
-    }
-
-    /// The runtime, linked and ready to instantiate.
-    pub(crate) fn instance_pre(&self) -> &InstancePre<RunState> {
-        &self.pre
+    /// A new instance in its own store: output captured by `pipes`, memory capped and fuel set
+    /// by `limits`, yielding to the executor at every epoch tick (so the wall clock can stop it).
+    pub(crate) async fn instantiate(
+        &self,
+        pipes: &Pipes,
+        seed: u64,
+        limits: &Limits,
+    ) -> Result<(Store<RunState>, Instance), SandboxError> {
+        let state = RunState {
+            wasi: pipes.wasi(Vec::new(), seed).build(),
+            table: ResourceTable::new(),
+            limiter: MemoryLimiter::new(limits.memory_bytes),
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limiter);
+        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let instance = self
+            .pre
+            .instantiate_async(&mut store)
+            .await
+            .map_err(|e| SandboxError::Instantiate { source: wasmtime_cause(e) })?;
+        Ok((store, instance))
     }
 
     /// The index of the `run` export.
@@ -99,22 +115,7 @@ impl PythonRuntime {
     ) -> Result<(Execution, PythonOutcome), SandboxError> {
         let started = Instant::now();
         let pipes = Pipes::new(limits);
-        let state = RunState {
-            wasi: pipes.wasi(Vec::new(), seed).build(),
-            table: ResourceTable::new(),
-            limiter: MemoryLimiter::new(limits.memory_bytes),
-        };
-        let mut store = Store::new(&self.engine, state);
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
-
-        let instance = self
-            .pre
-            .instantiate_async(&mut store)
-            .await
-            .map_err(|e| SandboxError::Instantiate { source: wasmtime_cause(e) })?;
+        let (mut store, instance) = self.instantiate(&pipes, seed, limits).await?;
         let run = instance
             .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, &self.run_export)
             .map_err(|e| SandboxError::Entry { export: "run", source: wasmtime_cause(e) })?;

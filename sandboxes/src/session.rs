@@ -13,18 +13,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Deserialize;
-use wasmtime::component::{ResourceTable, TypedFunc};
-use wasmtime::{Store, UpdateDeadline};
+use wasmtime::Store;
+use wasmtime::component::TypedFunc;
 
 use crate::engine::Host;
 use crate::error::wasmtime_cause;
-use crate::limits::MemoryLimiter;
 use crate::python::Outcome;
 use crate::run::{Pipes, RunState, classify};
 use crate::{Execution, Limits, PythonRuntime, SandboxError, Termination};
 
-/// The driver that runs one cell; the cell's source is its standard input.
+/// The driver that runs the first cell and keeps itself in the session; the cell's source is its
+/// standard input.
 const DRIVER: &str = include_str!("session.py");
+
+/// The program of every later cell: the driver the first cell left in the session.
+const NEXT_CELL: &str = "import sys\n__referee_report__ = sys.modules['__referee_session__'].run()\n";
 
 type RunFunc = TypedFunc<(String, Vec<u8>, Option<String>, u64), (Outcome,)>;
 
@@ -85,21 +88,7 @@ impl PythonSession {
     /// `limits.stderr_bytes`. `seed` seeds `random` (cell `n` reseeds it with `seed + n`).
     pub async fn start(runtime: &PythonRuntime, seed: u64, limits: &Limits) -> Result<PythonSession, SandboxError> {
         let pipes = Pipes::new(limits);
-        let state = RunState {
-            wasi: pipes.wasi(Vec::new(), seed).build(),
-            table: ResourceTable::new(),
-            limiter: MemoryLimiter::new(limits.memory_bytes),
-        };
-        let mut store = Store::new(runtime.engine(), state);
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
-        let instance = runtime
-            .instance_pre()
-            .instantiate_async(&mut store)
-            .await
-            .map_err(|e| SandboxError::Instantiate { source: wasmtime_cause(e) })?;
+        let (mut store, instance) = runtime.instantiate(&pipes, seed, limits).await?;
         let run = instance
             .get_typed_func::<(String, Vec<u8>, Option<String>, u64), (Outcome,)>(&mut store, runtime.run_export())
             .map_err(|e| SandboxError::Entry { export: "run", source: wasmtime_cause(e) })?;
@@ -140,7 +129,8 @@ impl PythonSession {
         self.store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
         self.cells += 1;
         let cell_seed = self.seed.wrapping_add(self.cells);
-        let params = (DRIVER.to_owned(), source.as_bytes().to_vec(), None, cell_seed);
+        let program = if self.cells == 1 { DRIVER } else { NEXT_CELL };
+        let params = (program.to_owned(), source.as_bytes().to_vec(), None, cell_seed);
         let called = tokio::time::timeout(limits.wall_time, self.run.call_async(&mut self.store, params)).await;
         let fuel_used = limits.fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
         let limiter = &self.store.data().limiter;
