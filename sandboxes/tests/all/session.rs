@@ -49,6 +49,9 @@ async fn variables_imports_and_functions_persist_across_cells() -> anyhow::Resul
     assert_eq!(third.value.as_deref(), Some("14.0"));
     let (session, _, fourth) = cell(&sandbox, session, "print('side effect')", limits).await?;
     assert_eq!(fourth.value, None);
+    let (session, _, long) = cell(&sandbox, session, "'x' * 70000", limits).await?;
+    let shown = long.value.as_deref().map(str::len);
+    assert_eq!((shown, long.value_truncated), (Some(65536), true), "a long repr is cut and says so");
     assert!(session.is_alive());
     Ok(())
 }

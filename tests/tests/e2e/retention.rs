@@ -117,6 +117,22 @@ fn noise_rows(now: i64) -> Vec<String> {
             "INSERT INTO judge_cache (model, prompt_hash, reply, created_at_ms) VALUES ('judge', '{hash}', '{{}}', {at})"
         ));
     }
+    // Episodes whose last step is 40 days old (one ended, one a lost replica left live) and a
+    // recent one, each with two steps.
+    for (id, status, at) in
+        [("ep_a_old", "done", now - 40 * DAY_MS), ("ep_a_lost", "live", now - 40 * DAY_MS), ("ep_a_new", "done", now)]
+    {
+        rows.push(format!(
+            "INSERT INTO episodes (id, environment, replica, options, status, turns, total_reward, created_at_ms, \
+             updated_at_ms) VALUES ('{id}', 'np-feedback', 'a', '{{}}', '{status}', 1, 0, {at}, {at})"
+        ));
+        for turn in 0..2 {
+            rows.push(format!(
+                "INSERT INTO episode_steps (episode_id, turn, action, observation, reward, done, elapsed_us, at_ms) \
+                 VALUES ('{id}', {turn}, NULL, '{{}}', 0, 0, 1, {at})"
+            ));
+        }
+    }
     rows
 }
 
@@ -205,6 +221,10 @@ on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
     assert_eq!(scalar(&url, "SELECT COUNT(*) FROM noise_steps").await?, 2);
     assert_eq!(scalar(&url, "SELECT COUNT(*) FROM noise_overturns").await?, 1);
     assert_eq!(scalar(&url, "SELECT COUNT(*) FROM judge_cache").await?, 1);
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM episodes").await?, 1);
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM episode_steps WHERE episode_id = 'ep_a_new'").await?, 2);
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM episode_steps").await?, 2);
+    assert_eq!((report.deleted_from("episodes"), report.deleted_from("episode_steps")), (2, 4), "{report}");
     // A second pass finds nothing more.
     assert_eq!(run_once(&storage, &config).await?.total(), 0);
 

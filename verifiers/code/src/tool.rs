@@ -348,6 +348,7 @@ impl ToolEpisode {
             "stdout_truncated": stdout_cut,
             "stderr_truncated": stderr_cut,
             "value": outcome.value,
+            "value_truncated": outcome.value_truncated,
             "exception": outcome.exception.as_ref().map(|e| json!({"type": e.kind, "message": e.message})),
             "restarted": restarted,
             "interpreter_lost": lost,

@@ -21,10 +21,10 @@ use crate::store::{Backend, Storage, now_ms};
 
 mod settings;
 
-pub use settings::{MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, TableRetention};
+pub use settings::{EpisodeRetention, MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, TableRetention};
 
 /// Tables whose row counts are published as `referee_table_rows{table}`.
-pub const MEASURED_TABLES: [&str; 9] = [
+pub const MEASURED_TABLES: [&str; 11] = [
     "scoring_log",
     "result_cache",
     "jobs",
@@ -34,6 +34,8 @@ pub const MEASURED_TABLES: [&str; 9] = [
     "judge_cache",
     "noise_counts",
     "noise_overturns",
+    "episodes",
+    "episode_steps",
 ];
 
 /// On PostgreSQL, tables are counted exactly up to this many rows; a larger one reports the
@@ -212,6 +214,14 @@ impl<'a> Sweep<'a> {
             && !self.stopping()
         {
             self.noise(cutoff).await?;
+        }
+        if let Some(cutoff) = self.cutoff(config.episodes.max_age_secs)
+            && !self.stopping()
+        {
+            // Steps first: an interrupted pass leaves whole episodes, never orphaned steps.
+            let old_episodes = "episode_id IN (SELECT id FROM episodes WHERE updated_at_ms < $1)";
+            self.delete_where("episode_steps", old_episodes, &[Bind::Int(cutoff)]).await?;
+            self.delete_where("episodes", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
         }
         Ok(())
     }

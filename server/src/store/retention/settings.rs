@@ -27,6 +27,9 @@ pub struct RetentionConfig {
     /// model's sliding window. Settings, current steps and every count a model's estimate still
     /// reads are kept.
     pub noise: NoiseRetention,
+    /// Episodes with their steps, by the time of their last step (or start): ended ones, and
+    /// live ones a replica lost track of (a live episode that long idle has expired).
+    pub episodes: EpisodeRetention,
 }
 
 /// An age limit and a row cap for one kind of row; 0 turns either off.
@@ -48,6 +51,15 @@ pub struct NoiseRetention {
     pub max_age_secs: u64,
 }
 
+/// The age limit of episodes; 0 keeps them forever.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EpisodeRetention {
+    /// Episodes whose last step (or start) is older than this many seconds are deleted with
+    /// their steps.
+    pub max_age_secs: u64,
+}
+
 const DAY_SECS: u64 = 86_400;
 
 /// The largest `batch_rows` accepted: a larger statement would hold SQLite's lock for long.
@@ -64,6 +76,7 @@ impl Default for RetentionConfig {
             jobs: TableRetention { max_age_secs: 30 * DAY_SECS, max_rows: 0 },
             judge_cache: TableRetention { max_age_secs: 30 * DAY_SECS, max_rows: 1_000_000 },
             noise: NoiseRetention { max_age_secs: 90 * DAY_SECS },
+            episodes: EpisodeRetention { max_age_secs: 30 * DAY_SECS },
         }
     }
 }
