@@ -31,14 +31,16 @@ const NEXT_CELL: &str = "import sys\n__referee_report__ = sys.modules['__referee
 
 type RunFunc = TypedFunc<(String, Vec<u8>, Option<String>, u64), (Outcome,)>;
 
-/// What one cell did besides its [`Execution`] (whose output streams are the cell's own).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What one cell did besides its [`Execution`] (whose output streams are the cell's own), as
+/// the driver reports it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct CellOutcome {
     /// The cell's number in the session, from 1.
     pub cell: u64,
     /// The `repr` of the cell's final expression when it had one and its value was not `None`
     /// (at most 65,536 characters; `value_truncated` says when it was cut).
     pub value: Option<String>,
+    #[serde(default)]
     pub value_truncated: bool,
     /// The exception that ended the cell, if one did (a `SyntaxError` when it did not parse).
     /// The traceback is in the cell's standard error.
@@ -53,15 +55,6 @@ pub struct CellException {
     pub kind: String,
     /// `str()` of the exception.
     pub message: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct Report {
-    cell: u64,
-    value: Option<String>,
-    #[serde(default)]
-    value_truncated: bool,
-    exception: Option<CellException>,
 }
 
 /// A live Python interpreter in its own store. Send it to the sandbox's workers to run a cell
@@ -146,15 +139,8 @@ impl PythonSession {
                 Termination::OutputExceeded
             }
             Ok(Ok((outcome,))) => {
-                match serde_json::from_str::<Report>(&outcome.report) {
-                    Ok(report) => {
-                        cell = CellOutcome {
-                            cell: report.cell,
-                            value: report.value,
-                            value_truncated: report.value_truncated,
-                            exception: report.exception,
-                        };
-                    }
+                match serde_json::from_str::<CellOutcome>(&outcome.report) {
+                    Ok(reported) => cell = reported,
                     // The driver always reports; without a report the flush at the end failed
                     // (the runtime names the error).
                     Err(_) => {

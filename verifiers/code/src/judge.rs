@@ -110,7 +110,12 @@ pub(crate) fn excerpt(bytes: &[u8]) -> String {
 /// The first `EXCERPT_BYTES` of `bytes` (where an output first differs is usually near its start),
 /// as text, cut at a character boundary.
 pub(crate) fn head(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(EXCERPT_BYTES)]);
+    head_of(bytes, EXCERPT_BYTES)
+}
+
+/// The first `limit` bytes of `bytes` as text, cut at a character boundary.
+pub(crate) fn head_of(bytes: &[u8], limit: usize) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(limit)]);
     text.trim_end_matches('\u{FFFD}').to_owned()
 }
 

@@ -17,12 +17,7 @@ pub enum SingleRun {
     /// The compiler rejected the source.
     CompileError { diagnostics: String, compile_time: Duration },
     /// The program ran (and was compiled first, for C and C++).
-    Ran {
-        compile_time: Option<Duration>,
-        execution: Execution,
-        /// The uncaught Python exception's type name.
-        exception: Option<String>,
-    },
+    Ran { compile_time: Option<Duration>, execution: Execution },
 }
 
 /// Why a program could not be run at all.
@@ -66,11 +61,11 @@ impl CodeVerifier {
         let sandbox_error = |error: referee_sandbox::SandboxError| SingleRunError::Sandbox(Chain(&error).to_string());
         let Some(native_language) = native_language(language) else {
             let python = python.ok_or_else(|| SingleRunError::Sandbox("the Python runtime was not loaded".into()))?;
-            let (execution, outcome) = python
+            let (execution, _) = python
                 .run_on(sandbox.host(), program, stdin, None, crate::judge::SEED, limits)
                 .await
                 .map_err(sandbox_error)?;
-            return Ok(SingleRun::Ran { compile_time: None, execution, exception: outcome.exception });
+            return Ok(SingleRun::Ran { compile_time: None, execution });
         };
         let began = Instant::now();
         let moved = Arc::clone(&sandbox);
@@ -84,7 +79,7 @@ impl CodeVerifier {
             Compiled::Rejected(diagnostics) => Ok(SingleRun::CompileError { diagnostics, compile_time }),
             Compiled::Program(module) => {
                 let execution = native.run_on(sandbox.host(), module, stdin, limits).await.map_err(sandbox_error)?;
-                Ok(SingleRun::Ran { compile_time: Some(compile_time), execution, exception: None })
+                Ok(SingleRun::Ran { compile_time: Some(compile_time), execution })
             }
         }
     }

@@ -17,8 +17,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::input::Language;
-use crate::judge::load_off_thread;
+use crate::input::{Language, RunSettings};
+use crate::judge::{head_of, load_off_thread};
 use crate::sandbox::SandboxCell;
 
 /// The id the environment is registered under.
@@ -159,20 +159,26 @@ fn invalid(message: impl Into<String>) -> EnvironmentError {
     EnvironmentError::InvalidOptions(message.into())
 }
 
-fn check(options: &PythonToolOptions, scorers: &HashMap<&'static str, Scorer>) -> Result<(), EnvironmentError> {
-    let ranges = [
-        ("max_calls", u64::from(options.max_calls), 1, u64::from(MAX_CALLS)),
-        ("fuel", options.fuel, 1_000_000, 1_000_000_000_000),
-        ("time_limit_ms", options.time_limit_ms, 1, 60_000),
-        ("memory_mb", options.memory_mb, 32, 2048),
-        ("output_limit_bytes", options.output_limit_bytes, 1, 256 << 20),
-        ("observation_bytes", options.observation_bytes as u64, 1, 1 << 20),
-    ];
-    for (name, value, lo, hi) in ranges {
-        if !(lo..=hi).contains(&value) {
-            return Err(invalid(format!("`{name}` must be between {lo} and {hi}, got {value}")));
+impl PythonToolOptions {
+    /// The per-cell limits, checked as the `code` verifier checks its own.
+    fn run_settings(&self) -> RunSettings {
+        RunSettings {
+            fuel: self.fuel,
+            time_limit_ms: self.time_limit_ms,
+            memory_mb: self.memory_mb,
+            output_limit_bytes: self.output_limit_bytes,
+            float_abs_tol: 0.0,
+            float_rel_tol: 0.0,
         }
     }
+}
+
+fn check(options: &PythonToolOptions, scorers: &HashMap<&'static str, Scorer>) -> Result<(), EnvironmentError> {
+    let more = [
+        ("max_calls", u64::from(options.max_calls), 1, u64::from(MAX_CALLS)),
+        ("observation_bytes", options.observation_bytes as u64, 1, 1 << 20),
+    ];
+    options.run_settings().check(&more).map_err(invalid)?;
     if let Some(check) = &options.answer_check {
         if !scorers.contains_key(check.verifier.as_str()) {
             return Err(invalid(format!("`answer_check.verifier`: no scorer is registered as `{}`", check.verifier)));
@@ -276,14 +282,10 @@ impl std::fmt::Debug for ToolEpisode {
 }
 
 impl ToolEpisode {
+    /// A cell's limits with `fuel`; standard error has the same cap as standard output.
     fn limits(&self, fuel: u64) -> Limits {
-        Limits {
-            fuel,
-            wall_time: Duration::from_millis(self.options.time_limit_ms),
-            memory_bytes: usize::try_from(self.options.memory_mb << 20).unwrap_or(usize::MAX),
-            stdout_bytes: usize::try_from(self.options.output_limit_bytes).unwrap_or(usize::MAX),
-            stderr_bytes: usize::try_from(self.options.output_limit_bytes).unwrap_or(usize::MAX),
-        }
+        let limits = self.options.run_settings().limits();
+        Limits { fuel, stderr_bytes: limits.stdout_bytes, ..limits }
     }
 
     async fn act(&mut self, action: Value) -> Result<Step, EnvironmentError> {
@@ -389,8 +391,7 @@ fn shown_text(bytes: &[u8], limit: usize) -> (String, bool) {
     if bytes.len() <= limit {
         return (String::from_utf8_lossy(bytes).into_owned(), false);
     }
-    let text = String::from_utf8_lossy(&bytes[..limit]);
-    (text.trim_end_matches('\u{FFFD}').to_owned(), true)
+    (head_of(bytes, limit), true)
 }
 
 impl Episode for ToolEpisode {

@@ -265,7 +265,7 @@ pub async fn run_code(
             };
             RunCodeResponse { status: "Failed", compile_result: Some(compile), ..RunCodeResponse::sandbox_error("") }
         }
-        Ok(SingleRun::Ran { compile_time, execution, exception: _ }) => {
+        Ok(SingleRun::Ran { compile_time, execution }) => {
             let compile = compile_time.map(|time| CommandRunResult {
                 status: "Finished",
                 execution_time: Some(time.as_secs_f64()),

@@ -175,7 +175,7 @@ impl Episodes {
 
     /// Starts an episode of `environment` from `options`.
     pub async fn start(&self, environment: &str, options: Value) -> Result<EpisodeStarted, ApiError> {
-        let Some(env) = self.0.environments.get(environment).cloned() else {
+        let Some((name, env)) = self.environment(environment) else {
             return Err(ApiError::not_found(
                 "unknown_environment",
                 format!("no environment is registered as `{environment}`; GET /v1/episode-environments lists them"),
@@ -200,7 +200,6 @@ impl Episodes {
             let started = env.start(options.clone()).await.map_err(environment_error)?;
             let elapsed_us = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
             let id = format!("ep_{}_{:016x}{:08x}", episodes.0.replica, rand::random::<u64>(), rand::random::<u32>());
-            let name = env.info().description.id;
             episodes
                 .0
                 .store
@@ -284,8 +283,7 @@ impl Episodes {
             if let Some(status) = ended {
                 live.episode = None;
                 episodes.table().remove(&id);
-                metrics::counter!("referee_episodes_ended_total", "environment" => live.environment, "status" => status.as_str())
-                    .increment(1);
+                count_end(live.environment, status);
             }
             Ok(EpisodeStep {
                 episode_id: id,
@@ -321,14 +319,13 @@ impl Episodes {
             if live.episode.take().is_some() {
                 self.table().remove(id);
                 self.0.store.end(id, EpisodeStatus::Closed).await.map_err(database)?;
-                metrics::counter!("referee_episodes_ended_total", "environment" => live.environment, "status" => "closed")
-                    .increment(1);
+                count_end(live.environment, EpisodeStatus::Closed);
             }
         } else if replica_of(id).is_some_and(|replica| replica != self.0.replica) {
             return Err(self.not_live(id).await);
         }
         match self.0.store.get(id).await.map_err(database)? {
-            Some(episode) if episode.status != EpisodeStatus::Live || self.slot(id).is_some() => Ok(episode),
+            Some(episode) if episode.status != EpisodeStatus::Live => Ok(episode),
             _ => Err(self.not_live(id).await),
         }
     }
@@ -390,8 +387,7 @@ impl Episodes {
             if let Err(error) = self.0.store.end(&id, EpisodeStatus::Expired).await {
                 tracing::error!(episode = %id, %error, "cannot record an expired episode");
             }
-            metrics::counter!("referee_episodes_ended_total", "environment" => environment, "status" => "expired")
-                .increment(1);
+            count_end(environment, EpisodeStatus::Expired);
         }
     }
 
@@ -409,17 +405,23 @@ impl Episodes {
         })
     }
 
-    /// The environment registered as `id`.
-    pub fn environment(&self, id: &str) -> Option<Arc<dyn Environment>> {
-        self.0.environments.get(id).cloned()
+    /// The environment registered as `id`, with its id.
+    pub fn environment(&self, id: &str) -> Option<(&'static str, Arc<dyn Environment>)> {
+        self.0.environments.get_key_value(id).map(|(&id, env)| (id, Arc::clone(env)))
     }
 
     /// Every environment, in id order.
     pub fn environments(&self) -> Vec<Arc<dyn Environment>> {
-        let mut all: Vec<_> = self.0.environments.values().cloned().collect();
-        all.sort_by_key(|e| e.info().description.id);
-        all
+        let mut all: Vec<_> = self.0.environments.iter().collect();
+        all.sort_by_key(|&(&id, _)| id);
+        all.into_iter().map(|(_, env)| Arc::clone(env)).collect()
     }
+}
+
+/// Counts an episode's end by its environment and how it ended.
+fn count_end(environment: &'static str, status: EpisodeStatus) {
+    metrics::counter!("referee_episodes_ended_total", "environment" => environment, "status" => status.as_str())
+        .increment(1);
 }
 
 fn unknown(id: &str) -> ApiError {

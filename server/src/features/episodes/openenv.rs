@@ -9,9 +9,12 @@
 //! episode and the connection. The HTTP routes are OpenEnv's: `health`, `metadata`, `schema`, and
 //! the stateless `reset`, `step` and `state`, each on a fresh episode that is closed at once.
 
+use std::sync::Arc;
+
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use referee_core::Environment;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
@@ -36,16 +39,17 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(openenv_session))
 }
 
-/// The episode engine and the environment's id, or 404 for an environment that does not exist.
-fn environment(state: &AppState, id: &str) -> Result<(Episodes, &'static str), ApiError> {
+/// The episode engine, the environment's id and the environment, or 404 for an environment that
+/// does not exist.
+fn environment(state: &AppState, id: &str) -> Result<(Episodes, &'static str, Arc<dyn Environment>), ApiError> {
     let episodes = episodes(state)?;
-    let env = episodes.environment(id).ok_or_else(|| {
+    let (id, env) = episodes.environment(id).ok_or_else(|| {
         ApiError::not_found(
             "unknown_environment",
             format!("no environment is registered as `{id}`; GET /v1/episode-environments lists them"),
         )
     })?;
-    Ok((episodes, env.info().description.id))
+    Ok((episodes, id, env))
 }
 
 /// OpenEnv's health answer.
@@ -128,8 +132,7 @@ pub async fn openenv_metadata(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::Json<OpenEnvMetadata>, ApiError> {
-    let (episodes, id) = environment(&state, &id)?;
-    let info = episodes.environment(id).map(|env| env.info()).ok_or_else(|| ApiError::internal("environment gone"))?;
+    let info = environment(&state, &id)?.2.info();
     Ok(axum::Json(OpenEnvMetadata {
         name: info.description.id,
         description: info.description.summary,
@@ -155,8 +158,7 @@ pub async fn openenv_schema(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<axum::Json<OpenEnvSchema>, ApiError> {
-    let (episodes, id) = environment(&state, &id)?;
-    let info = episodes.environment(id).map(|env| env.info()).ok_or_else(|| ApiError::internal("environment gone"))?;
+    let info = environment(&state, &id)?.2.info();
     Ok(axum::Json(OpenEnvSchema {
         action: schema_json(&info.action),
         observation: json!({"type": "object"}),
@@ -208,7 +210,7 @@ pub async fn openenv_reset(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> Result<axum::Json<OpenEnvResult>, ApiError> {
-    let (episodes, id) = environment(&state, &id)?;
+    let (episodes, id, _) = environment(&state, &id)?;
     let started = episodes.start(id, reset_options(body)).await?;
     close_quietly(&episodes, &started.episode_id).await;
     Ok(axum::Json(OpenEnvResult { observation: started.observation, reward: Some(0.0), done: false }))
@@ -234,7 +236,7 @@ pub async fn openenv_step(
     Path(id): Path<String>,
     ApiJson(request): ApiJson<OpenEnvStepRequest>,
 ) -> Result<axum::Json<OpenEnvResult>, ApiError> {
-    let (episodes, id) = environment(&state, &id)?;
+    let (episodes, id, _) = environment(&state, &id)?;
     let started = episodes.start(id, Value::Object(Map::new())).await?;
     let step = episodes.step(&started.episode_id, request.action).await;
     close_quietly(&episodes, &started.episode_id).await;
@@ -277,7 +279,7 @@ pub async fn openenv_session(
     Path(id): Path<String>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let (episodes, id) = environment(&state, &id)?;
+    let (episodes, id, _) = environment(&state, &id)?;
     let upgrade = upgrade.map_err(|rejection| {
         ApiError::new(Category::Malformed, "not_a_websocket", format!("{rejection}: connect with a WebSocket client"))
     })?;
