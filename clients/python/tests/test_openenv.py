@@ -1,4 +1,4 @@
-"""Referee's episodes through the OpenEnv protocol, driven by `openenv-core`'s own clients
+"""Referee's episodes through the OpenEnv protocol, driven by OpenEnv's own clients
 (`GenericEnvClient`, sync and async), unmodified, against a live server."""
 
 from __future__ import annotations
