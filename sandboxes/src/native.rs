@@ -29,7 +29,9 @@ use crate::{Execution, Limits, SandboxError, Termination};
 pub enum NativeLanguage {
     /// C17.
     C,
-    /// C++17, without exceptions (the `wasm32-wasi` libc++ has none).
+    /// C++17. Exceptions compile but do not unwind: a `throw` ends the program with the
+    /// exception's type and `what()` on standard error, and a `catch` never runs (see
+    /// `cxxrt.cpp`).
     Cpp,
 }
 
@@ -63,9 +65,14 @@ done > /tmp/include/bits/stdc++.h
 command -v "$1" > /dev/null || { echo "$1 is not installed" >&2; exit 124; }
 [ -d /usr/lib/wasm32-wasi ] || { echo "the wasm32-wasi sysroot (wasi-libc) is not installed" >&2; exit 124; }
 head -c 1000000 > /tmp/source
+# C++ links the runtime that reports a throw (cxxrt.cpp), given in the environment.
+if [ -n "${CXX_RUNTIME:-}" ]; then printf '%s' "$CXX_RUNTIME" > /tmp/runtime.cpp && set -- "$@" /tmp/runtime.cpp; fi
 "$@" /tmp/source -o /tmp/program.wasm >&2 || exit 3
 cat /tmp/program.wasm
 "##;
+
+/// The C++ runtime linked into every C++ program: what a `throw` does without unwinding.
+const CXX_RUNTIME: &str = include_str!("cxxrt.cpp");
 
 /// The outcome of compiling a submission.
 #[derive(Debug, Clone)]
@@ -230,7 +237,11 @@ impl NativeRuntime {
 fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
     let (compiler, flags): (&str, &[&str]) = match language {
         NativeLanguage::C => ("clang", &["-x", "c", "-std=gnu17"]),
-        NativeLanguage::Cpp => ("clang++", &["-x", "c++", "-std=gnu++17", "-fno-exceptions", "-I/tmp/include"]),
+        NativeLanguage::Cpp => (
+            "clang++",
+            // Debian's libc++.a carries debug information: stripped, a program is a third the size.
+            &["-x", "c++", "-std=gnu++17", "-fignore-exceptions", "-I/tmp/include", "-Wl,--strip-debug"],
+        ),
     };
     let mut command = Command::new("unshare");
     if !is_root() {
@@ -246,6 +257,7 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         .args(flags)
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
+        .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

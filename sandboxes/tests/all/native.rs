@@ -1,4 +1,5 @@
-//! C programs compiled by the host's clang to `wasm32-wasi` and run under the sandbox's limits.
+//! C and C++ programs compiled by the host's clang to `wasm32-wasi` and run under the sandbox's
+//! limits.
 
 use std::time::Duration;
 
@@ -7,10 +8,14 @@ use referee_sandbox::{Compiled, Execution, Limits, NativeLanguage, Termination};
 use super::common;
 
 async fn run(source: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execution> {
+    run_as(NativeLanguage::C, source, stdin, limits).await
+}
+
+async fn run_as(language: NativeLanguage, source: &str, stdin: &str, limits: Limits) -> anyhow::Result<Execution> {
     let sandbox = common::shared()?;
     let loading = std::sync::Arc::clone(&sandbox);
     let native = tokio::task::spawn_blocking(move || loading.native()).await??;
-    let module = match std::sync::Arc::clone(&native).compile_queued(NativeLanguage::C, source.to_owned()).await? {
+    let module = match std::sync::Arc::clone(&native).compile_queued(language, source.to_owned()).await? {
         Compiled::Program(module) => module,
         Compiled::Rejected(diagnostics) => anyhow::bail!("does not compile: {diagnostics}"),
     };
@@ -52,5 +57,58 @@ async fn memory_fuel_and_output_limits_hold_for_c() -> anyhow::Result<()> {
     let flooded = run(flood, "", limits).await?;
     assert_eq!(flooded.termination, Termination::OutputExceeded, "{:?}", flooded.termination);
     assert_eq!(flooded.stdout.len(), 1 << 16);
+    Ok(())
+}
+
+fn stderr(run: &Execution) -> String {
+    String::from_utf8_lossy(&run.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn a_cpp_throw_ends_the_program_with_its_type_and_what() -> anyhow::Result<()> {
+    let cpp = |source: &'static str| run_as(NativeLanguage::Cpp, source, "", Limits::default());
+    let thrown = cpp("#include <bits/stdc++.h>\nint main() { std::cout << \"before\" << std::endl;\n    throw std::runtime_error(\"test case 3 did not pass\"); }").await?;
+    assert!(matches!(thrown.termination, Termination::Crashed(_)), "{thrown:?}");
+    assert_eq!(thrown.stdout, b"before\n", "what the program printed before the throw is kept");
+    assert!(
+        stderr(&thrown).contains(
+            "terminate called after throwing an instance of 'std::runtime_error'\n  what():  test case 3 did not pass"
+        ),
+        "{}",
+        stderr(&thrown)
+    );
+
+    // A handler compiles but never runs: the throw ends the program.
+    let caught =
+        cpp("#include <cstdio>\nint main() { try { throw 7; } catch (int) { std::puts(\"caught\"); } }").await?;
+    assert!(matches!(caught.termination, Termination::Crashed(_)), "{caught:?}");
+    assert!(caught.stdout.is_empty());
+    assert!(stderr(&caught).contains("instance of 'int'"), "{}", stderr(&caught));
+
+    // Checks inlined from libc++'s headers throw too, and a thrown class that is not a
+    // std::exception has no what().
+    let at = cpp("#include <vector>\nint main() { std::vector<int> v(2); return v.at(5); }").await?;
+    assert!(stderr(&at).contains("instance of 'std::out_of_range'\n  what():  "), "{}", stderr(&at));
+    let plain = cpp("struct Oops {};\nint main() { throw Oops{}; }").await?;
+    assert_eq!(stderr(&plain), "terminate called after throwing an instance of 'Oops'\n");
+    Ok(())
+}
+
+#[tokio::test]
+async fn cpp_out_of_memory_is_a_memory_limit_and_a_programs_own_operator_new_links() -> anyhow::Result<()> {
+    let limits = Limits { memory_bytes: 64 << 20, wall_time: Duration::from_secs(20), ..Limits::default() };
+    let grow = "#include <vector>\nint main() { std::vector<std::vector<char>> keep; for (;;) keep.emplace_back(1 << 20, 1); }";
+    let grown = run_as(NativeLanguage::Cpp, grow, "", limits).await?;
+    assert_eq!(grown.termination, Termination::MemoryExhausted, "{grown:?}");
+    assert!(stderr(&grown).contains("std::bad_alloc"), "{}", stderr(&grown));
+
+    let own = "#include <cstdio>\n#include <cstdlib>\n#include <new>\nstatic int calls;\nvoid* operator new(std::size_t n) { ++calls; return std::malloc(n ? n : 1); }\nvoid operator delete(void* p) noexcept { std::free(p); }\nint* volatile keep;\nint main() { keep = new int(4); std::printf(\"%d %d\\n\", *keep, calls); delete keep; }";
+    let ran = run_as(NativeLanguage::Cpp, own, "", Limits::default()).await?;
+    assert_eq!(
+        (&ran.termination, ran.stdout.as_slice()),
+        (&Termination::Exited, b"4 1\n".as_slice()),
+        "{}",
+        stderr(&ran)
+    );
     Ok(())
 }

@@ -61,8 +61,8 @@ pub enum Language {
     Python,
     /// C17 (GNU dialect) compiled by clang to `wasm32-wasi`; standard-input tests only.
     C,
-    /// C++17 (GNU dialect, no exceptions) compiled by clang to `wasm32-wasi`, with
-    /// `<bits/stdc++.h>`; standard-input tests only.
+    /// C++17 (GNU dialect) compiled by clang to `wasm32-wasi`, with `<bits/stdc++.h>`;
+    /// standard-input tests only. A `throw` ends the program (a `catch` never runs).
     Cpp,
 }
 
