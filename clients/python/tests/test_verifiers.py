@@ -237,3 +237,29 @@ def test_np_feedback_takes_plain_text(server_url: str, harness_kind: str) -> Non
         harness_kind,
     )
     assert reward(episode) > 0.0  # the np verifier's score of the feasible answer
+
+
+def test_code_repair(server_url: str, harness_kind: str) -> None:
+    reset = {
+        "language": "python",
+        "tests": [{"stdin": "2 3", "expected_stdout": "5"}],
+        "hidden_tests": [{"stdin": "10 -3", "expected_stdout": "7"}],
+        "max_attempts": 3,
+    }
+    replies = [
+        json.dumps({"program": "a, b = map(int, input().split())\nprint(a * b)"}),
+        json.dumps(
+            {
+                "response": "Fixed:\n```python\na, b = map(int, input().split())\nprint(a + b)\n```"
+            }
+        ),
+    ]
+    (episode,), model = evaluate(
+        f"{server_url}/openenv/code-repair", [reset], replies, harness_kind
+    )
+    assert reward(episode) == 1.0
+    # The second request showed the model the first attempt's failure.
+    failure = json.loads(model.requests[1]["messages"][-1]["content"])["observation"][
+        "first_failure"
+    ]
+    assert failure["output"] == "6\n", failure
