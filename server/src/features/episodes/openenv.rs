@@ -292,11 +292,13 @@ fn error_frame(code: &str, message: impl Into<String>) -> Value {
 }
 
 /// An API error as an OpenEnv error frame: the caller's mistakes are `VALIDATION_ERROR`, a full
-/// server `CAPACITY_REACHED`, the rest `EXECUTION_ERROR`.
+/// server `CAPACITY_REACHED`, the rest (an environment whose runtime this host lacks too: more
+/// room would not help) `EXECUTION_ERROR`.
 fn api_error_frame(error: &ApiError) -> Value {
-    let code = match error.status().as_u16() {
-        413 | 422 => "VALIDATION_ERROR",
-        429 | 503 => "CAPACITY_REACHED",
+    let code = match (error.status().as_u16(), error.code()) {
+        (_, "environment_unavailable") => "EXECUTION_ERROR",
+        (413 | 422, _) => "VALIDATION_ERROR",
+        (429 | 503, _) => "CAPACITY_REACHED",
         _ => "EXECUTION_ERROR",
     };
     let message = if error.status().is_server_error() && error.status().as_u16() != 503 {
@@ -427,4 +429,24 @@ async fn session(mut socket: WebSocket, episodes: Episodes, environment: &'stati
     }
     let close = CloseFrame { code: close_code::NORMAL, reason: "".into() };
     let _ = socket.send(Message::Close(Some(close))).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::api_error_frame;
+    use crate::http::error::{ApiError, Category};
+
+    #[test]
+    fn a_missing_runtime_is_an_execution_error_and_a_full_server_is_capacity() {
+        let busy = |code| {
+            ApiError::new(
+                Category::Busy { status: referee_core::BusyStatus::Unavailable, retry_after_secs: 30 },
+                code,
+                "message",
+            )
+        };
+        let frame = |error: &ApiError| api_error_frame(error)["data"]["code"].as_str().map(str::to_owned);
+        assert_eq!(frame(&busy("environment_unavailable")).as_deref(), Some("EXECUTION_ERROR"));
+        assert_eq!(frame(&busy("too_many_episodes")).as_deref(), Some("CAPACITY_REACHED"));
+    }
 }
