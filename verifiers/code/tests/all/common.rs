@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use referee_code::{Chain, CodeVerifier, Sandbox, SandboxConfig};
+use referee_code::{Chain, CodeInput, CodeVerifier, Sandbox, SandboxConfig};
+use referee_core::{Budget, RewardModel as _, Verdict};
+use serde_json::Value;
 
 /// The runtimes folder `scripts/build-runtimes` fills.
 pub fn runtimes_dir() -> PathBuf {
@@ -25,4 +27,25 @@ pub fn verifier() -> anyhow::Result<CodeVerifier> {
         .clone()
         .map_err(anyhow::Error::msg)?;
     Ok(CodeVerifier::new().in_sandbox(sandbox))
+}
+
+/// Judges `items` in one batch on the shared verifier, without a deadline.
+pub async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
+    let verifier = verifier().unwrap_or_else(|e| panic!("no sandbox: {e}"));
+    verifier.score_batch(items, Budget::unlimited()).await
+}
+
+/// The string fields `names` of each row of a JSON-lines file, in that order.
+pub fn jsonl_fields<const N: usize>(text: &str, names: [&str; N]) -> anyhow::Result<Vec<[String; N]>> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let row: Value = serde_json::from_str(line)?;
+            let mut fields = names.map(|_| String::new());
+            for (field, name) in fields.iter_mut().zip(names) {
+                *field = row[name].as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("no {name}"))?;
+            }
+            Ok(fields)
+        })
+        .collect()
 }

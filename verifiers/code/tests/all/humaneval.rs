@@ -2,10 +2,10 @@
 //! systematic mutants of the solutions fail.
 
 use referee_code::CodeInput;
-use referee_core::{Budget, RewardModel as _, Status, Verdict};
+use referee_core::Status;
 use serde_json::{Value, json};
 
-use super::common;
+use super::common::{self, judge};
 
 struct Problem {
     task_id: String,
@@ -16,21 +16,12 @@ struct Problem {
 }
 
 fn problems() -> anyhow::Result<Vec<Problem>> {
-    include_str!("../data/HumanEval.jsonl")
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let row: Value = serde_json::from_str(line)?;
-            let field = |name: &str| row[name].as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("no {name}"));
-            Ok(Problem {
-                task_id: field("task_id")?,
-                prompt: field("prompt")?,
-                solution: field("canonical_solution")?,
-                test: field("test")?,
-                entry_point: field("entry_point")?,
-            })
-        })
-        .collect()
+    let fields = ["task_id", "prompt", "canonical_solution", "test", "entry_point"];
+    let rows = common::jsonl_fields(include_str!("../data/HumanEval.jsonl"), fields)?;
+    Ok(rows
+        .into_iter()
+        .map(|[task_id, prompt, solution, test, entry_point]| Problem { task_id, prompt, solution, test, entry_point })
+        .collect())
 }
 
 /// Fuel per item: the verifier's default, about two seconds of interpreter CPU. The slowest
@@ -51,11 +42,6 @@ fn item_with_fuel(problem: &Problem, program: String, fuel: u64) -> anyhow::Resu
 
 fn item(problem: &Problem, program: String) -> anyhow::Result<CodeInput> {
     item_with_fuel(problem, program, FUEL)
-}
-
-async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
-    let verifier = common::verifier().unwrap_or_else(|e| panic!("no sandbox: {e}"));
-    verifier.score_batch(items, Budget::unlimited()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,12 +1,12 @@
 //! HumanEval-X's C++ problems through the `code` verifier: the canonical solutions pass their test
-//! programs. A test program is a `main` of `assert`s, so a
-//! program passes when it exits 0 with no output (`tests: [{"stdin": "", "expected_stdout": ""}]`).
+//! programs. A test program is a `main` of `assert`s, so a program passes when it exits 0 with no
+//! output (`tests: [{"stdin": "", "expected_stdout": ""}]`).
 
 use referee_code::CodeInput;
-use referee_core::{Budget, RewardModel as _, Status, Verdict};
+use referee_core::Status;
 use serde_json::{Value, json};
 
-use super::common;
+use super::common::{self, judge};
 
 struct Problem {
     task_id: String,
@@ -37,20 +37,9 @@ const HELPER_INCLUDES: [&str; 9] = [
 ];
 
 fn problems() -> anyhow::Result<Vec<Problem>> {
-    include_str!("../data/humaneval-x-cpp.jsonl")
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let row: Value = serde_json::from_str(line)?;
-            let field = |name: &str| row[name].as_str().map(str::to_owned).ok_or_else(|| anyhow::anyhow!("no {name}"));
-            Ok(Problem {
-                task_id: field("task_id")?,
-                prompt: field("prompt")?,
-                solution: field("canonical_solution")?,
-                test: field("test")?,
-            })
-        })
-        .collect()
+    let fields = ["task_id", "prompt", "canonical_solution", "test"];
+    let rows = common::jsonl_fields(include_str!("../data/humaneval-x-cpp.jsonl"), fields)?;
+    Ok(rows.into_iter().map(|[task_id, prompt, solution, test]| Problem { task_id, prompt, solution, test }).collect())
 }
 
 /// The program HumanEval-X's evaluation builds (missing helper includes, prompt, solution, test),
@@ -72,11 +61,6 @@ fn item(source: String, fuel: u64) -> anyhow::Result<CodeInput> {
 }
 
 const FUEL: u64 = 20_000_000_000;
-
-async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
-    let verifier = common::verifier().unwrap_or_else(|e| panic!("no sandbox: {e}"));
-    verifier.score_batch(items, Budget::unlimited()).await
-}
 
 fn kept() -> anyhow::Result<Vec<Problem>> {
     let problems = problems()?;
