@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Referee's container image: the release binary, the Python runtime (python.wasm) and Debian's
-# clang to wasm32-wasi for C and C++, running as an unprivileged user. See docs/deployment.md.
+# Referee's container image: the release binary, the Python and JavaScript runtimes (python.wasm,
+# qjs-wasi-reactor.wasm) and Debian's clang to wasm32-wasi for C and C++, running as an
+# unprivileged user. See docs/deployment.md.
 #
 #   docker build -t referee .
 #   docker run --rm -p 8080:8080 --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
@@ -25,8 +26,8 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     cargo build --release --locked -p referee-server --bin referee \
     && install -D -m 0755 /build/target/release/referee /out/referee
 
-# The Python runtime, built by the same script as on a host (scripts/build-runtimes pins
-# componentize-py by hash). It needs Python only while it builds.
+# The Python and JavaScript runtimes, made by the same script as on a host (scripts/build-runtimes
+# pins componentize-py and QuickJS-NG's wheel by hash). It needs Python only while it builds.
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim AS runtimes
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
@@ -34,8 +35,9 @@ RUN apt-get update \
 WORKDIR /src
 COPY scripts/build-runtimes scripts/
 COPY runtimes/python runtimes/python
+COPY runtimes/javascript runtimes/javascript
 RUN REFEREE__SANDBOX__RUNTIMES_DIR=/out bash scripts/build-runtimes \
-    && test -s /out/python.wasm
+    && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm
 
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim
 # The C/C++ toolchain: the packages scripts/setup-sandbox installs on a host (scripts/check-deploy
@@ -52,9 +54,9 @@ RUN groupadd --system --gid 10001 referee \
     && install -d -o referee -g referee -m 0750 /var/lib/referee \
     && install -d -o referee -g referee -m 0755 /usr/local/share/referee/runtimes/precompiled
 COPY --from=build /out/referee /usr/local/bin/referee
-COPY --from=runtimes /out/python.wasm /usr/local/share/referee/runtimes/python.wasm
+COPY --from=runtimes /out/python.wasm /out/qjs-wasi-reactor.wasm /usr/local/share/referee/runtimes/
 # Listen on every interface of the container; keep the SQLite default in the volume; name the
-# runtimes folder (its `precompiled` subfolder is where the Python runtime's compiled form is
+# runtimes folder (its `precompiled` subfolder is where the runtimes' compiled forms are
 # kept: writable by the server, or a volume of its own under a read-only root file system).
 ENV REFEREE__SERVER__LISTEN=0.0.0.0:8080 \
     REFEREE__DATA_DIR=/var/lib/referee \

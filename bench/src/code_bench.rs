@@ -1,14 +1,15 @@
-//! Executions per second of the `code` verifier against a runner that spawns one `python3`
-//! process per test (what SandboxFusion and most peers do), on the same programs, tests and
-//! limits, in the same job.
+//! Executions per second of the `code` verifier against a runner that spawns one native
+//! process per test (`python3`, or `node` for JavaScript: what SandboxFusion and most peers do),
+//! on the same programs, tests and limits, in the same job.
 //!
-//! Workloads:
+//! Workloads (Python; the `js-` ones are the same in JavaScript against Node.js):
 //! - `small`: a two-number sum read from standard input, many small tests;
 //! - `imports`: a program that imports a dozen standard-library modules before a small task;
 //! - `humaneval`: one HumanEval problem, its canonical solution and its whole check program as
 //!   one execution;
 //! - `cpu`: a CPU-bound pure-Python loop, one execution at a time, to compare per-execution time
-//!   with native `python3`.
+//!   with native `python3`;
+//! - `js-small`, `js-humaneval` (HumanEval-X's JavaScript/129 with its test program), `js-cpu`.
 //!
 //! Every execution's result is checked on both sides: a run where a correct program does not
 //! pass fails the benchmark. The report goes to stderr as a table and to stdout as one JSON line.
@@ -27,7 +28,7 @@ use serde_json::{Value, json};
 
 /// Command-line options of the code benchmark.
 #[derive(Debug, Parser)]
-#[command(name = "code-bench", about = "The code verifier against a python3-subprocess runner")]
+#[command(name = "code-bench", about = "The code verifier against python3 and node subprocess runners")]
 struct Options {
     /// Parallel workers of the subprocess runner (the sandbox uses one per core).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
@@ -41,9 +42,12 @@ struct Options {
     /// Sequential runs of the CPU-bound program on each side.
     #[arg(long, default_value_t = 3)]
     cpu_runs: usize,
-    /// Interpreter the subprocess runner spawns.
+    /// Interpreter the subprocess runner spawns for Python.
     #[arg(long, default_value = "python3")]
     python: String,
+    /// Interpreter the subprocess runner spawns for JavaScript.
+    #[arg(long, default_value = "node")]
+    node: String,
     /// Only these workloads (comma-separated); all by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -83,6 +87,51 @@ const CPU: &str = "def primes(limit):
 print(primes(int(input())))
 ";
 
+const JS_SMALL: &str =
+    "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);\nconsole.log(a + b);\n";
+
+const JS_CPU: &str = "function primes(limit) {
+    let found = 0;
+    for (let n = 2; n < limit; n++) {
+        let d = 2;
+        while (d * d <= n && n % d !== 0) d++;
+        if (d * d > n) found++;
+    }
+    return found;
+}
+console.log(primes(Number(require('fs').readFileSync(0, 'utf8'))));
+";
+
+/// The language of a workload and the native interpreter its peer runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    Python,
+    JavaScript,
+}
+
+impl Lang {
+    fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Lang::Python => ".py",
+            Lang::JavaScript => ".js",
+        }
+    }
+
+    fn interpreter(self, options: &Options) -> &str {
+        match self {
+            Lang::Python => &options.python,
+            Lang::JavaScript => &options.node,
+        }
+    }
+}
+
 /// One test: its standard input and expected output.
 #[derive(Debug, Clone)]
 struct Case {
@@ -94,6 +143,7 @@ struct Case {
 #[derive(Debug, Clone)]
 struct Workload {
     name: &'static str,
+    language: Lang,
     program: String,
     cases: Vec<Case>,
     /// For `humaneval`: the check program and entry point; the program then runs once per item.
@@ -107,7 +157,7 @@ fn small(tests: usize) -> Workload {
             Case { stdin: format!("{a} {b}\n"), expected: format!("{}\n", a + b) }
         })
         .collect();
-    Workload { name: "small", program: SMALL.into(), cases, check: None }
+    Workload { name: "small", language: Lang::Python, program: SMALL.into(), cases, check: None }
 }
 
 fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
@@ -115,10 +165,10 @@ fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
     for i in 0..tests {
         let stdin = format!("{}\n", 20 + i);
         // The expected output comes from the host interpreter; the sandbox must agree with it.
-        let expected = run_python(python, IMPORTS, &stdin)?.0;
+        let expected = run_native(python, Lang::Python, IMPORTS, &stdin)?.0;
         cases.push(Case { stdin, expected });
     }
-    Ok(Workload { name: "imports", program: IMPORTS.into(), cases, check: None })
+    Ok(Workload { name: "imports", language: Lang::Python, program: IMPORTS.into(), cases, check: None })
 }
 
 fn humaneval() -> anyhow::Result<Workload> {
@@ -132,6 +182,7 @@ fn humaneval() -> anyhow::Result<Workload> {
     let program = format!("{}{}", field("prompt")?, field("canonical_solution")?);
     Ok(Workload {
         name: "humaneval",
+        language: Lang::Python,
         program,
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, field("entry_point")?)),
@@ -140,8 +191,46 @@ fn humaneval() -> anyhow::Result<Workload> {
 
 fn cpu(python: &str) -> anyhow::Result<Workload> {
     let stdin = "60000\n".to_owned();
-    let expected = run_python(python, CPU, &stdin)?.0;
-    Ok(Workload { name: "cpu", program: CPU.into(), cases: vec![Case { stdin, expected }], check: None })
+    let expected = run_native(python, Lang::Python, CPU, &stdin)?.0;
+    Ok(Workload {
+        name: "cpu",
+        language: Lang::Python,
+        program: CPU.into(),
+        cases: vec![Case { stdin, expected }],
+        check: None,
+    })
+}
+
+fn js_small(tests: usize) -> Workload {
+    Workload { name: "js-small", language: Lang::JavaScript, program: JS_SMALL.into(), ..small(tests) }
+}
+
+fn js_humaneval() -> anyhow::Result<Workload> {
+    let line = include_str!("../../verifiers/code/tests/data/humaneval-x-js.jsonl")
+        .lines()
+        .find(|l| l.contains("\"JavaScript/129\""))
+        .context("JavaScript/129 is missing")?;
+    let row: Value = serde_json::from_str(line)?;
+    let field = |name: &str| row[name].as_str().map(str::to_owned).context(name.to_owned());
+    Ok(Workload {
+        name: "js-humaneval",
+        language: Lang::JavaScript,
+        program: format!("{}{}", field("prompt")?, field("canonical_solution")?),
+        cases: vec![Case { stdin: String::new(), expected: String::new() }],
+        check: Some((field("test")?, "minPath".into())),
+    })
+}
+
+fn js_cpu(node: &str) -> anyhow::Result<Workload> {
+    let stdin = "300000\n".to_owned();
+    let expected = run_native(node, Lang::JavaScript, JS_CPU, &stdin)?.0;
+    Ok(Workload {
+        name: "js-cpu",
+        language: Lang::JavaScript,
+        program: JS_CPU.into(),
+        cases: vec![Case { stdin, expected }],
+        check: None,
+    })
 }
 
 /// The verifier input of one item of `workload`.
@@ -149,13 +238,13 @@ fn item(workload: &Workload) -> anyhow::Result<CodeInput> {
     let options = json!({"fuel": FUEL, "time_limit_ms": WALL.as_millis() as u64, "output_limit_bytes": OUTPUT_BYTES});
     let input = match &workload.check {
         Some((check, entry_point)) => json!({
-            "language": "python", "program": workload.program,
+            "language": workload.language.name(), "program": workload.program,
             "check": {"program": check, "entry_point": entry_point}, "options": options,
         }),
         None => {
             let tests: Vec<Value> =
                 workload.cases.iter().map(|c| json!({"stdin": c.stdin, "expected_stdout": c.expected})).collect();
-            json!({"language": "python", "program": workload.program, "tests": tests, "options": options})
+            json!({"language": workload.language.name(), "program": workload.program, "tests": tests, "options": options})
         }
     };
     Ok(serde_json::from_value(input)?)
@@ -185,17 +274,17 @@ async fn run_sandbox(verifier: &CodeVerifier, workload: &Workload, items: usize)
     Ok((items * workload.cases.len(), seconds))
 }
 
-/// One `python3` process: the program as a file, `stdin` piped in, output capped, wall-limited.
-fn run_python(python: &str, program: &str, stdin: &str) -> anyhow::Result<(String, bool)> {
-    let mut file = tempfile::Builder::new().suffix(".py").tempfile()?;
+/// One native process: the program as a file, `stdin` piped in, output capped, wall-limited.
+fn run_native(interpreter: &str, language: Lang, program: &str, stdin: &str) -> anyhow::Result<(String, bool)> {
+    let mut file = tempfile::Builder::new().suffix(language.suffix()).tempfile()?;
     file.write_all(program.as_bytes())?;
-    let mut child = Command::new(python)
+    let mut child = Command::new(interpreter)
         .arg(file.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| format!("cannot start {python}"))?;
+        .with_context(|| format!("cannot start {interpreter}"))?;
     let input = stdin.as_bytes().to_vec();
     let mut pipe_in = child.stdin.take();
     let feeder = std::thread::spawn(move || {
@@ -238,13 +327,22 @@ fn run_python(python: &str, program: &str, stdin: &str) -> anyhow::Result<(Strin
     Ok((String::from_utf8_lossy(&out).into_owned(), ok))
 }
 
-/// Runs `items` items of `workload` through `python3` subprocesses, one per test, on `workers`
+/// Runs `items` items of `workload` through native subprocesses, one per test, on `workers`
 /// threads; returns executions and seconds.
-fn run_subprocess(python: &str, workload: &Workload, items: usize, workers: usize) -> anyhow::Result<(usize, f64)> {
-    let program = match &workload.check {
-        Some((check, entry_point)) => format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program),
-        None => workload.program.clone(),
+fn run_subprocess(
+    interpreter: &str,
+    workload: &Workload,
+    items: usize,
+    workers: usize,
+) -> anyhow::Result<(usize, f64)> {
+    let program = match (&workload.check, workload.language) {
+        (Some((check, entry_point)), Lang::Python) => {
+            format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program)
+        }
+        (Some((check, _)), Lang::JavaScript) => format!("{}\n{check}", workload.program),
+        (None, _) => workload.program.clone(),
     };
+    let language = workload.language;
     let jobs: Vec<&Case> = (0..items).flat_map(|_| workload.cases.iter()).collect();
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
@@ -255,7 +353,7 @@ fn run_subprocess(python: &str, workload: &Workload, items: usize, workers: usiz
                 scope.spawn(move || -> anyhow::Result<usize> {
                     let mut failures = 0;
                     while let Some(case) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let (out, ok) = run_python(python, program, &case.stdin)?;
+                        let (out, ok) = run_native(interpreter, language, program, &case.stdin)?;
                         failures += usize::from(!ok || out != case.expected);
                     }
                     Ok(failures)
@@ -291,28 +389,38 @@ async fn main() -> anyhow::Result<()> {
     if wanted("cpu") {
         workloads.push(cpu(&options.python)?);
     }
+    if wanted("js-small") {
+        workloads.push(js_small(options.tests));
+    }
+    if wanted("js-humaneval") {
+        workloads.push(js_humaneval()?);
+    }
+    if wanted("js-cpu") {
+        workloads.push(js_cpu(&options.node)?);
+    }
 
     // Load and precompile the runtime outside the measurement.
     let verifier = verifier(options.pool_runs)?;
     run_sandbox(&verifier, &small(1), 1).await.context("warming up the sandbox")?;
 
     let mut rows = Vec::new();
-    eprintln!("| workload | executions | sandbox exec/s | python3 subprocess exec/s | ratio |");
+    eprintln!("| workload | executions | sandbox exec/s | native subprocess exec/s | ratio |");
     eprintln!("|---|---|---|---|---|");
     for workload in &workloads {
-        let (sandbox, subprocess) = if workload.name == "cpu" {
+        let interpreter = workload.language.interpreter(&options);
+        let (sandbox, subprocess) = if workload.name.ends_with("cpu") {
             // One execution at a time on each side: the per-execution time of the interpreter.
             let (mut sandbox, mut subprocess) = ((0, 0.0), (0, 0.0));
             for _ in 0..options.cpu_runs {
                 let (n, s) = run_sandbox(&verifier, workload, 1).await?;
                 sandbox = (sandbox.0 + n, sandbox.1 + s);
-                let (n, s) = run_subprocess(&options.python, workload, 1, 1)?;
+                let (n, s) = run_subprocess(interpreter, workload, 1, 1)?;
                 subprocess = (subprocess.0 + n, subprocess.1 + s);
             }
             (sandbox, subprocess)
         } else {
             let sandbox = run_sandbox(&verifier, workload, options.items).await?;
-            let subprocess = run_subprocess(&options.python, workload, options.items, options.workers)?;
+            let subprocess = run_subprocess(interpreter, workload, options.items, options.workers)?;
             (sandbox, subprocess)
         };
         let rate = |(n, s): (usize, f64)| n as f64 / s;

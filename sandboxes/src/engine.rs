@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::Component;
-use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, Module, PoolingAllocationConfig};
 
 use crate::SandboxError;
 use crate::error::{Lack, wasmtime_cause};
@@ -228,6 +228,25 @@ impl Host {
         runtimes_dir: &Path,
         wasm: &Path,
     ) -> Result<Component, SandboxError> {
+        self.load_precompiled(name, runtimes_dir, wasm)
+    }
+
+    /// Loads a core module from `wasm` like [`Host::load_component`] loads a component.
+    pub(crate) fn load_module(
+        &self,
+        name: &'static str,
+        runtimes_dir: &Path,
+        wasm: &Path,
+    ) -> Result<Module, SandboxError> {
+        self.load_precompiled(name, runtimes_dir, wasm)
+    }
+
+    fn load_precompiled<T: Precompiled>(
+        &self,
+        name: &'static str,
+        runtimes_dir: &Path,
+        wasm: &Path,
+    ) -> Result<T, SandboxError> {
         let bytes = std::fs::read(wasm).map_err(|error| SandboxError::Unavailable {
             runtime: name,
             lack: Lack::RuntimeUnreadable { path: wasm.to_owned(), source: Arc::new(error) },
@@ -247,7 +266,7 @@ impl Host {
         }
         if !artefact.exists() {
             tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
-            let compiled = self.engine.precompile_component(&bytes).map_err(|e| compile_error(wasm, e))?;
+            let compiled = T::precompile(&self.engine, &bytes).map_err(|e| compile_error(wasm, e))?;
             let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
             let stored = std::fs::create_dir_all(&dir)
                 .and_then(|()| std::fs::write(&partial, &compiled))
@@ -261,10 +280,48 @@ impl Host {
                     "cannot keep the precompiled runtime; it is compiled again at every start"
                 );
                 let _ = std::fs::remove_file(&partial);
-                return Component::new(&self.engine, &bytes).map_err(|e| compile_error(wasm, e));
+                return T::compile(&self.engine, &bytes).map_err(|e| compile_error(wasm, e));
             }
         }
-        deserialize(&self.engine, &artefact)
+        T::deserialize(&self.engine, &artefact)
+            .map_err(|e| SandboxError::Artefact { path: artefact.clone(), source: wasmtime_cause(e) })
+    }
+}
+
+/// What [`Host::load_precompiled`] loads: a component or a core module.
+trait Precompiled: Sized {
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>>;
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self>;
+    /// Loads an artefact `precompile` wrote.
+    fn deserialize(engine: &Engine, artefact: &Path) -> wasmtime::Result<Self>;
+}
+
+// SAFETY (both `deserialize`s): `deserialize_file` trusts the file to be wasmtime's own output.
+// Only `load_precompiled` writes into the precompiled folder, by atomic rename, and the name
+// keys the engine configuration; wasmtime also checks the version and configuration it records.
+#[allow(unsafe_code, reason = "the artefact is one this engine wrote, under a name keyed by its configuration")]
+impl Precompiled for Component {
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>> {
+        engine.precompile_component(wasm)
+    }
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self> {
+        Component::new(engine, wasm)
+    }
+    fn deserialize(engine: &Engine, artefact: &Path) -> wasmtime::Result<Self> {
+        unsafe { Component::deserialize_file(engine, artefact) }
+    }
+}
+
+#[allow(unsafe_code, reason = "the artefact is one this engine wrote, under a name keyed by its configuration")]
+impl Precompiled for Module {
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>> {
+        engine.precompile_module(wasm)
+    }
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self> {
+        Module::new(engine, wasm)
+    }
+    fn deserialize(engine: &Engine, artefact: &Path) -> wasmtime::Result<Self> {
+        unsafe { Module::deserialize_file(engine, artefact) }
     }
 }
 
@@ -303,15 +360,6 @@ pub(crate) fn prune_stale_artefacts(dir: &Path, runtime: &str, current: &str) ->
         }
     }
     pruned
-}
-
-#[allow(unsafe_code, reason = "the artefact is one this engine wrote, under a name keyed by its configuration")]
-fn deserialize(engine: &Engine, artefact: &Path) -> Result<Component, SandboxError> {
-    // SAFETY: `deserialize_file` trusts the file to be wasmtime's own output. Only
-    // `load_component` writes into the precompiled folder, by atomic rename, and the name keys
-    // the engine configuration; wasmtime also checks the version and configuration it records.
-    unsafe { Component::deserialize_file(engine, artefact) }
-        .map_err(|e| SandboxError::Artefact { path: artefact.to_owned(), source: wasmtime_cause(e) })
 }
 
 fn wasmtime_version() -> &'static str {

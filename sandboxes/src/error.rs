@@ -17,9 +17,9 @@ pub fn wasmtime_cause(error: wasmtime::Error) -> Cause {
     Arc::from(error.into_boxed_dyn_error())
 }
 
-/// How to get the Python runtime into place.
-const RUNTIMES_FIX: &str = "run scripts/build-runtimes (or scripts/setup-sandbox), or set sandbox.runtimes_dir \
-                            (REFEREE__SANDBOX__RUNTIMES_DIR) to a folder holding python.wasm";
+/// How to get the Python and JavaScript runtimes into place.
+const RUNTIMES_FIX: &str = "run scripts/setup-sandbox, or set sandbox.runtimes_dir (REFEREE__SANDBOX__RUNTIMES_DIR) \
+                            to a folder holding python.wasm and qjs-wasi-reactor.wasm";
 
 /// How to install what clang needs to compile to `wasm32-wasi`.
 const TOOLCHAIN_FIX: &str = "install Debian's clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \

@@ -1,8 +1,9 @@
 //! Referee's WebAssembly sandbox.
 //!
 //! A [`Sandbox`]'s wasmtime [`Engine`](wasmtime::Engine) runs untrusted programs inside guest
-//! runtimes: CPython compiled to a WASI component ([`PythonRuntime`]) and C/C++ programs compiled
-//! to `wasm32-wasi` core modules. Every run gets a fresh `Store` with:
+//! runtimes: CPython compiled to a WASI component ([`PythonRuntime`]), QuickJS-NG as a WASI
+//! reactor module ([`JavaScriptRuntime`]) and C/C++ programs compiled to `wasm32-wasi` core
+//! modules. Every run gets a fresh `Store` with:
 //!
 //! - a memory cap enforced by a `ResourceLimiter`;
 //! - stdin from memory, stdout and stderr into capped memory buffers;
@@ -20,6 +21,7 @@
 
 mod engine;
 mod error;
+mod javascript;
 mod limits;
 mod native;
 mod python;
@@ -30,10 +32,11 @@ mod setup;
 
 pub use engine::{Allocation, DEFAULT_SESSIONS, Host, MAX_GUEST_MEMORY, SandboxConfig};
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
+pub use javascript::{JavaScriptRuntime, JsHarness, QUICKJS_VERSION, QUICKJS_WASM};
 pub use limits::Limits;
 pub use native::{Compiled, NativeLanguage, NativeRuntime};
-pub use python::{PythonOutcome, PythonRuntime};
-pub use run::{Execution, Termination};
+pub use python::PythonRuntime;
+pub use run::{Execution, GuestOutcome, Termination};
 pub use sandbox::Sandbox;
 pub use session::{CellException, CellOutcome, PythonSession};
 pub use setup::{

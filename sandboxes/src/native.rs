@@ -99,8 +99,8 @@ impl std::fmt::Debug for NativeRuntime {
 }
 
 pub(crate) struct NativeState {
-    wasi: WasiP1Ctx,
-    limiter: MemoryLimiter,
+    pub(crate) wasi: WasiP1Ctx,
+    pub(crate) limiter: MemoryLimiter,
 }
 
 impl std::fmt::Debug for NativeState {

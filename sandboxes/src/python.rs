@@ -7,7 +7,7 @@ use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, RunState, classify};
-use crate::{Execution, Limits, SandboxError, Termination};
+use crate::{Execution, GuestOutcome, Limits, SandboxError, Termination};
 
 /// What the guest app returns from its `run` export.
 #[derive(ComponentType, Lift, Debug, Clone)]
@@ -19,18 +19,6 @@ pub(crate) struct Outcome {
     #[component(name = "compile-error")]
     pub(crate) compile_error: bool,
     pub(crate) report: String,
-}
-
-/// What a Python run produced besides the [`Execution`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PythonOutcome {
-    /// The type name of the uncaught exception that ended the program, if any.
-    pub exception: Option<String>,
-    /// True when the program did not compile; `exception` is then its `SyntaxError`.
-    pub compile_error: bool,
-    /// What the harness stored in `__referee_report__`; empty without a harness or when the run
-    /// did not finish.
-    pub report: String,
 }
 
 /// CPython 3.14 as a pre-initialised WASI component (built by `scripts/build-runtimes` with
@@ -112,7 +100,7 @@ impl PythonRuntime {
         harness: Option<&str>,
         seed: u64,
         limits: &Limits,
-    ) -> Result<(Execution, PythonOutcome), SandboxError> {
+    ) -> Result<(Execution, GuestOutcome), SandboxError> {
         let started = Instant::now();
         let pipes = Pipes::new(limits);
         let (mut store, instance) = self.instantiate(&pipes, seed, limits).await?;
@@ -126,7 +114,7 @@ impl PythonRuntime {
         let limiter = &store.data().limiter;
         let (stdout, stderr, output_exceeded) = pipes.take();
         let (termination, exit_code, outcome) = match called {
-            Err(_elapsed) => (Termination::TimedOut, -1, PythonOutcome::default()),
+            Err(_elapsed) => (Termination::TimedOut, -1, GuestOutcome::default()),
             Ok(Ok((outcome,))) => {
                 let termination = if output_exceeded {
                     Termination::OutputExceeded
@@ -135,7 +123,7 @@ impl PythonRuntime {
                 } else {
                     Termination::Exited
                 };
-                let extra = PythonOutcome {
+                let extra = GuestOutcome {
                     exception: outcome.exception,
                     compile_error: outcome.compile_error,
                     report: outcome.report,
@@ -148,7 +136,7 @@ impl PythonRuntime {
                 let crashed_writing = matches!(termination, Termination::Crashed(_) | Termination::Exited);
                 let termination =
                     if output_exceeded && crashed_writing { Termination::OutputExceeded } else { termination };
-                (termination, code, PythonOutcome::default())
+                (termination, code, GuestOutcome::default())
             }
         };
         let execution = Execution {
@@ -172,7 +160,7 @@ impl PythonRuntime {
         harness: Option<String>,
         seed: u64,
         limits: Limits,
-    ) -> Result<(Execution, PythonOutcome), SandboxError> {
+    ) -> Result<(Execution, GuestOutcome), SandboxError> {
         host.spawn(async move { self.run(&program, &stdin, harness.as_deref(), seed, &limits).await }).await?
     }
 }

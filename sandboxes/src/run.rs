@@ -51,6 +51,18 @@ pub struct Execution {
     pub memory_peak: usize,
 }
 
+/// What a Python or JavaScript run produced besides the [`Execution`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GuestOutcome {
+    /// The type name of the uncaught exception that ended the program, if any.
+    pub exception: Option<String>,
+    /// True when the program did not compile; `exception` is then its `SyntaxError`.
+    pub compile_error: bool,
+    /// What the harness reported (Python: `__referee_report__`; JavaScript: the driver's
+    /// record); empty without a harness or when the run did not finish.
+    pub report: String,
+}
+
 /// The per-run state of a store.
 pub(crate) struct RunState {
     pub(crate) wasi: WasiCtx,

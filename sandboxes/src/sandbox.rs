@@ -1,5 +1,5 @@
 //! The sandbox its owner makes and shares: a [`Host`] (the engine and worker threads) with the
-//! guest runtimes loaded in it on first use, and the probes of the host's C/C++ toolchain.
+//! guest runtimes (Python, JavaScript, C and C++) loaded in it on first use, and the probes of the host's C/C++ toolchain.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::engine::{Allocation, Host, SandboxConfig};
 use crate::native::NativeLanguage;
 use crate::setup::{Availability, GuestLanguage, Retrying};
-use crate::{NativeRuntime, PythonRuntime, SandboxError};
+use crate::{JavaScriptRuntime, NativeRuntime, PythonRuntime, SandboxError};
 
 /// A wasmtime host and the runtimes loaded in it. Its owner makes one and shares it (an
 /// `Arc<Sandbox>`); the runtimes are set up on first use.
@@ -15,6 +15,7 @@ use crate::{NativeRuntime, PythonRuntime, SandboxError};
 pub struct Sandbox {
     host: Host,
     python: Retrying<PythonRuntime>,
+    javascript: Retrying<JavaScriptRuntime>,
     native: Retrying<NativeRuntime>,
     /// Whether clang compiles and links a small C, and a small C++, program here.
     c_toolchain: Retrying<()>,
@@ -33,6 +34,7 @@ impl Sandbox {
         Ok(Sandbox {
             host: Host::new(config)?,
             python: Retrying::new(backoff),
+            javascript: Retrying::new(backoff),
             native: Retrying::new(backoff),
             c_toolchain: Retrying::new(backoff),
             cpp_toolchain: Retrying::new(backoff),
@@ -51,6 +53,16 @@ impl Sandbox {
         self.python.get_or_try(|| {
             let loaded = PythonRuntime::load(&self.host);
             log_setup(GuestLanguage::Python, &loaded);
+            loaded
+        })
+    }
+
+    /// The JavaScript runtime, loaded (and precompiled if needed) on first use, retried like
+    /// [`Sandbox::python`] (blocking).
+    pub fn javascript(&self) -> Result<Arc<JavaScriptRuntime>, SandboxError> {
+        self.javascript.get_or_try(|| {
+            let loaded = JavaScriptRuntime::load(&self.host);
+            log_setup(GuestLanguage::JavaScript, &loaded);
             loaded
         })
     }
@@ -82,6 +94,7 @@ impl Sandbox {
             GuestLanguage::Python => self.python().map(|_| ()),
             GuestLanguage::C => self.native().and_then(|_| self.toolchain(NativeLanguage::C)),
             GuestLanguage::Cpp => self.native().and_then(|_| self.toolchain(NativeLanguage::Cpp)),
+            GuestLanguage::JavaScript => self.javascript().map(|_| ()),
         }
     }
 
@@ -91,6 +104,7 @@ impl Sandbox {
             GuestLanguage::Python => self.python.availability(),
             GuestLanguage::C => self.c_toolchain.availability(),
             GuestLanguage::Cpp => self.cpp_toolchain.availability(),
+            GuestLanguage::JavaScript => self.javascript.availability(),
         }
     }
 

@@ -19,18 +19,32 @@ pub enum GuestLanguage {
     C,
     /// C++, compiled by the host's clang++.
     Cpp,
+    /// JavaScript on QuickJS-NG as a WASI module.
+    JavaScript,
 }
 
 impl GuestLanguage {
     /// Every language, in the order reports list them.
-    pub const ALL: [GuestLanguage; 3] = [GuestLanguage::Python, GuestLanguage::C, GuestLanguage::Cpp];
+    pub const ALL: [GuestLanguage; 4] =
+        [GuestLanguage::Python, GuestLanguage::C, GuestLanguage::Cpp, GuestLanguage::JavaScript];
 
-    /// The name items use (`python`, `c`, `cpp`).
+    /// The name items use (`python`, `c`, `cpp`, `javascript`).
     pub fn as_str(self) -> &'static str {
         match self {
             GuestLanguage::Python => "python",
             GuestLanguage::C => "c",
             GuestLanguage::Cpp => "cpp",
+            GuestLanguage::JavaScript => "javascript",
+        }
+    }
+
+    /// The runtime or compiler programs of this language get, and its version.
+    pub fn runtime(self) -> &'static str {
+        match self {
+            GuestLanguage::Python => "CPython 3.14 (componentize-py 0.25.1, WASI 0.2)",
+            GuestLanguage::C => "C17 (GNU), Debian's clang to wasm32-wasi with wasi-libc",
+            GuestLanguage::Cpp => "C++17 (GNU), Debian's clang++ to wasm32-wasi with libc++",
+            GuestLanguage::JavaScript => "QuickJS-NG 0.17.0 (ES2023) with Node.js's console, process and require",
         }
     }
 }

@@ -121,8 +121,10 @@ pub enum LanguageState {
 /// One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct LanguageAvailability {
-    /// `python`, `c` or `cpp`.
+    /// `python`, `c`, `cpp` or `javascript`.
     pub language: String,
+    /// The runtime or compiler its programs get, with its version.
+    pub runtime: String,
     pub status: LanguageState,
     /// Why it is unavailable.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -148,9 +150,11 @@ pub struct VerifierAvailability {
 impl From<&LanguageStatus> for LanguageAvailability {
     fn from(status: &LanguageStatus) -> Self {
         let language = status.language.to_owned();
+        let runtime = status.runtime.to_owned();
         match &status.availability {
             Availability::Unchecked => LanguageAvailability {
                 language,
+                runtime,
                 status: LanguageState::Unchecked,
                 reason: None,
                 fix: None,
@@ -158,6 +162,7 @@ impl From<&LanguageStatus> for LanguageAvailability {
             },
             Availability::Available => LanguageAvailability {
                 language,
+                runtime,
                 status: LanguageState::Available,
                 reason: None,
                 fix: None,
@@ -165,6 +170,7 @@ impl From<&LanguageStatus> for LanguageAvailability {
             },
             Availability::Unavailable { reason, fix, retry_in } => LanguageAvailability {
                 language,
+                runtime,
                 status: LanguageState::Unavailable,
                 reason: Some(reason.clone()),
                 fix: Some(fix.clone()),

@@ -174,12 +174,27 @@ def test_the_sandbox_fusion_client_runs_programs(server_url: str) -> None:
     )
 
 
+def test_nodejs_programs_run(server_url: str) -> None:
+    run = run_code(
+        RunCodeRequest(
+            code="const [a, b] = require('fs').readFileSync(0, 'utf8').split(' ').map(Number);\n"
+            "console.log(a + b, [a, b]);",
+            stdin="2 40",
+            language="nodejs",
+        ),
+        endpoint=server_url,
+        max_attempts=1,
+    )
+    assert run.status == RunStatus.Success, run
+    assert run.run_result.stdout == "42 [ 2, 40 ]\n"
+
+
 def test_what_is_not_supported_answers_the_error_shape(server_url: str) -> None:
     # A language SandboxFusion knows and this server does not run: SandboxError, which the
     # client raises after its retries.
     with pytest.raises(Exception, match="not supported by this server"):
         run_code(
-            RunCodeRequest(code="console.log(1)", language="nodejs"),
+            RunCodeRequest(code="package main\nfunc main() {}", language="go"),
             endpoint=server_url,
             max_attempts=1,
         )

@@ -2,11 +2,11 @@
 
 use std::time::Duration;
 
-use referee_sandbox::{Execution, Limits, PythonOutcome, Termination};
+use referee_sandbox::{Execution, GuestOutcome, Limits, Termination};
 
 use super::common;
 
-async fn run(program: &str, stdin: &str, limits: Limits) -> anyhow::Result<(Execution, PythonOutcome)> {
+async fn run(program: &str, stdin: &str, limits: Limits) -> anyhow::Result<(Execution, GuestOutcome)> {
     let sandbox = common::shared()?;
     let loading = std::sync::Arc::clone(&sandbox);
     let python = tokio::task::spawn_blocking(move || loading.python()).await??;

@@ -104,10 +104,14 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
                     GuestLanguage::Python => "python runtime",
                     GuestLanguage::C => "c compiler",
                     GuestLanguage::Cpp => "c++ compiler",
+                    GuestLanguage::JavaScript => "javascript runtime",
                 };
                 checks.push(match outcome {
                     Ok(dir) if language == GuestLanguage::Python => {
                         Check::ok(name, format!("{} loads", dir.join(referee_code::PYTHON_WASM).display()))
+                    }
+                    Ok(dir) if language == GuestLanguage::JavaScript => {
+                        Check::ok(name, format!("{} loads", dir.join(referee_code::QUICKJS_WASM).display()))
                     }
                     Ok(_) => {
                         Check::ok(name, format!("compiles and links to wasm32-wasi, confined ({})", confinement()))

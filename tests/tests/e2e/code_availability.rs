@@ -1,4 +1,4 @@
-//! Which languages the `code` verifier can run, as the server reports them: `GET /v1/verifiers`
+//! Which languages the `code` verifier can run, and on what, as the server reports them: `GET /v1/verifiers`
 //! and `/readyz?verbose` say the same, and a probe without `verbose` stays small.
 
 use referee_tests::{Backend, TestServer};
@@ -22,21 +22,30 @@ async fn verifiers_and_readiness_report_each_language() -> anyhow::Result<()> {
         {"id": "py", "verifier": "code", "input": {"language": "python", "program": "a, b = map(int, input().split())\nprint(a + b)", "tests": tests}},
         {"id": "c", "verifier": "code", "input": {"language": "c", "program": "#include <stdio.h>\nint main(void) { int a, b; scanf(\"%d %d\", &a, &b); printf(\"%d\\n\", a + b); }", "tests": tests}},
         {"id": "cpp", "verifier": "code", "input": {"language": "cpp", "program": "#include <iostream>\nint main() { int a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }", "tests": tests}},
+        {"id": "js", "verifier": "code", "input": {"language": "javascript", "program": "const [a, b] = require('fs').readFileSync(0, 'utf8').split(' ').map(Number);\nconsole.log(a + b);", "tests": tests}},
     ]);
     let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
     assert_eq!(status, 200, "{body}");
     let statuses: Vec<&str> =
         body["results"].as_array().into_iter().flatten().filter_map(|r| r["status"].as_str()).collect();
-    assert_eq!(statuses, ["correct"; 3], "{body}");
+    assert_eq!(statuses, ["correct"; 4], "{body}");
 
     let expected: Vec<(String, String)> =
-        ["python", "c", "cpp"].iter().map(|l| ((*l).to_owned(), "available".to_owned())).collect();
+        ["python", "c", "cpp", "javascript"].iter().map(|l| ((*l).to_owned(), "available".to_owned())).collect();
     let (status, listing) = server.get("/v1/verifiers").await?;
     assert_eq!(status, 200);
     let verifiers = listing["verifiers"].as_array().cloned().unwrap_or_default();
     let code = verifiers.iter().find(|v| v["id"] == "code").cloned().unwrap_or(Value::Null);
     assert_eq!(code["availability"]["available"], true, "{code}");
     assert_eq!(languages(&code["availability"]), expected);
+    let runtimes: Vec<&str> = code["availability"]["languages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l["runtime"].as_str())
+        .collect();
+    assert!(runtimes.iter().any(|r| r.starts_with("QuickJS-NG ")), "{code}");
+    assert!(runtimes.iter().any(|r| r.starts_with("CPython 3.14")), "{code}");
     let math = verifiers.iter().find(|v| v["id"] == "math").cloned().unwrap_or(Value::Null);
     assert_eq!(math["availability"], json!({"available": true}));
 

@@ -8,8 +8,10 @@ use referee_sandbox::{Availability, GuestLanguage, Sandbox, SandboxError};
 /// in `/readyz?verbose` and in `referee doctor`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LanguageStatus {
-    /// `python`, `c` or `cpp`.
+    /// `python`, `c`, `cpp` or `javascript`.
     pub language: &'static str,
+    /// The runtime or compiler its programs get, with its version.
+    pub runtime: &'static str,
     /// What the last set-up found.
     pub availability: Availability,
 }
@@ -43,6 +45,7 @@ fn report(sandbox: Option<Result<Arc<Sandbox>, SandboxError>>) -> Vec<LanguageSt
         .into_iter()
         .map(|language| LanguageStatus {
             language: language.as_str(),
+            runtime: language.runtime(),
             availability: match &sandbox {
                 None => Availability::Unchecked,
                 Some(Ok(sandbox)) => sandbox.availability(language),

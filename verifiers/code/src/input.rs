@@ -8,18 +8,20 @@ use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
 /// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-/// WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
-/// tests passed or all-or-nothing.
+/// WASI, JavaScript on QuickJS-NG compiled to WASI, or C/C++ compiled by clang to `wasm32-wasi`,
+/// run by wasmtime) and scores the fraction of tests passed or all-or-nothing.
 ///
 /// Give the program as `program`, or the whole `response`, whose last fenced code block is the
 /// program. Give exactly one kind of test:
 ///
 /// - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
 ///   standard output with `expected_stdout` using the `checker`;
-/// - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
-///   the returned value with `expected`;
-/// - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
-///   returns without raising.
+/// - `function_tests` (Python, JavaScript): calls `entry_point` with each case's `args` in one
+///   instance and compares the returned value with `expected`;
+/// - `check` (Python, JavaScript): a test program run after the program that raises on failure.
+///   In Python it defines `check(candidate)`, called with the entry point; a JavaScript test
+///   program runs its own tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines
+///   `check(candidate)`. It passes when it finishes without an error.
 ///
 /// Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
 /// `time_limit` verdicts, so the same program earns the same reward however loaded the server
@@ -64,6 +66,11 @@ pub enum Language {
     /// C++17 (GNU dialect) compiled by clang to `wasm32-wasi`, with `<bits/stdc++.h>`;
     /// standard-input tests only. A `throw` ends the program (a `catch` never runs).
     Cpp,
+    /// JavaScript (ES2023) on QuickJS-NG, run as a Node.js script: `console`, `process`
+    /// (stdin, stdout, exit), `require` of `fs` (standard input), `readline`, `assert`, `util`
+    /// and `events`, timers and `Buffer`. No npm packages.
+    #[serde(alias = "js")]
+    Javascript,
 }
 
 impl Language {
@@ -72,6 +79,7 @@ impl Language {
             Language::Python => "python",
             Language::C => "c",
             Language::Cpp => "cpp",
+            Language::Javascript => "javascript",
         }
     }
 }
@@ -113,10 +121,11 @@ pub struct FunctionCase {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckProgram {
-    /// Source defining `check(candidate)`, which raises (usually `AssertionError`) on failure.
+    /// The test program: Python defining `check(candidate)`, or JavaScript that runs its tests
+    /// (or defines `check(candidate)`); it raises (usually `AssertionError`) on failure.
     #[schema(max_length = 1000000)]
     pub program: String,
-    /// The name of the function passed to `check`.
+    /// The function under test (passed to `check`).
     #[schema(min_length = 1, max_length = 200)]
     pub entry_point: String,
 }
@@ -159,7 +168,7 @@ pub struct CodeOptions {
     /// How standard output is compared (default `lines`: trailing whitespace on each line and
     /// trailing blank lines are ignored; `exact` compares bytes).
     pub checker: CheckerKind,
-    /// The special judge for `checker: program`, in the item's sandbox language (Python).
+    /// The special judge for `checker: program`, a Python program whatever the item's language.
     #[schema(max_length = 1000000)]
     pub checker_program: Option<String>,
     /// Absolute tolerance of the `float` checker (default 1e-6).

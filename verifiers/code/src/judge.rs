@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
-    Chain, Compiled, Execution, GuestLanguage, Limits, Module, NativeLanguage, NativeRuntime, PythonOutcome,
-    PythonRuntime, Sandbox, SandboxError, Termination,
+    Chain, Compiled, Execution, GuestLanguage, GuestOutcome, JavaScriptRuntime, JsHarness, Limits, Module,
+    NativeLanguage, NativeRuntime, PythonRuntime, Sandbox, SandboxError, Termination,
 };
 
 use serde::Serialize;
@@ -74,7 +74,7 @@ impl TestReport {
         }
     }
 
-    fn from_run(verdict: TestVerdict, run: &Execution, outcome: &PythonOutcome) -> Self {
+    fn from_run(verdict: TestVerdict, run: &Execution, outcome: &GuestOutcome) -> Self {
         TestReport {
             verdict,
             fuel: Some(run.fuel_used),
@@ -132,7 +132,7 @@ pub(crate) fn limit_verdict(run: &Execution) -> Option<TestVerdict> {
 
 /// The verdict of a program that exited with a non-zero status: `compile_error` when the source
 /// does not parse, `runtime_error` otherwise.
-pub(crate) fn failed_run(outcome: &PythonOutcome) -> TestVerdict {
+pub(crate) fn failed_run(outcome: &GuestOutcome) -> TestVerdict {
     if outcome.compile_error { TestVerdict::CompileError } else { TestVerdict::RuntimeError }
 }
 
@@ -147,7 +147,7 @@ fn validate(input: &CodeInput) -> Result<(), String> {
     if input.program.is_some() == input.response.is_some() {
         return Err("give exactly one of `program` and `response`".into());
     }
-    if input.language != Language::Python && input.tests.is_none() {
+    if native_language(input.language).is_some() && input.tests.is_none() {
         return Err(format!("{} programs take standard-input `tests` only", input.language.as_str()));
     }
     if input.tests.as_ref().is_some_and(|t| t.is_empty() || t.len() > 1000) {
@@ -155,14 +155,14 @@ fn validate(input: &CodeInput) -> Result<(), String> {
     }
     if let Some(f) = &input.function_tests {
         if !harness::is_identifier(&f.entry_point) {
-            return Err("`function_tests.entry_point` must be a Python identifier".into());
+            return Err("`function_tests.entry_point` must be an identifier (ASCII letters, digits, `_`)".into());
         }
         if f.cases.is_empty() || f.cases.len() > 1000 {
             return Err("`function_tests.cases` must hold 1 to 1000 cases".into());
         }
     }
     if input.check.as_ref().is_some_and(|c| !harness::is_identifier(&c.entry_point)) {
-        return Err("`check.entry_point` must be a Python identifier".into());
+        return Err("`check.entry_point` must be an identifier (ASCII letters, digits, `_`)".into());
     }
     let o = &input.options;
     o.run_settings().check(&[])?;
@@ -179,8 +179,17 @@ pub(crate) struct Runner {
     pub(crate) python: Option<Arc<PythonRuntime>>,
     /// The compiled program of a C or C++ item.
     pub(crate) native: Option<(Arc<NativeRuntime>, Module)>,
+    /// The JavaScript runtime, for JavaScript items.
+    pub(crate) javascript: Option<Arc<JavaScriptRuntime>>,
     pub(crate) limits: Limits,
     pub(crate) budget: Budget,
+}
+
+/// What runs after the program in its namespace.
+#[derive(Clone, Copy)]
+pub(crate) enum Harness<'a> {
+    Calls(&'a FunctionTests),
+    Check(&'a CheckProgram),
 }
 
 /// A run that could not happen: the sandbox or the checker program failed, or the item's
@@ -199,6 +208,9 @@ pub(crate) enum Failure {
     /// A run needed the Python runtime, which this item did not load.
     #[error("the Python runtime was not loaded for this item")]
     PythonNotLoaded,
+    /// A run needed the JavaScript runtime, which this item did not load.
+    #[error("the JavaScript runtime was not loaded for this item")]
+    JavaScriptNotLoaded,
     /// The checker program raised an exception instead of judging.
     #[error("the checker program raised {exception}: {stderr}")]
     CheckerRaised { exception: String, stderr: String },
@@ -221,13 +233,60 @@ impl From<Failure> for Stop {
 
 impl Runner {
     /// Runs the item's program on one standard input.
-    pub(crate) async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, PythonOutcome), Stop> {
+    pub(crate) async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, GuestOutcome), Stop> {
+        if self.javascript.is_some() {
+            return self.run_javascript(program, stdin, JsHarness::None, 1).await;
+        }
         let Some((native, module)) = &self.native else {
             return self.run(program, stdin, None, 1).await;
         };
         let (limits, capped) = self.limits_for(1)?;
         let run = Arc::clone(native).run_on(self.sandbox.host(), module.clone(), stdin.to_vec(), limits).await?;
-        deadline_check(run, PythonOutcome::default(), capped)
+        deadline_check(run, GuestOutcome::default(), capped)
+    }
+
+    /// Runs the item's program, then `harness` in its namespace, with `fuel_factor` times the
+    /// per-run budget (one share per function case).
+    pub(crate) async fn run_harness(
+        &self,
+        program: &str,
+        harness: Harness<'_>,
+        fuel_factor: u64,
+    ) -> Result<(Execution, GuestOutcome), Stop> {
+        if self.javascript.is_some() {
+            let harness = match harness {
+                Harness::Calls(tests) => JsHarness::Calls {
+                    entry_point: tests.entry_point.clone(),
+                    cases: tests.cases.iter().map(|c| c.args.clone()).collect(),
+                },
+                Harness::Check(check) => {
+                    JsHarness::Check { program: check.program.clone(), entry_point: check.entry_point.clone() }
+                }
+            };
+            return self.run_javascript(program, b"", harness, fuel_factor).await;
+        }
+        let harness = match harness {
+            Harness::Calls(tests) => {
+                let args: Vec<Vec<Value>> = tests.cases.iter().map(|c| c.args.clone()).collect();
+                harness::function_calls(&tests.entry_point, &args)
+            }
+            Harness::Check(check) => harness::check_program(&check.program, &check.entry_point),
+        };
+        self.run(program, b"", Some(harness), fuel_factor).await
+    }
+
+    async fn run_javascript(
+        &self,
+        program: &str,
+        stdin: &[u8],
+        harness: JsHarness,
+        fuel_factor: u64,
+    ) -> Result<(Execution, GuestOutcome), Stop> {
+        let (limits, capped) = self.limits_for(fuel_factor)?;
+        let javascript = self.javascript.as_ref().map(Arc::clone).ok_or(Failure::JavaScriptNotLoaded)?;
+        let (run, outcome) =
+            javascript.run_on(self.sandbox.host(), program.to_owned(), stdin.to_vec(), harness, limits).await?;
+        deadline_check(run, outcome, capped)
     }
 
     /// The per-run limits for a run of `factor` tests, within the item's deadline, and whether
@@ -253,7 +312,7 @@ impl Runner {
         stdin: &[u8],
         harness: Option<String>,
         fuel_factor: u64,
-    ) -> Result<(Execution, PythonOutcome), Stop> {
+    ) -> Result<(Execution, GuestOutcome), Stop> {
         let (limits, capped) = self.limits_for(fuel_factor)?;
         let python = self.python.as_ref().map(Arc::clone).ok_or(Failure::PythonNotLoaded)?;
         let (run, outcome) =
@@ -264,7 +323,7 @@ impl Runner {
 
 /// A run stopped by the request's deadline rather than by its own limit says nothing about the
 /// program: it makes the item `timeout`, never `time_limit`.
-fn deadline_check(run: Execution, outcome: PythonOutcome, capped: bool) -> Result<(Execution, PythonOutcome), Stop> {
+fn deadline_check(run: Execution, outcome: GuestOutcome, capped: bool) -> Result<(Execution, GuestOutcome), Stop> {
     if capped && run.termination == Termination::TimedOut { Err(Stop::Deadline) } else { Ok((run, outcome)) }
 }
 
@@ -285,7 +344,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
         (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
     };
     let total = test_count(&input);
-    // C and C++ need Python only to run a checker program.
+    // The other languages need Python only to run a checker program.
     let needs_python = input.language == Language::Python || input.options.checker == CheckerKind::Program;
     let language = input.language;
     let loaded = load_off_thread(sandbox, language, needs_python).await;
@@ -309,7 +368,11 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
             Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
         },
     };
-    let runner = Runner { sandbox, python, native, limits, budget };
+    let javascript = match javascript_of(&sandbox, input.language).await {
+        Ok(javascript) => javascript,
+        Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
+    };
+    let runner = Runner { sandbox, python, native, javascript, limits, budget };
     let judged = if let Some(tests) = &input.tests {
         stdio_tests(&runner, &program, tests, options).await
     } else if let Some(function_tests) = &input.function_tests {
@@ -337,6 +400,9 @@ fn load(
     if let Some(native) = native_language(language) {
         sandbox.toolchain(native).map_err(|e| (guest(language), e))?;
     }
+    if language == Language::Javascript {
+        sandbox.javascript().map_err(|e| (guest(language), e))?;
+    }
     let python = if needs_python { Some(sandbox.python().map_err(|e| (GuestLanguage::Python, e))?) } else { None };
     Ok((sandbox, python))
 }
@@ -352,6 +418,18 @@ pub(crate) async fn load_off_thread(
         .unwrap_or_else(|error| Err((guest(language), set_up_failed(error))))
 }
 
+/// The JavaScript runtime of a JavaScript item (set up by [`load`] already), `None` for others.
+pub(crate) async fn javascript_of(
+    sandbox: &Arc<Sandbox>,
+    language: Language,
+) -> Result<Option<Arc<JavaScriptRuntime>>, SandboxError> {
+    if language != Language::Javascript {
+        return Ok(None);
+    }
+    let sandbox = Arc::clone(sandbox);
+    tokio::task::spawn_blocking(move || sandbox.javascript()).await.map_err(set_up_failed)?.map(Some)
+}
+
 /// A set-up thread that panicked or was cancelled.
 fn set_up_failed(error: tokio::task::JoinError) -> SandboxError {
     SandboxError::TaskFailed { task: "the set-up thread", source: Arc::new(error) }
@@ -363,13 +441,14 @@ pub(crate) fn guest(language: Language) -> GuestLanguage {
         Language::Python => GuestLanguage::Python,
         Language::C => GuestLanguage::C,
         Language::Cpp => GuestLanguage::Cpp,
+        Language::Javascript => GuestLanguage::JavaScript,
     }
 }
 
-/// The compiled language of an item, `None` for Python.
+/// The compiled language of an item, `None` for the interpreted ones.
 pub(crate) fn native_language(language: Language) -> Option<NativeLanguage> {
     match language {
-        Language::Python => None,
+        Language::Python | Language::Javascript => None,
         Language::C => Some(NativeLanguage::C),
         Language::Cpp => Some(NativeLanguage::Cpp),
     }
@@ -490,10 +569,8 @@ async fn special_judge(runner: &Runner, checker: &str, test: &StdioTest, output:
 }
 
 async fn function_calls(runner: &Runner, program: &str, tests: &FunctionTests, options: &CodeOptions) -> Judged {
-    let args: Vec<Vec<Value>> = tests.cases.iter().map(|c| c.args.clone()).collect();
-    let harness = harness::function_calls(&tests.entry_point, &args);
     let cases = u64::try_from(tests.cases.len()).unwrap_or(u64::MAX);
-    let (run, outcome) = match runner.run(program, b"", Some(harness), cases).await {
+    let (run, outcome) = match runner.run_harness(program, Harness::Calls(tests), cases).await {
         Ok(done) => done,
         Err(stop) => return Err((stop, Vec::new())),
     };
@@ -555,8 +632,7 @@ fn short(value: &Value) -> String {
 }
 
 async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> Judged {
-    let harness = harness::check_program(&check.program, &check.entry_point);
-    let (run, outcome) = match runner.run(program, b"", Some(harness), 1).await {
+    let (run, outcome) = match runner.run_harness(program, Harness::Check(check), 1).await {
         Ok(done) => done,
         Err(stop) => return Err((stop, Vec::new())),
     };

@@ -32,8 +32,8 @@ pub use input::{
 pub use judge::TestVerdict;
 pub use once::{SingleRun, SingleRunError};
 pub use referee_sandbox::{
-    Availability, Chain, Execution, GuestLanguage, Limits, PYTHON_WASM, Sandbox, SandboxConfig, SandboxError,
-    Termination,
+    Availability, Chain, Execution, GuestLanguage, Limits, PYTHON_WASM, QUICKJS_WASM, Sandbox, SandboxConfig,
+    SandboxError, Termination,
 };
 pub use repair::{CODE_REPAIR_ID, CodeRepair, CodeRepairAction, CodeRepairOptions, MAX_ATTEMPTS};
 pub use suite::{

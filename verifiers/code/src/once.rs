@@ -5,11 +5,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use referee_sandbox::{Chain, Compiled, Execution, Limits};
+use referee_sandbox::{Chain, Compiled, Execution, JsHarness, Limits};
 
 use crate::CodeVerifier;
 use crate::input::Language;
-use crate::judge::{load_off_thread, native_language};
+use crate::judge::{javascript_of, load_off_thread, native_language};
 
 /// How a single run went.
 #[derive(Debug, Clone)]
@@ -59,6 +59,13 @@ impl CodeVerifier {
             Err((_, error)) => return Err(SingleRunError::Sandbox(Chain(&error).to_string())),
         };
         let sandbox_error = |error: referee_sandbox::SandboxError| SingleRunError::Sandbox(Chain(&error).to_string());
+        if let Some(javascript) = javascript_of(&sandbox, language).await.map_err(sandbox_error)? {
+            let (execution, _) = javascript
+                .run_on(sandbox.host(), program, stdin, JsHarness::None, limits)
+                .await
+                .map_err(sandbox_error)?;
+            return Ok(SingleRun::Ran { compile_time: None, execution });
+        }
         let Some(native_language) = native_language(language) else {
             let python = python.ok_or_else(|| SingleRunError::Sandbox("the Python runtime was not loaded".into()))?;
             let (execution, _) = python

@@ -14,7 +14,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 
-/// SandboxFusion's language ids. The ones Referee runs are `python` and `cpp`; the others are
+/// SandboxFusion's language ids. The ones Referee runs are `python`, `cpp` and `nodejs`; the others are
 /// answered with `status: "SandboxError"`, as SandboxFusion answers a language it has no runner
 /// for, and any other id is refused with 422, as SandboxFusion refuses it.
 const SANDBOX_FUSION_LANGUAGES: &[&str] = &[
@@ -217,7 +217,10 @@ pub async fn run_code(
     if !SANDBOX_FUSION_LANGUAGES.contains(&request.language.as_str()) {
         return Err(ApiError::invalid(
             "unknown_language",
-            format!("`{}` is not a SandboxFusion language id; Referee runs `python` and `cpp`", request.language),
+            format!(
+                "`{}` is not a SandboxFusion language id; Referee runs `python`, `cpp` and `nodejs`",
+                request.language
+            ),
         ));
     }
     if !(request.run_timeout.is_finite() && request.run_timeout > 0.0) {
@@ -226,9 +229,10 @@ pub async fn run_code(
     let language = match request.language.as_str() {
         "python" => Language::Python,
         "cpp" => Language::Cpp,
+        "nodejs" => Language::Javascript,
         other => {
             return Ok(axum::Json(RunCodeResponse::sandbox_error(format!(
-                "language `{other}` is not supported by this server; it runs `python` and `cpp`"
+                "language `{other}` is not supported by this server; it runs `python`, `cpp` and `nodejs`"
             ))));
         }
     };

@@ -151,10 +151,15 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
     };
     let o = &input.options;
     let limits = o.run_settings().limits();
+    let javascript = match crate::judge::javascript_of(&sandbox, language).await {
+        Ok(javascript) => javascript,
+        Err(error) => return Verdict::internal_error(Chain(&error).to_string()),
+    };
     let runner = |native: Option<(Arc<NativeRuntime>, Module)>| Runner {
         sandbox: Arc::clone(&sandbox),
         python: python.clone(),
         native,
+        javascript: javascript.clone(),
         limits,
         budget,
     };

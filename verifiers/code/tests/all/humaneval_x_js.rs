@@ -1,0 +1,190 @@
+//! HumanEval-X's JavaScript problems through the `code` verifier, every verdict checked against
+//! Node.js running the same program as HumanEval-X's own evaluation does (`node test.js` on the
+//! prompt, the solution and the test program; it passes when it writes nothing to standard error
+//! or standard output). The programs: the canonical solutions, and three mutants of each (it
+//! returns `undefined` first, it throws first, its first operator is flipped).
+
+use std::path::Path;
+use std::process::Command;
+
+use referee_code::CodeInput;
+use referee_core::{Status, Verdict};
+use serde_json::{Value, json};
+
+use super::common::{self, judge};
+
+struct Problem {
+    task_id: String,
+    prompt: String,
+    solution: String,
+    test: String,
+    entry_point: String,
+}
+
+/// Tasks left out, with the reason.
+const LEFT_OUT: [(&str, &str); 1] = [("JavaScript/162", "needs the npm package js-md5")];
+
+fn problems() -> anyhow::Result<Vec<Problem>> {
+    let fields = ["task_id", "prompt", "canonical_solution", "test", "declaration"];
+    let rows = common::jsonl_fields(include_str!("../data/humaneval-x-js.jsonl"), fields)?;
+    assert_eq!(rows.len(), 164);
+    rows.into_iter()
+        .filter(|[task_id, ..]| LEFT_OUT.iter().all(|(id, _)| id != task_id))
+        .map(|[task_id, prompt, solution, test, declaration]| {
+            let entry_point = entry_point(&declaration).ok_or_else(|| anyhow::anyhow!("{task_id}: no entry point"))?;
+            Ok(Problem { task_id, prompt, solution, test, entry_point })
+        })
+        .collect()
+}
+
+/// The name a declaration (`const name = (...) => {`) binds.
+fn entry_point(declaration: &str) -> Option<String> {
+    let rest = declaration.split_once("const ")?.1;
+    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The mutants of a solution: the ways a wrong answer commonly looks.
+fn mutants(solution: &str) -> Vec<(&'static str, String)> {
+    let mut mutants = vec![
+        ("returns undefined", format!("return undefined;\n{solution}")),
+        ("throws", format!("throw new Error('mutant');\n{solution}")),
+    ];
+    const FLIPS: [(&str, &str); 10] = [
+        (" <= ", " < "),
+        (" >= ", " > "),
+        (" < ", " <= "),
+        (" > ", " >= "),
+        (" === ", " !== "),
+        (" !== ", " === "),
+        (" == ", " != "),
+        (" != ", " == "),
+        (" + ", " - "),
+        (" - ", " + "),
+    ];
+    let first = FLIPS.iter().filter_map(|(from, to)| solution.find(from).map(|at| (at, *from, *to))).min();
+    if let Some((at, from, to)) = first {
+        mutants.push(("operator flipped", format!("{}{to}{}", &solution[..at], &solution[at + from.len()..])));
+    }
+    mutants
+}
+
+fn item(problem: &Problem, solution: &str) -> anyhow::Result<CodeInput> {
+    Ok(serde_json::from_value(json!({
+        "language": "javascript",
+        "program": format!("{}{solution}", problem.prompt),
+        "check": {"program": problem.test, "entry_point": problem.entry_point},
+    }))?)
+}
+
+/// Whether Node.js passes the program HumanEval-X's evaluation builds, and what it wrote.
+fn node_passes(dir: &Path, name: &str, problem: &Problem, solution: &str) -> anyhow::Result<(bool, String)> {
+    let path = dir.join(format!("{name}.js"));
+    std::fs::write(&path, format!("{}{solution}\n{}", problem.prompt, problem.test))?;
+    // Infinite-loop mutants stop at the timeout, as they stop at their fuel in the sandbox.
+    let output = Command::new("timeout").arg("10").arg("node").arg(&path).output()?;
+    let passed = output.status.success() && output.stderr.is_empty() && output.stdout.is_empty();
+    let said = String::from_utf8_lossy(&output.stderr).chars().take(300).collect();
+    Ok((passed, said))
+}
+
+/// Node.js's verdicts on `programs`, on two threads.
+fn node_verdicts(programs: &[(&Problem, String, String)]) -> anyhow::Result<Vec<(bool, String)>> {
+    let dir = tempfile::tempdir()?;
+    let half = programs.len().div_ceil(2);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = programs
+            .chunks(half.max(1))
+            .map(|chunk| {
+                let dir = dir.path();
+                scope.spawn(move || {
+                    chunk.iter().map(|(problem, name, solution)| node_passes(dir, name, problem, solution)).collect()
+                })
+            })
+            .collect();
+        let mut verdicts = Vec::with_capacity(programs.len());
+        for worker in workers {
+            let chunk: anyhow::Result<Vec<_>> = worker.join().map_err(|_| anyhow::anyhow!("a node worker panicked"))?;
+            verdicts.extend(chunk?);
+        }
+        Ok(verdicts)
+    })
+}
+
+fn node_available() -> bool {
+    Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// Judges `programs` with Referee and with Node.js; returns Referee's verdicts and every
+/// disagreement.
+async fn compare(programs: &[(&Problem, String, String)]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
+    assert!(node_available(), "node is required: this test compares the sandbox's verdicts with Node.js's");
+    let items = programs.iter().map(|(problem, _, solution)| item(problem, solution)).collect::<Result<_, _>>()?;
+    let verdicts = judge(items).await;
+    let native = node_verdicts(programs)?;
+    let mut disagreements = Vec::new();
+    for (((problem, name, _), verdict), (node_passed, node_said)) in programs.iter().zip(&verdicts).zip(&native) {
+        assert_ne!(verdict.status, Status::InternalError, "{name}: {}", Value::Object(verdict.details.clone()));
+        if (verdict.status == Status::Correct) != *node_passed {
+            disagreements.push(format!(
+                "{} ({name}): Referee {:?} {}; node {} {node_said}",
+                problem.task_id,
+                verdict.status,
+                Value::Object(verdict.details.clone()),
+                if *node_passed { "passed" } else { "failed" },
+            ));
+        }
+    }
+    Ok((verdicts, disagreements))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn canonical_javascript_solutions_pass_as_they_do_under_node() -> anyhow::Result<()> {
+    let problems = problems()?;
+    let programs: Vec<_> = problems
+        .iter()
+        .map(|p| (p, format!("{}-canonical", p.task_id.replace('/', "-")), p.solution.clone()))
+        .collect();
+    let (verdicts, disagreements) = compare(&programs).await?;
+    assert!(disagreements.is_empty(), "verdicts that differ from Node.js's:\n{}", disagreements.join("\n"));
+    // Two canonical solutions are wrong under Node.js too (JavaScript/112 and /155 at the pinned
+    // commit); every other one passes.
+    let passed = verdicts.iter().filter(|v| v.status == Status::Correct).count();
+    assert!(passed >= problems.len() - 2, "{passed} of {} passed", problems.len());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_javascript_solutions_fail_as_they_do_under_node() -> anyhow::Result<()> {
+    let problems = problems()?;
+    let programs: Vec<_> = problems
+        .iter()
+        .flat_map(|p| {
+            mutants(&p.solution).into_iter().map(move |(kind, solution)| {
+                (p, format!("{}-{}", p.task_id.replace('/', "-"), kind.replace(' ', "-")), solution)
+            })
+        })
+        .collect();
+    let (verdicts, disagreements) = compare(&programs).await?;
+    assert!(disagreements.is_empty(), "verdicts that differ from Node.js's:\n{}", disagreements.join("\n"));
+    // Mutants that still pass are equivalent to the solution as far as the tests can tell:
+    // Node.js passes them too (checked above). They are few.
+    let survivors: Vec<&str> = programs
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| v.status == Status::Correct)
+        .map(|((_, name, _), _)| name.as_str())
+        .collect();
+    assert!(
+        survivors.len() * 10 <= programs.len(),
+        "{} of {} mutants pass: {survivors:?}",
+        survivors.len(),
+        programs.len()
+    );
+    eprintln!(
+        "{} of {} mutants fail; passing under Node.js too: {survivors:?}",
+        programs.len() - survivors.len(),
+        programs.len()
+    );
+    Ok(())
+}

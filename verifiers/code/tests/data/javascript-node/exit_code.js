@@ -1,0 +1,3 @@
+console.log("partial");
+process.stdout.write("no newline");
+process.exitCode = 3;

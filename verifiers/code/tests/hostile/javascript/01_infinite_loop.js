@@ -1,0 +1,2 @@
+// expect: time_limit
+for (;;) {}

@@ -1,0 +1,3 @@
+// expect: time_limit
+let n = 0;
+while (true) n++;

@@ -1,0 +1,6 @@
+// expect: time_limit
+for (;;) {
+    try {
+        for (;;) {}
+    } catch (e) {}
+}

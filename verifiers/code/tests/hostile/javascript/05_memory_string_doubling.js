@@ -1,0 +1,3 @@
+// expect: runtime_error
+let s = "x";
+for (;;) s = s + s + "y";

@@ -1,0 +1,2 @@
+// expect: output_limit
+for (;;) console.log("x".repeat(1000));

@@ -1,0 +1,2 @@
+// expect: output_limit
+process.stdout.write("x".repeat(8 << 20));

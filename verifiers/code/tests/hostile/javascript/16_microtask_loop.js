@@ -1,0 +1,5 @@
+// expect: time_limit
+function again() {
+    Promise.resolve().then(again);
+}
+again();

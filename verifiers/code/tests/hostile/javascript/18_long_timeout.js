@@ -1,0 +1,2 @@
+// expect: time_limit
+setTimeout(() => console.log("ok"), 1e9);

@@ -1,0 +1,5 @@
+// expect: time_limit
+import("qjs:os").then((os) => {
+    os.sleep(1e9);
+    console.log("ok");
+});

@@ -1,0 +1,2 @@
+// expect: runtime_error
+console.log(require("fs").readFileSync("/etc/passwd", "utf8"));

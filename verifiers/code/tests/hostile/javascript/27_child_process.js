@@ -1,0 +1,2 @@
+// expect: runtime_error
+require("child_process").execSync("touch /tmp/referee-pwned");

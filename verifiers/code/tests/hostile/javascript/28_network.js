@@ -1,0 +1,2 @@
+// expect: runtime_error
+require("net").connect(80, "example.com");

@@ -1,0 +1,2 @@
+// expect: runtime_error
+fetch("http://example.com");

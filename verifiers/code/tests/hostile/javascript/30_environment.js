@@ -1,0 +1,4 @@
+// expect: wrong_answer
+import("qjs:std").then((std) => {
+    console.log(JSON.stringify([process.env, std.getenviron()]));
+});

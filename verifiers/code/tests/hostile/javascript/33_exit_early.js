@@ -1,0 +1,3 @@
+// expect: wrong_answer
+process.exit(0);
+console.log("ok");

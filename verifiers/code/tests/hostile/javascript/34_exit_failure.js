@@ -1,0 +1,3 @@
+// expect: runtime_error
+console.log("ok");
+process.exit(3);

@@ -1,0 +1,4 @@
+// expect: compile_error
+function broken( {
+    console.log("ok");
+}

@@ -1,0 +1,3 @@
+// expect: runtime_error
+const _ = require("lodash");
+console.log(_.identity("ok"));

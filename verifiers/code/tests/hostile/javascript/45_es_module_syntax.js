@@ -1,0 +1,3 @@
+// expect: compile_error
+import fs from "fs";
+console.log("ok");

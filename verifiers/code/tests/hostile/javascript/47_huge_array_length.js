@@ -1,0 +1,3 @@
+// expect: memory_limit
+const a = new Array(1e9).fill(0);
+console.log(a.length);

@@ -1,0 +1,2 @@
+// expect: runtime_error
+console.log("x".repeat(2 ** 31).length);
