@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Referee's container image: the release binary, the Python and JavaScript runtimes (python.wasm,
-# qjs-wasi-reactor.wasm) and Debian's clang to wasm32-wasi for C and C++, running as an
-# unprivileged user. See docs/deployment.md.
+# qjs-wasi-reactor.wasm), Debian's clang to wasm32-wasi for C and C++ and Debian's rustc for
+# Rust, running as an unprivileged user. See docs/deployment.md.
 #
 #   docker build -t referee .
 #   docker run --rm -p 8080:8080 --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
@@ -40,12 +40,12 @@ RUN REFEREE__SANDBOX__RUNTIMES_DIR=/out bash scripts/build-runtimes \
     && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm
 
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim
-# The C/C++ toolchain: the packages scripts/setup-sandbox installs on a host (scripts/check-deploy
+# The C/C++ and Rust toolchains: the packages scripts/setup-sandbox installs on a host (scripts/check-deploy
 # checks that the two lists agree); util-linux (unshare, prlimit) is part of the base image.
 # curl serves the health check.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \
+        clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 rustc libstd-rust-dev-wasm32 \
         ca-certificates curl \
     && rm -rf /var/lib/apt/lists/*
 # A fixed uid, so that a pod's runAsUser and a volume's owner can name it.

@@ -1,6 +1,7 @@
 //! Executions per second of the `code` verifier against a runner that spawns one native
-//! process per test (`python3`, or `node` for JavaScript: what SandboxFusion and most peers do),
-//! on the same programs, tests and limits, in the same job.
+//! process per test (`python3`, `node` for JavaScript, a binary built by the same `rustc` for
+//! Rust: what SandboxFusion and most peers do), on the same programs, tests and limits, in the
+//! same job.
 //!
 //! Workloads (Python; the `js-` ones are the same in JavaScript against Node.js):
 //! - `small`: a two-number sum read from standard input, many small tests;
@@ -9,7 +10,12 @@
 //!   one execution;
 //! - `cpu`: a CPU-bound pure-Python loop, one execution at a time, to compare per-execution time
 //!   with native `python3`;
-//! - `js-small`, `js-humaneval` (HumanEval-X's JavaScript/129 with its test program), `js-cpu`.
+//! - `js-small`, `js-humaneval` (HumanEval-X's JavaScript/129 with its test program), `js-cpu`;
+//! - `rs-small`, `rs-humaneval` (HumanEval-X's Rust/129 with its `#[test]` module), `rs-cpu`:
+//!   every item is the same program, so the sandbox compiles it once (its compile cache) and the
+//!   native runner builds it once per workload, both inside the measurement;
+//! - `rs-fresh`: `rs-small` with one test per item and a different program in every item (a
+//!   comment tells them apart), so both sides compile every item: the cost the cache saves.
 //!
 //! Every execution's result is checked on both sides: a run where a correct program does not
 //! pass fails the benchmark. The report goes to stderr as a table and to stdout as one JSON line.
@@ -48,6 +54,9 @@ struct Options {
     /// Interpreter the subprocess runner spawns for JavaScript.
     #[arg(long, default_value = "node")]
     node: String,
+    /// The Rust compiler of the native runner: Debian's, which the sandbox uses too.
+    #[arg(long, default_value = "/usr/bin/rustc")]
+    rustc: String,
     /// Only these workloads (comma-separated); all by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -102,11 +111,40 @@ const JS_CPU: &str = "function primes(limit) {
 console.log(primes(Number(require('fs').readFileSync(0, 'utf8'))));
 ";
 
+const RS_SMALL: &str = "fn main() {
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).unwrap();
+    let n: Vec<i64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+    println!(\"{}\", n[0] + n[1]);
+}
+";
+
+const RS_CPU: &str = "fn primes(limit: u64) -> u64 {
+    let mut found = 0;
+    for n in 2..limit {
+        let mut d = 2;
+        while d * d <= n && n % d != 0 {
+            d += 1;
+        }
+        if d * d > n {
+            found += 1;
+        }
+    }
+    found
+}
+fn main() {
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).unwrap();
+    println!(\"{}\", primes(line.trim().parse().unwrap()));
+}
+";
+
 /// The language of a workload and the native interpreter its peer runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lang {
     Python,
     JavaScript,
+    Rust,
 }
 
 impl Lang {
@@ -114,6 +152,7 @@ impl Lang {
         match self {
             Lang::Python => "python",
             Lang::JavaScript => "javascript",
+            Lang::Rust => "rust",
         }
     }
 
@@ -121,13 +160,16 @@ impl Lang {
         match self {
             Lang::Python => ".py",
             Lang::JavaScript => ".js",
+            Lang::Rust => ".rs",
         }
     }
 
+    /// The interpreter the native runner spawns, or for Rust the compiler it builds with.
     fn interpreter(self, options: &Options) -> &str {
         match self {
             Lang::Python => &options.python,
             Lang::JavaScript => &options.node,
+            Lang::Rust => &options.rustc,
         }
     }
 }
@@ -148,6 +190,15 @@ struct Workload {
     cases: Vec<Case>,
     /// For `humaneval`: the check program and entry point; the program then runs once per item.
     check: Option<(String, String)>,
+    /// Whether every item's program differs (by a comment), so that every item compiles.
+    fresh: bool,
+}
+
+impl Workload {
+    /// The program of item `index`.
+    fn program_of(&self, index: usize) -> String {
+        if self.fresh { format!("{}// item {index}\n", self.program) } else { self.program.clone() }
+    }
 }
 
 fn small(tests: usize) -> Workload {
@@ -157,7 +208,7 @@ fn small(tests: usize) -> Workload {
             Case { stdin: format!("{a} {b}\n"), expected: format!("{}\n", a + b) }
         })
         .collect();
-    Workload { name: "small", language: Lang::Python, program: SMALL.into(), cases, check: None }
+    Workload { name: "small", language: Lang::Python, program: SMALL.into(), cases, check: None, fresh: false }
 }
 
 fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
@@ -168,7 +219,7 @@ fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
         let expected = run_native(python, Lang::Python, IMPORTS, &stdin)?.0;
         cases.push(Case { stdin, expected });
     }
-    Ok(Workload { name: "imports", language: Lang::Python, program: IMPORTS.into(), cases, check: None })
+    Ok(Workload { name: "imports", language: Lang::Python, program: IMPORTS.into(), cases, check: None, fresh: false })
 }
 
 fn humaneval() -> anyhow::Result<Workload> {
@@ -186,6 +237,7 @@ fn humaneval() -> anyhow::Result<Workload> {
         program,
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, field("entry_point")?)),
+        fresh: false,
     })
 }
 
@@ -198,6 +250,7 @@ fn cpu(python: &str) -> anyhow::Result<Workload> {
         program: CPU.into(),
         cases: vec![Case { stdin, expected }],
         check: None,
+        fresh: false,
     })
 }
 
@@ -218,6 +271,7 @@ fn js_humaneval() -> anyhow::Result<Workload> {
         program: format!("{}{}", field("prompt")?, field("canonical_solution")?),
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, "minPath".into())),
+        fresh: false,
     })
 }
 
@@ -230,21 +284,67 @@ fn js_cpu(node: &str) -> anyhow::Result<Workload> {
         program: JS_CPU.into(),
         cases: vec![Case { stdin, expected }],
         check: None,
+        fresh: false,
     })
 }
 
-/// The verifier input of one item of `workload`.
-fn item(workload: &Workload) -> anyhow::Result<CodeInput> {
+fn rs_small(tests: usize) -> Workload {
+    Workload { name: "rs-small", language: Lang::Rust, program: RS_SMALL.into(), ..small(tests) }
+}
+
+fn rs_fresh() -> Workload {
+    Workload { name: "rs-fresh", fresh: true, ..rs_small(1) }
+}
+
+fn rs_humaneval() -> anyhow::Result<Workload> {
+    let line = include_str!("../../verifiers/code/tests/data/humaneval-x-rust.jsonl")
+        .lines()
+        .find(|l| l.contains("\"Rust/129\""))
+        .context("Rust/129 is missing")?;
+    let row: Value = serde_json::from_str(line)?;
+    let field = |name: &str| row[name].as_str().map(str::to_owned).context(name.to_owned());
+    // The declaration imports crates HumanEval-X's cargo project provides; Rust/129 uses none.
+    let declaration: String = field("declaration")?
+        .lines()
+        .filter(|line| !["use rand::Rng;", "use regex::Regex;", "use md5;"].contains(&line.trim()))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    Ok(Workload {
+        name: "rs-humaneval",
+        language: Lang::Rust,
+        program: format!("{declaration}{}", field("canonical_solution")?),
+        cases: vec![Case { stdin: String::new(), expected: String::new() }],
+        check: Some((field("test")?, "min_path".into())),
+        fresh: false,
+    })
+}
+
+fn rs_cpu(rustc: &str) -> anyhow::Result<Workload> {
+    let stdin = "3000000\n".to_owned();
+    let expected = run_native(rustc, Lang::Rust, RS_CPU, &stdin)?.0;
+    Ok(Workload {
+        name: "rs-cpu",
+        language: Lang::Rust,
+        program: RS_CPU.into(),
+        cases: vec![Case { stdin, expected }],
+        check: None,
+        fresh: false,
+    })
+}
+
+/// The verifier input of item `index` of `workload`.
+fn item(workload: &Workload, index: usize) -> anyhow::Result<CodeInput> {
     let options = json!({"fuel": FUEL, "time_limit_ms": WALL.as_millis() as u64, "output_limit_bytes": OUTPUT_BYTES});
+    let program = workload.program_of(index);
     let input = match &workload.check {
         Some((check, entry_point)) => json!({
-            "language": workload.language.name(), "program": workload.program,
+            "language": workload.language.name(), "program": program,
             "check": {"program": check, "entry_point": entry_point}, "options": options,
         }),
         None => {
             let tests: Vec<Value> =
                 workload.cases.iter().map(|c| json!({"stdin": c.stdin, "expected_stdout": c.expected})).collect();
-            json!({"language": workload.language.name(), "program": workload.program, "tests": tests, "options": options})
+            json!({"language": workload.language.name(), "program": program, "tests": tests, "options": options})
         }
     };
     Ok(serde_json::from_value(input)?)
@@ -259,7 +359,7 @@ fn verifier(pool_runs: Option<usize>) -> anyhow::Result<CodeVerifier> {
 
 /// Judges `items` items of `workload` in one batch; returns executions and seconds.
 async fn run_sandbox(verifier: &CodeVerifier, workload: &Workload, items: usize) -> anyhow::Result<(usize, f64)> {
-    let inputs = (0..items).map(|_| item(workload)).collect::<anyhow::Result<Vec<_>>>()?;
+    let inputs = (0..items).map(|index| item(workload, index)).collect::<anyhow::Result<Vec<_>>>()?;
     let started = Instant::now();
     let verdicts = verifier.score_batch(inputs, Budget::unlimited()).await;
     let seconds = started.elapsed().as_secs_f64();
@@ -275,16 +375,43 @@ async fn run_sandbox(verifier: &CodeVerifier, workload: &Workload, items: usize)
 }
 
 /// One native process: the program as a file, `stdin` piped in, output capped, wall-limited.
+/// Rust is built first (`rustc -O`, `--test` for a test module) and the binary runs.
 fn run_native(interpreter: &str, language: Lang, program: &str, stdin: &str) -> anyhow::Result<(String, bool)> {
+    if language == Lang::Rust {
+        let built = build_rust(interpreter, program)?;
+        return run_process(Command::new(built.path().join("program")), stdin);
+    }
     let mut file = tempfile::Builder::new().suffix(language.suffix()).tempfile()?;
     file.write_all(program.as_bytes())?;
-    let mut child = Command::new(interpreter)
-        .arg(file.path())
+    let mut command = Command::new(interpreter);
+    command.arg(file.path());
+    run_process(command, stdin)
+}
+
+/// Builds a Rust program natively with `rustc -O` (as a test harness when it has `#[test]`
+/// functions); the folder holds the binary, `program`.
+fn build_rust(rustc: &str, program: &str) -> anyhow::Result<tempfile::TempDir> {
+    let dir = tempfile::tempdir()?;
+    let source = dir.path().join("program.rs");
+    std::fs::write(&source, program)?;
+    let mut command = Command::new(rustc);
+    command.args(["-O", "--edition=2021", "--cap-lints=allow", "-o"]).arg(dir.path().join("program")).arg(&source);
+    if program.contains("#[test]") {
+        command.arg("--test");
+    }
+    let output = command.output().with_context(|| format!("cannot start {rustc}"))?;
+    ensure!(output.status.success(), "{rustc} failed: {}", String::from_utf8_lossy(&output.stderr));
+    Ok(dir)
+}
+
+/// Runs `command` with `stdin` piped in, output capped, wall-limited.
+fn run_process(mut command: Command, stdin: &str) -> anyhow::Result<(String, bool)> {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| format!("cannot start {interpreter}"))?;
+        .with_context(|| format!("cannot start {command:?}"))?;
     let input = stdin.as_bytes().to_vec();
     let mut pipe_in = child.stdin.take();
     let feeder = std::thread::spawn(move || {
@@ -328,7 +455,8 @@ fn run_native(interpreter: &str, language: Lang, program: &str, stdin: &str) -> 
 }
 
 /// Runs `items` items of `workload` through native subprocesses, one per test, on `workers`
-/// threads; returns executions and seconds.
+/// threads; returns executions and seconds. A Rust workload is built once (every item, when
+/// fresh) inside the measurement.
 fn run_subprocess(
     interpreter: &str,
     workload: &Workload,
@@ -339,21 +467,29 @@ fn run_subprocess(
         (Some((check, entry_point)), Lang::Python) => {
             format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program)
         }
-        (Some((check, _)), Lang::JavaScript) => format!("{}\n{check}", workload.program),
+        (Some((check, _)), Lang::JavaScript | Lang::Rust) => format!("{}\n{check}", workload.program),
         (None, _) => workload.program.clone(),
     };
     let language = workload.language;
-    let jobs: Vec<&Case> = (0..items).flat_map(|_| workload.cases.iter()).collect();
+    let jobs: Vec<(usize, &Case)> = (0..items).flat_map(|item| workload.cases.iter().map(move |c| (item, c))).collect();
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
+    let built = if language == Lang::Rust && !workload.fresh { Some(build_rust(interpreter, &program)?) } else { None };
     let failures = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers.max(1))
             .map(|_| {
-                let (next, jobs, program) = (Arc::clone(&next), &jobs, &program);
+                let (next, jobs, program, built) = (Arc::clone(&next), &jobs, &program, &built);
                 scope.spawn(move || -> anyhow::Result<usize> {
                     let mut failures = 0;
-                    while let Some(case) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let (out, ok) = run_native(interpreter, language, program, &case.stdin)?;
+                    while let Some((item, case)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let (out, ok) = match built {
+                            Some(dir) => run_process(Command::new(dir.path().join("program")), &case.stdin)?,
+                            None if workload.fresh => {
+                                let program = format!("{program}// item {item}\n");
+                                run_native(interpreter, language, &program, &case.stdin)?
+                            }
+                            None => run_native(interpreter, language, program, &case.stdin)?,
+                        };
                         failures += usize::from(!ok || out != case.expected);
                     }
                     Ok(failures)
@@ -398,6 +534,18 @@ async fn main() -> anyhow::Result<()> {
     if wanted("js-cpu") {
         workloads.push(js_cpu(&options.node)?);
     }
+    if wanted("rs-small") {
+        workloads.push(rs_small(options.tests));
+    }
+    if wanted("rs-fresh") {
+        workloads.push(rs_fresh());
+    }
+    if wanted("rs-humaneval") {
+        workloads.push(rs_humaneval()?);
+    }
+    if wanted("rs-cpu") {
+        workloads.push(rs_cpu(&options.rustc)?);
+    }
 
     // Load and precompile the runtime outside the measurement.
     let verifier = verifier(options.pool_runs)?;
@@ -409,12 +557,29 @@ async fn main() -> anyhow::Result<()> {
     for workload in &workloads {
         let interpreter = workload.language.interpreter(&options);
         let (sandbox, subprocess) = if workload.name.ends_with("cpu") {
-            // One execution at a time on each side: the per-execution time of the interpreter.
+            // One execution at a time on each side: the per-execution time of the interpreter,
+            // or of the compiled program (built once on each side first, outside the measurement).
+            let built = match workload.language {
+                Lang::Rust => {
+                    run_sandbox(&verifier, workload, 1).await?;
+                    Some(build_rust(interpreter, &workload.program)?)
+                }
+                Lang::Python | Lang::JavaScript => None,
+            };
             let (mut sandbox, mut subprocess) = ((0, 0.0), (0, 0.0));
             for _ in 0..options.cpu_runs {
                 let (n, s) = run_sandbox(&verifier, workload, 1).await?;
                 sandbox = (sandbox.0 + n, sandbox.1 + s);
-                let (n, s) = run_subprocess(interpreter, workload, 1, 1)?;
+                let (n, s) = match &built {
+                    Some(dir) => {
+                        let case = &workload.cases[0];
+                        let started = Instant::now();
+                        let (out, ok) = run_process(Command::new(dir.path().join("program")), &case.stdin)?;
+                        ensure!(ok && out == case.expected, "{}: the native binary failed", workload.name);
+                        (1, started.elapsed().as_secs_f64())
+                    }
+                    None => run_subprocess(interpreter, workload, 1, 1)?,
+                };
                 subprocess = (subprocess.0 + n, subprocess.1 + s);
             }
             (sandbox, subprocess)

@@ -25,6 +25,9 @@ const RUNTIMES_FIX: &str = "run scripts/setup-sandbox, or set sandbox.runtimes_d
 const TOOLCHAIN_FIX: &str = "install Debian's clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32 \
                              (scripts/setup-sandbox does)";
 
+/// How to install what rustc needs to compile to `wasm32-wasi`.
+const RUST_TOOLCHAIN_FIX: &str = "install Debian's rustc and libstd-rust-dev-wasm32 (scripts/setup-sandbox does)";
+
 /// What the compiler's confinement needs.
 const CONFINEMENT_FIX: &str = "run as root, or allow unprivileged user namespaces \
                                (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, \
@@ -48,14 +51,14 @@ pub enum Lack {
     /// The compiler's confinement (`unshare`, `prlimit`) cannot be started.
     #[error("cannot start the confined compiler (unshare, util-linux)")]
     ConfinementMissing { source: Arc<std::io::Error> },
-    /// clang, the linker or the `wasm32-wasi` sysroot is missing.
-    #[error("the C/C++ toolchain is incomplete: {diagnostics}")]
-    Toolchain { diagnostics: String },
+    /// The compiler, the linker or the `wasm32-wasi` libraries are missing.
+    #[error("the {language} toolchain is incomplete: {diagnostics}")]
+    Toolchain { language: &'static str, diagnostics: String },
     /// The kernel refuses the namespaces the compiler runs in.
     #[error("the compiler cannot be confined in namespaces: {diagnostics}")]
     Confinement { diagnostics: String },
-    /// clang runs but cannot build the smallest program of a language.
-    #[error("clang cannot build a minimal {language} program: {diagnostics}")]
+    /// The compiler runs but cannot build the smallest program of a language.
+    #[error("the compiler cannot build a minimal {language} program: {diagnostics}")]
     MinimalProgram { language: &'static str, diagnostics: String },
 }
 
@@ -65,6 +68,9 @@ impl Lack {
         match self {
             Lack::RuntimeNotFound { .. } | Lack::RuntimeUnreadable { .. } => RUNTIMES_FIX,
             Lack::ConfinementMissing { .. } => "install util-linux (unshare, prlimit) and clang",
+            Lack::Toolchain { language: "rust", .. } | Lack::MinimalProgram { language: "rust", .. } => {
+                RUST_TOOLCHAIN_FIX
+            }
             Lack::Toolchain { .. } | Lack::MinimalProgram { .. } => TOOLCHAIN_FIX,
             Lack::Confinement { .. } => CONFINEMENT_FIX,
         }

@@ -1,5 +1,5 @@
-//! C and C++: compiled on the host by Debian's clang to `wasm32-wasi`, then run as WASI preview-1
-//! core modules under the same limits as Python.
+//! C, C++ and Rust: compiled on the host by Debian's clang, or Debian's rustc, to `wasm32-wasi`,
+//! then run as WASI preview-1 core modules under the same limits as Python.
 //!
 //! The compiler is fed hostile input too. It runs in its own mount, PID, network, IPC and UTS
 //! namespaces where `/etc`, `/root`, `/home`, `/var`, `/run` and the like are empty, with an
@@ -24,7 +24,7 @@ use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, classify};
 use crate::{Execution, Limits, SandboxError, Termination};
 
-/// A language clang compiles.
+/// A language compiled on the host to a WASI module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NativeLanguage {
     /// C17.
@@ -33,6 +33,22 @@ pub enum NativeLanguage {
     /// exception's type and `what()` on standard error, and a `catch` never runs (see
     /// `cxxrt.cpp`).
     Cpp,
+    /// Rust 2021 with its standard library only, by Debian's rustc (1.63).
+    Rust,
+    /// Rust built as a test harness (`rustc --test`): the run runs the `#[test]` functions one
+    /// after another (a `fn main` is ignored), and a failing test's panic ends it.
+    RustTests,
+}
+
+impl NativeLanguage {
+    /// The name errors and reports use.
+    fn name(self) -> &'static str {
+        match self {
+            NativeLanguage::C => "c",
+            NativeLanguage::Cpp => "cpp",
+            NativeLanguage::Rust | NativeLanguage::RustTests => "rust",
+        }
+    }
 }
 
 /// Limits on one compilation.
@@ -63,7 +79,7 @@ for h in algorithm array bitset cassert cctype cfloat chrono climits cmath compl
 done > /tmp/include/bits/stdc++.h
 # A missing toolchain is the host's fault, not the source's: say so with its own status.
 command -v "$1" > /dev/null || { echo "$1 is not installed" >&2; exit 124; }
-[ -d /usr/lib/wasm32-wasi ] || { echo "the wasm32-wasi sysroot (wasi-libc) is not installed" >&2; exit 124; }
+[ -d "$SYSROOT" ] || { echo "$SYSROOT_LACK" >&2; exit 124; }
 head -c 1000000 > /tmp/source
 # C++ links the runtime that reports a throw (cxxrt.cpp), given in the environment.
 if [ -n "${CXX_RUNTIME:-}" ]; then printf '%s' "$CXX_RUNTIME" > /tmp/runtime.cpp && set -- "$@" /tmp/runtime.cpp; fi
@@ -83,7 +99,7 @@ pub enum Compiled {
     Rejected(String),
 }
 
-/// Compiles C and C++ with the host's clang and runs the results.
+/// Compiles C and C++ with the host's clang, and Rust with its rustc, and runs the results.
 pub struct NativeRuntime {
     engine: wasmtime::Engine,
     linker: Linker<NativeState>,
@@ -128,7 +144,7 @@ impl NativeRuntime {
         if let Some(hit) = self.cache.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(hit);
         }
-        let compiled = match compile_with_clang(language, source)? {
+        let compiled = match compile_on_host(language, source)? {
             Ok(wasm) => Compiled::Program(load_module(&self.engine, &wasm)?),
             Err(diagnostics) => Compiled::Rejected(diagnostics),
         };
@@ -164,11 +180,24 @@ impl NativeRuntime {
         compiled.await.map_err(|e| SandboxError::TaskFailed { task: "the compiler thread", source: Arc::new(e) })?
     }
 
-    /// Runs a compiled program with `stdin` under `limits`.
-    pub async fn run(&self, module: &Module, stdin: &[u8], limits: &Limits) -> Result<Execution, SandboxError> {
+    /// Runs a program compiled as `build` with `stdin` under `limits`.
+    pub async fn run(
+        &self,
+        module: &Module,
+        build: NativeLanguage,
+        stdin: &[u8],
+        limits: &Limits,
+    ) -> Result<Execution, SandboxError> {
         let started = Instant::now();
         let pipes = Pipes::new(limits);
-        let wasi = pipes.wasi(stdin.to_vec(), 0).build_p1();
+        let mut wasi = pipes.wasi(stdin.to_vec(), 0);
+        if build == NativeLanguage::RustTests {
+            // libtest captures a test's output and prints it once the test has failed, which an
+            // aborting panic never lets it do: without capture the panic's message reaches
+            // standard error.
+            wasi.env("RUST_TEST_NOCAPTURE", "1");
+        }
+        let wasi = wasi.build_p1();
         let mut store =
             Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
         store.limiter(|state| &mut state.limiter);
@@ -226,23 +255,59 @@ impl NativeRuntime {
         self: Arc<Self>,
         host: &Host,
         module: Module,
+        build: NativeLanguage,
         stdin: Vec<u8>,
         limits: Limits,
     ) -> Result<Execution, SandboxError> {
-        host.spawn(async move { self.run(&module, &stdin, &limits).await }).await?
+        host.spawn(async move { self.run(&module, build, &stdin, &limits).await }).await?
     }
 }
 
-/// Runs confined clang; `Ok(Err(diagnostics))` when the source does not compile.
-fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
-    let (compiler, flags): (&str, &[&str]) = match language {
-        NativeLanguage::C => ("clang", &["-x", "c", "-std=gnu17"]),
+/// The clang flags every C and C++ program gets, after the compiler's name.
+const CLANG: [&str; 4] = ["--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-w"];
+/// Where the wasm32-wasi libraries live, checked before compiling.
+const WASI_LIBC: (&str, &str) = ("/usr/lib/wasm32-wasi", "the wasm32-wasi sysroot (wasi-libc) is not installed");
+const RUST_STD: (&str, &str) =
+    ("/usr/lib/rustlib/wasm32-wasi", "the wasm32-wasi Rust standard library (libstd-rust-dev-wasm32) is not installed");
+
+/// The compiler command line for `language` (the script adds the source and `-o`), and the
+/// library folder it needs with the message when that is missing.
+fn compiler_command(language: NativeLanguage) -> (Vec<&'static str>, (&'static str, &'static str)) {
+    match language {
+        NativeLanguage::C => ([&["clang"][..], &CLANG, &["-x", "c", "-std=gnu17"]].concat(), WASI_LIBC),
         NativeLanguage::Cpp => (
-            "clang++",
-            // Debian's libc++.a carries debug information: stripped, a program is a third the size.
-            &["-x", "c++", "-std=gnu++17", "-fignore-exceptions", "-I/tmp/include", "-Wl,--strip-debug"],
+            [
+                &["clang++"][..],
+                &CLANG,
+                // Debian's libc++.a carries debug information: stripped, a program is a third the size.
+                &["-x", "c++", "-std=gnu++17", "-fignore-exceptions", "-I/tmp/include", "-Wl,--strip-debug"],
+            ]
+            .concat(),
+            WASI_LIBC,
         ),
-    };
+        NativeLanguage::Rust | NativeLanguage::RustTests => {
+            let mut command = vec![
+                "rustc",
+                "--target=wasm32-wasi",
+                "--edition=2021",
+                "--crate-name=main",
+                "--cap-lints=allow",
+                "-Copt-level=2",
+                // The standard library's symbols and debug information make a program 70 times
+                // the size; nothing reads them.
+                "-Cstrip=symbols",
+            ];
+            if language == NativeLanguage::RustTests {
+                command.push("--test");
+            }
+            (command, RUST_STD)
+        }
+    }
+}
+
+/// Runs the confined compiler; `Ok(Err(diagnostics))` when the source does not compile.
+fn compile_on_host(language: NativeLanguage, source: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
+    let (compiler, (sysroot, sysroot_lack)) = compiler_command(language);
     let mut command = Command::new("unshare");
     if !is_root() {
         // Mount namespaces need CAP_SYS_ADMIN; a user namespace grants it inside, nowhere else.
@@ -253,16 +318,18 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
         .arg(format!("--as={COMPILE_ADDRESS_SPACE}"))
         .arg(format!("--cpu={COMPILE_CPU_SECONDS}"))
         .arg(format!("--fsize={COMPILE_OUTPUT}"))
-        .args(["sh", "-c", CONFINE, "sh", compiler, "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-w"])
-        .args(flags)
+        .args(["sh", "-c", CONFINE, "sh"])
+        .args(compiler)
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
+        .env("SYSROOT", sysroot)
+        .env("SYSROOT_LACK", sysroot_lack)
         .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| SandboxError::Unavailable {
-        runtime: "c/c++",
+        runtime: language.name(),
         lack: Lack::ConfinementMissing { source: Arc::new(e) },
     })?;
     let mut stdin = child.stdin.take();
@@ -305,12 +372,15 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
     let _ = feeder.join();
     let wasm = reader.join().unwrap_or_default();
     let diagnostics = String::from_utf8_lossy(&diagnostics.join().unwrap_or_default()).into_owned();
-    if let Some(missing) = status.and_then(|status| host_lacks(status.code(), &diagnostics)) {
+    if let Some(missing) = status.and_then(|status| host_lacks(language, status.code(), &diagnostics)) {
         return Err(missing);
     }
     match status {
         None => Ok(Err(format!("the compiler ran past {} s", COMPILE_WALL.as_secs()))),
         Some(status) if status.success() && wasm.starts_with(b"\0asm") => Ok(Ok(wasm)),
+        Some(status) if status.code() == Some(3) && language.name() == "rust" => {
+            Ok(Err(explain_rust_diagnostics(diagnostics)))
+        }
         Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
         // Killed by a limit (CPU time, address space, file size): the source is at fault.
         Some(status) if status.code().is_none() => {
@@ -323,16 +393,34 @@ fn compile_with_clang(language: NativeLanguage, source: &str) -> Result<Result<V
 /// The host's failure behind a compiler exit that is not the source's: an incomplete toolchain
 /// (the confinement script exits 124), or namespaces the kernel refuses (unshare reports its own
 /// failure and exits 1 before the script runs; the script exits 125 when it cannot mount).
-fn host_lacks(code: Option<i32>, diagnostics: &str) -> Option<SandboxError> {
+fn host_lacks(language: NativeLanguage, code: Option<i32>, diagnostics: &str) -> Option<SandboxError> {
     let diagnostics = diagnostics.trim().to_owned();
     let lack = match code {
-        Some(124) => Lack::Toolchain { diagnostics },
+        Some(124) => Lack::Toolchain { language: language.name(), diagnostics },
         Some(125) => Lack::Confinement { diagnostics },
         Some(1) if diagnostics.starts_with("unshare:") => Lack::Confinement { diagnostics },
         _ => return None,
     };
-    Some(SandboxError::Unavailable { runtime: "c/c++", lack })
+    Some(SandboxError::Unavailable { runtime: language.name(), lack })
 }
+
+/// Rust diagnostics, with a note when the program reaches for a crate: only the standard library
+/// is there, and rustc's own message (`unresolved import`, `can't find crate`) does not say so.
+fn explain_rust_diagnostics(diagnostics: String) -> String {
+    const CRATE_MISSING: [&str; 4] =
+        ["can't find crate", "unresolved import", "use of undeclared crate", "failed to resolve: use of undeclared"];
+    if CRATE_MISSING.iter().any(|sign| diagnostics.contains(sign)) {
+        format!(
+            "{diagnostics}\nnote: programs are compiled with rustc {RUST_VERSION} and the standard library alone: \
+             no crates (rand, regex, itertools, ...) are available\n"
+        )
+    } else {
+        diagnostics
+    }
+}
+
+/// The Rust compiler programs get: Debian 12's rustc.
+pub const RUST_VERSION: &str = "1.63";
 
 /// Loads what clang wrote into `engine`.
 fn load_module(engine: &wasmtime::Engine, wasm: &[u8]) -> Result<Module, SandboxError> {
@@ -352,22 +440,22 @@ fn is_root() -> bool {
 }
 
 /// Compiles and links a small program of `language` the way submissions are, and loads it:
-/// `Ok` when clang, the linker, the sysroot (and libc++ for C++) and the confinement all work.
+/// `Ok` when the compiler, the linker, the libraries (libc++ for C++, the standard library for
+/// Rust) and the confinement all work.
 pub(crate) fn probe_toolchain(engine: &wasmtime::Engine, language: NativeLanguage) -> Result<(), SandboxError> {
-    let (name, source) = match language {
-        NativeLanguage::C => ("c", "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n"),
+    let name = language.name();
+    let source = match language {
+        NativeLanguage::C => "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n",
         NativeLanguage::Cpp => {
-            ("cpp", "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n")
+            "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n"
+        }
+        NativeLanguage::Rust | NativeLanguage::RustTests => {
+            "fn main() { let v = vec![1]; println!(\"{}\", v.len()); }\n#[test]\nfn one() { assert_eq!(1, 1); }\n"
         }
     };
-    let named = |error: SandboxError| {
-        if let SandboxError::Unavailable { lack, .. } = error {
-            SandboxError::Unavailable { runtime: name, lack }
-        } else {
-            error
-        }
-    };
-    match compile_with_clang(language, source).map_err(named)? {
+    // Rust is probed as a test harness: that needs libtest as well as the standard library.
+    let build = if language == NativeLanguage::Rust { NativeLanguage::RustTests } else { language };
+    match compile_on_host(build, source)? {
         Ok(wasm) => load_module(engine, &wasm).map(drop),
         Err(diagnostics) => Err(SandboxError::Unavailable {
             runtime: name,
@@ -438,23 +526,31 @@ impl<K: std::hash::Hash + Eq + Clone, V> Lru<K, V> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Lru, host_lacks};
+    use super::{Lru, NativeLanguage, explain_rust_diagnostics, host_lacks};
 
     #[test]
     fn a_missing_toolchain_or_refused_namespaces_are_the_hosts_not_the_sources() {
-        let refused = host_lacks(Some(1), "unshare: unshare failed: Operation not permitted\n");
+        let refused = host_lacks(NativeLanguage::Cpp, Some(1), "unshare: unshare failed: Operation not permitted\n");
         assert!(
             refused.as_ref().is_some_and(|e| e.is_unavailable() && e.reason().contains("cannot be confined")),
             "{refused:?}"
         );
         assert!(refused.is_some_and(|e| e.fix().contains("user namespaces")));
-        let missing = host_lacks(Some(124), "clang++ is not installed\n");
+        let missing = host_lacks(NativeLanguage::Cpp, Some(124), "clang++ is not installed\n");
         assert!(missing.is_some_and(|e| e.reason().contains("clang++ is not installed") && e.fix().contains("lld")));
-        assert!(host_lacks(Some(125), "mount: permission denied").is_some());
+        assert!(host_lacks(NativeLanguage::Cpp, Some(125), "mount: permission denied").is_some());
         // Anything else is not blamed on the host's set-up.
-        assert!(host_lacks(Some(1), "sh: 1: something else").is_none());
-        assert!(host_lacks(Some(2), "unshare: odd").is_none());
-        assert!(host_lacks(None, "").is_none());
+        assert!(host_lacks(NativeLanguage::Cpp, Some(1), "sh: 1: something else").is_none());
+        assert!(host_lacks(NativeLanguage::Cpp, Some(2), "unshare: odd").is_none());
+        assert!(host_lacks(NativeLanguage::Cpp, None, "").is_none());
+    }
+
+    #[test]
+    fn a_missing_crate_is_explained() {
+        let explained = explain_rust_diagnostics("error[E0432]: unresolved import `rand`".into());
+        assert!(explained.contains("no crates") && explained.starts_with("error[E0432]"), "{explained}");
+        let plain = explain_rust_diagnostics("error[E0308]: mismatched types".into());
+        assert_eq!(plain, "error[E0308]: mismatched types");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The sandbox its owner makes and shares: a [`Host`] (the engine and worker threads) with the
-//! guest runtimes (Python, JavaScript, C and C++) loaded in it on first use, and the probes of the host's C/C++ toolchain.
+//! guest runtimes (Python, JavaScript, C, C++ and Rust) loaded in it on first use, and the probes
+//! of the host's compilers.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,9 +18,11 @@ pub struct Sandbox {
     python: Retrying<PythonRuntime>,
     javascript: Retrying<JavaScriptRuntime>,
     native: Retrying<NativeRuntime>,
-    /// Whether clang compiles and links a small C, and a small C++, program here.
+    /// Whether clang compiles and links a small C, and a small C++, program here, and rustc a
+    /// small Rust program.
     c_toolchain: Retrying<()>,
     cpp_toolchain: Retrying<()>,
+    rust_toolchain: Retrying<()>,
 }
 
 impl Sandbox {
@@ -38,6 +41,7 @@ impl Sandbox {
             native: Retrying::new(backoff),
             c_toolchain: Retrying::new(backoff),
             cpp_toolchain: Retrying::new(backoff),
+            rust_toolchain: Retrying::new(backoff),
         })
     }
 
@@ -67,17 +71,19 @@ impl Sandbox {
         })
     }
 
-    /// The C and C++ runtime. It does not check the toolchain: see [`Sandbox::toolchain`].
+    /// The runtime of compiled languages (C, C++, Rust). It does not check the toolchain: see
+    /// [`Sandbox::toolchain`].
     pub fn native(&self) -> Result<Arc<NativeRuntime>, SandboxError> {
         self.native.get_or_try(|| NativeRuntime::new(&self.host))
     }
 
-    /// Checks, once and again after a backoff while it fails, that the host's clang compiles
+    /// Checks, once and again after a backoff while it fails, that the host's compiler compiles
     /// and links a small program of `language` in its confinement (blocking).
     pub fn toolchain(&self, language: NativeLanguage) -> Result<(), SandboxError> {
         let (cell, guest) = match language {
             NativeLanguage::C => (&self.c_toolchain, GuestLanguage::C),
             NativeLanguage::Cpp => (&self.cpp_toolchain, GuestLanguage::Cpp),
+            NativeLanguage::Rust | NativeLanguage::RustTests => (&self.rust_toolchain, GuestLanguage::Rust),
         };
         cell.get_or_try(|| {
             let probed = crate::native::probe_toolchain(&self.host.engine, language);
@@ -95,6 +101,7 @@ impl Sandbox {
             GuestLanguage::C => self.native().and_then(|_| self.toolchain(NativeLanguage::C)),
             GuestLanguage::Cpp => self.native().and_then(|_| self.toolchain(NativeLanguage::Cpp)),
             GuestLanguage::JavaScript => self.javascript().map(|_| ()),
+            GuestLanguage::Rust => self.native().and_then(|_| self.toolchain(NativeLanguage::Rust)),
         }
     }
 
@@ -105,6 +112,7 @@ impl Sandbox {
             GuestLanguage::C => self.c_toolchain.availability(),
             GuestLanguage::Cpp => self.cpp_toolchain.availability(),
             GuestLanguage::JavaScript => self.javascript.availability(),
+            GuestLanguage::Rust => self.rust_toolchain.availability(),
         }
     }
 

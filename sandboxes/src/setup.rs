@@ -21,20 +21,23 @@ pub enum GuestLanguage {
     Cpp,
     /// JavaScript on QuickJS-NG as a WASI module.
     JavaScript,
+    /// Rust, compiled by the host's rustc.
+    Rust,
 }
 
 impl GuestLanguage {
     /// Every language, in the order reports list them.
-    pub const ALL: [GuestLanguage; 4] =
-        [GuestLanguage::Python, GuestLanguage::C, GuestLanguage::Cpp, GuestLanguage::JavaScript];
+    pub const ALL: [GuestLanguage; 5] =
+        [GuestLanguage::Python, GuestLanguage::C, GuestLanguage::Cpp, GuestLanguage::JavaScript, GuestLanguage::Rust];
 
-    /// The name items use (`python`, `c`, `cpp`, `javascript`).
+    /// The name items use (`python`, `c`, `cpp`, `javascript`, `rust`).
     pub fn as_str(self) -> &'static str {
         match self {
             GuestLanguage::Python => "python",
             GuestLanguage::C => "c",
             GuestLanguage::Cpp => "cpp",
             GuestLanguage::JavaScript => "javascript",
+            GuestLanguage::Rust => "rust",
         }
     }
 
@@ -45,6 +48,7 @@ impl GuestLanguage {
             GuestLanguage::C => "C17 (GNU), Debian's clang to wasm32-wasi with wasi-libc",
             GuestLanguage::Cpp => "C++17 (GNU), Debian's clang++ to wasm32-wasi with libc++",
             GuestLanguage::JavaScript => "QuickJS-NG 0.17.0 (ES2023) with Node.js's console, process and require",
+            GuestLanguage::Rust => "Rust 2021, Debian's rustc 1.63 to wasm32-wasi, standard library only",
         }
     }
 }

@@ -189,6 +189,24 @@ def test_nodejs_programs_run(server_url: str) -> None:
     assert run.run_result.stdout == "42 [ 2, 40 ]\n"
 
 
+def test_rust_programs_compile_and_run(server_url: str) -> None:
+    run = run_code(
+        RunCodeRequest(
+            code="fn main() {\n    let mut s = String::new();\n"
+            "    std::io::stdin().read_line(&mut s).unwrap();\n"
+            "    let n: u64 = s.trim().parse().unwrap();\n"
+            '    println!("{}", (1..=n).sum::<u64>());\n}\n',
+            stdin="100",
+            language="rust",
+        ),
+        endpoint=server_url,
+        max_attempts=1,
+    )
+    assert run.status == RunStatus.Success, run
+    assert run.run_result.stdout == "5050\n"
+    assert run.compile_result is not None and run.compile_result.return_code == 0
+
+
 def test_what_is_not_supported_answers_the_error_shape(server_url: str) -> None:
     # A language SandboxFusion knows and this server does not run: SandboxError, which the
     # client raises after its retries.

@@ -19,7 +19,7 @@ async fn run_as(language: NativeLanguage, source: &str, stdin: &str, limits: Lim
         Compiled::Program(module) => module,
         Compiled::Rejected(diagnostics) => anyhow::bail!("does not compile: {diagnostics}"),
     };
-    Ok(native.run_on(sandbox.host(), module, stdin.as_bytes().to_vec(), limits).await?)
+    Ok(native.run_on(sandbox.host(), module, language, stdin.as_bytes().to_vec(), limits).await?)
 }
 
 #[tokio::test]

@@ -105,6 +105,7 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
                     GuestLanguage::C => "c compiler",
                     GuestLanguage::Cpp => "c++ compiler",
                     GuestLanguage::JavaScript => "javascript runtime",
+                    GuestLanguage::Rust => "rust compiler",
                 };
                 checks.push(match outcome {
                     Ok(dir) if language == GuestLanguage::Python => {

@@ -8,8 +8,9 @@ use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
 /// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-/// WASI, JavaScript on QuickJS-NG compiled to WASI, or C/C++ compiled by clang to `wasm32-wasi`,
-/// run by wasmtime) and scores the fraction of tests passed or all-or-nothing.
+/// WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
+/// rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+/// all-or-nothing.
 ///
 /// Give the program as `program`, or the whole `response`, whose last fenced code block is the
 /// program. Give exactly one kind of test:
@@ -18,10 +19,12 @@ use serde_json::Value;
 ///   standard output with `expected_stdout` using the `checker`;
 /// - `function_tests` (Python, JavaScript): calls `entry_point` with each case's `args` in one
 ///   instance and compares the returned value with `expected`;
-/// - `check` (Python, JavaScript): a test program run after the program that raises on failure.
-///   In Python it defines `check(candidate)`, called with the entry point; a JavaScript test
-///   program runs its own tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines
-///   `check(candidate)`. It passes when it finishes without an error.
+/// - `check`: a test program run after the program that raises on failure. In Python it defines
+///   `check(candidate)`, called with the entry point; a JavaScript test program runs its own
+///   tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
+///   A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
+///   `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
+///   without an error.
 ///
 /// Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
 /// `time_limit` verdicts, so the same program earns the same reward however loaded the server
@@ -61,16 +64,21 @@ pub struct CodeInput {
 pub enum Language {
     /// CPython 3.14; only the preloaded standard-library modules can be imported.
     Python,
-    /// C17 (GNU dialect) compiled by clang to `wasm32-wasi`; standard-input tests only.
+    /// C17 (GNU dialect) compiled by clang to `wasm32-wasi`; standard-input tests or `check`.
     C,
     /// C++17 (GNU dialect) compiled by clang to `wasm32-wasi`, with `<bits/stdc++.h>`;
-    /// standard-input tests only. A `throw` ends the program (a `catch` never runs).
+    /// standard-input tests or `check`. A `throw` ends the program (a `catch` never runs).
     Cpp,
     /// JavaScript (ES2023) on QuickJS-NG, run as a Node.js script: `console`, `process`
     /// (stdin, stdout, exit), `require` of `fs` (standard input), `readline`, `assert`, `util`
     /// and `events`, timers and `Buffer`. No npm packages.
     #[serde(alias = "js")]
     Javascript,
+    /// Rust 2021 compiled by Debian's rustc 1.63 to `wasm32-wasi`, standard library only (no
+    /// crates); standard-input tests or `check` (a program without `fn main` whose functions are
+    /// marked `#[test]` runs as a test harness).
+    #[serde(alias = "rs")]
+    Rust,
 }
 
 impl Language {
@@ -80,6 +88,7 @@ impl Language {
             Language::C => "c",
             Language::Cpp => "cpp",
             Language::Javascript => "javascript",
+            Language::Rust => "rust",
         }
     }
 }
@@ -121,11 +130,13 @@ pub struct FunctionCase {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckProgram {
-    /// The test program: Python defining `check(candidate)`, or JavaScript that runs its tests
-    /// (or defines `check(candidate)`); it raises (usually `AssertionError`) on failure.
+    /// The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
+    /// defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
+    /// `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
+    /// on failure.
     #[schema(max_length = 1000000)]
     pub program: String,
-    /// The function under test (passed to `check`).
+    /// The function under test (passed to `check`; a compiled test program calls it itself).
     #[schema(min_length = 1, max_length = 200)]
     pub entry_point: String,
 }

@@ -147,8 +147,8 @@ fn validate(input: &CodeInput) -> Result<(), String> {
     if input.program.is_some() == input.response.is_some() {
         return Err("give exactly one of `program` and `response`".into());
     }
-    if native_language(input.language).is_some() && input.tests.is_none() {
-        return Err(format!("{} programs take standard-input `tests` only", input.language.as_str()));
+    if native_language(input.language).is_some() && input.function_tests.is_some() {
+        return Err(format!("{} programs take standard-input `tests` or a `check` program", input.language.as_str()));
     }
     if input.tests.as_ref().is_some_and(|t| t.is_empty() || t.len() > 1000) {
         return Err("`tests` must hold 1 to 1000 tests".into());
@@ -177,8 +177,8 @@ pub(crate) struct Runner {
     pub(crate) sandbox: Arc<Sandbox>,
     /// The Python runtime: loaded for Python items and for checker programs, which are Python.
     pub(crate) python: Option<Arc<PythonRuntime>>,
-    /// The compiled program of a C or C++ item.
-    pub(crate) native: Option<(Arc<NativeRuntime>, Module)>,
+    /// The compiled program of a C, C++ or Rust item.
+    pub(crate) native: Option<NativeProgram>,
     /// The JavaScript runtime, for JavaScript items.
     pub(crate) javascript: Option<Arc<JavaScriptRuntime>>,
     pub(crate) limits: Limits,
@@ -237,11 +237,13 @@ impl Runner {
         if self.javascript.is_some() {
             return self.run_javascript(program, stdin, JsHarness::None, 1).await;
         }
-        let Some((native, module)) = &self.native else {
+        let Some(native) = &self.native else {
             return self.run(program, stdin, None, 1).await;
         };
         let (limits, capped) = self.limits_for(1)?;
-        let run = Arc::clone(native).run_on(self.sandbox.host(), module.clone(), stdin.to_vec(), limits).await?;
+        let runtime = Arc::clone(&native.runtime);
+        let run =
+            runtime.run_on(self.sandbox.host(), native.module.clone(), native.build, stdin.to_vec(), limits).await?;
         deadline_check(run, GuestOutcome::default(), capped)
     }
 
@@ -264,6 +266,10 @@ impl Runner {
                 }
             };
             return self.run_javascript(program, b"", harness, fuel_factor).await;
+        }
+        if self.native.is_some() {
+            // The test program was compiled in (`compiled_source`): the run is the test.
+            return self.run_program(program, b"").await;
         }
         let harness = match harness {
             Harness::Calls(tests) => {
@@ -357,7 +363,14 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
     let limits = options.run_settings().limits();
     let native = match native_language(input.language) {
         None => None,
-        Some(language) => match compile(&sandbox, language, program.clone()).await {
+        // A compiled language's test program is compiled with the program, after it.
+        Some(language) => match compile(
+            &sandbox,
+            build(language, input.check.as_ref()),
+            compiled_source(&program, input.check.as_ref()),
+        )
+        .await
+        {
             Ok(Ok(compiled)) => Some(compiled),
             Ok(Err(diagnostics)) => {
                 let count = input.tests.as_ref().map_or(1, Vec::len);
@@ -442,6 +455,7 @@ pub(crate) fn guest(language: Language) -> GuestLanguage {
         Language::C => GuestLanguage::C,
         Language::Cpp => GuestLanguage::Cpp,
         Language::Javascript => GuestLanguage::JavaScript,
+        Language::Rust => GuestLanguage::Rust,
     }
 }
 
@@ -451,6 +465,25 @@ pub(crate) fn native_language(language: Language) -> Option<NativeLanguage> {
         Language::Python | Language::Javascript => None,
         Language::C => Some(NativeLanguage::C),
         Language::Cpp => Some(NativeLanguage::Cpp),
+        Language::Rust => Some(NativeLanguage::Rust),
+    }
+}
+
+/// How a compiled item is built: Rust whose test program marks functions `#[test]` as a test
+/// harness, which runs them (and ignores a `fn main` the program may have), anything else as a
+/// program.
+pub(crate) fn build(language: NativeLanguage, check: Option<&CheckProgram>) -> NativeLanguage {
+    match (language, check) {
+        (NativeLanguage::Rust, Some(check)) if check.program.contains("#[test]") => NativeLanguage::RustTests,
+        (language, _) => language,
+    }
+}
+
+/// The source a compiled item builds: its program, followed by its test program if it has one.
+pub(crate) fn compiled_source(program: &str, check: Option<&CheckProgram>) -> String {
+    match check {
+        Some(check) => format!("{program}\n{}\n", check.program),
+        None => program.to_owned(),
     }
 }
 
@@ -498,17 +531,26 @@ pub(crate) fn sandbox_failure(
     Verdict::internal_error(reason).with("tests", reports)
 }
 
-/// Compiles a C or C++ program off the async workers: `Ok(Err(diagnostics))` when it does not
-/// compile.
+/// A compiled program, ready to run.
+#[derive(Clone)]
+pub(crate) struct NativeProgram {
+    pub(crate) runtime: Arc<NativeRuntime>,
+    pub(crate) module: Module,
+    /// How it was built (a Rust test harness runs with its own settings).
+    pub(crate) build: NativeLanguage,
+}
+
+/// Compiles a C, C++ or Rust program off the async workers: `Ok(Err(diagnostics))` when it
+/// does not compile.
 pub(crate) async fn compile(
     sandbox: &Arc<Sandbox>,
-    language: NativeLanguage,
+    build: NativeLanguage,
     program: String,
-) -> Result<Result<(Arc<NativeRuntime>, Module), String>, SandboxError> {
+) -> Result<Result<NativeProgram, String>, SandboxError> {
     let sandbox = Arc::clone(sandbox);
-    let native = tokio::task::spawn_blocking(move || sandbox.native()).await.map_err(set_up_failed)??;
-    Ok(match Arc::clone(&native).compile_queued(language, program).await? {
-        Compiled::Program(module) => Ok((native, module)),
+    let runtime = tokio::task::spawn_blocking(move || sandbox.native()).await.map_err(set_up_failed)??;
+    Ok(match Arc::clone(&runtime).compile_queued(build, program).await? {
+        Compiled::Program(module) => Ok(NativeProgram { runtime, module, build }),
         Compiled::Rejected(diagnostics) => Err(diagnostics),
     })
 }
@@ -636,13 +678,29 @@ async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> 
         Ok(done) => done,
         Err(stop) => return Err((stop, Vec::new())),
     };
+    let compiled = runner.native.is_some();
     let verdict = match limit_verdict(&run) {
+        // A compiled test program's failed assertion aborts the program (a trap).
+        Some(TestVerdict::RuntimeError) if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
         Some(verdict) => verdict,
-        None if run.exit_code == 0 && outcome.report == "checked" => TestVerdict::Passed,
+        None if run.exit_code == 0 && (compiled || outcome.report == "checked") => TestVerdict::Passed,
         None if outcome.exception.as_deref() == Some("AssertionError") => TestVerdict::WrongAnswer,
+        None if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
         None => failed_run(&outcome),
     };
     Ok(vec![TestReport::from_run(verdict, &run, &outcome)])
+}
+
+/// Whether a compiled program's standard error shows a failed assertion, as C's `assert` (in
+/// wasi-libc) and Rust's `assert!`, `assert_eq!` and `assert_ne!` report one, rather than
+/// another runtime error.
+fn failed_assertion(stderr: &[u8]) -> bool {
+    let stderr = String::from_utf8_lossy(stderr);
+    stderr.lines().any(|line| {
+        line.starts_with("Assertion failed: ")
+            || line.contains("panicked at 'assertion failed")
+            || line.contains("panicked at 'assertion `")
+    })
 }
 
 fn score(reports: Vec<TestReport>, options: &CodeOptions, language: &str) -> Verdict {

@@ -85,7 +85,10 @@ impl CodeVerifier {
         match compiled {
             Compiled::Rejected(diagnostics) => Ok(SingleRun::CompileError { diagnostics, compile_time }),
             Compiled::Program(module) => {
-                let execution = native.run_on(sandbox.host(), module, stdin, limits).await.map_err(sandbox_error)?;
+                let execution = native
+                    .run_on(sandbox.host(), module, native_language, stdin, limits)
+                    .await
+                    .map_err(sandbox_error)?;
                 Ok(SingleRun::Ran { compile_time: Some(compile_time), execution })
             }
         }

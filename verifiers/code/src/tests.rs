@@ -80,7 +80,7 @@ mod sandbox_failures {
     fn an_unavailable_language_is_invalid_input_with_the_reason_and_fix() {
         let error = SandboxError::Unavailable {
             runtime: "c",
-            lack: Lack::Toolchain { diagnostics: "clang is not installed".into() },
+            lack: Lack::Toolchain { language: "c", diagnostics: "clang is not installed".into() },
         };
         let verdict = crate::judge::unavailable(referee_sandbox::GuestLanguage::C, &error);
         assert_eq!((verdict.status, verdict.score), (Status::InvalidInput, 0.0));

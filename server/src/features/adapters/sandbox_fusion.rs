@@ -218,7 +218,7 @@ pub async fn run_code(
         return Err(ApiError::invalid(
             "unknown_language",
             format!(
-                "`{}` is not a SandboxFusion language id; Referee runs `python`, `cpp` and `nodejs`",
+                "`{}` is not a SandboxFusion language id; Referee runs `python`, `cpp`, `nodejs` and `rust`",
                 request.language
             ),
         ));
@@ -230,9 +230,10 @@ pub async fn run_code(
         "python" => Language::Python,
         "cpp" => Language::Cpp,
         "nodejs" => Language::Javascript,
+        "rust" => Language::Rust,
         other => {
             return Ok(axum::Json(RunCodeResponse::sandbox_error(format!(
-                "language `{other}` is not supported by this server; it runs `python`, `cpp` and `nodejs`"
+                "language `{other}` is not supported by this server; it runs `python`, `cpp`, `nodejs` and `rust`"
             ))));
         }
     };

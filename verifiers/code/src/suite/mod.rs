@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use futures::future::join_all;
 use referee_core::{Admission, Budget, Busy, Description, RewardModel, Status, Verdict};
-use referee_sandbox::{Chain, Module, NativeRuntime, SandboxError};
+use referee_sandbox::{Chain, SandboxError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -31,8 +31,8 @@ use crate::checker::{Tolerance, outputs_match};
 use crate::extract::last_fenced_block;
 use crate::input::{CheckerKind, Language};
 use crate::judge::{
-    Runner, Stop, TestVerdict, compile, excerpt, failed_run, guest, limit_verdict, load_off_thread, native_language,
-    unavailable,
+    NativeProgram, Runner, Stop, TestVerdict, compile, excerpt, failed_run, guest, limit_verdict, load_off_thread,
+    native_language, unavailable,
 };
 use crate::sandbox::SandboxCell;
 use read::{ReadTest, Test, Unread, shorten};
@@ -155,7 +155,7 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
         Ok(javascript) => javascript,
         Err(error) => return Verdict::internal_error(Chain(&error).to_string()),
     };
-    let runner = |native: Option<(Arc<NativeRuntime>, Module)>| Runner {
+    let runner = |native: Option<NativeProgram>| Runner {
         sandbox: Arc::clone(&sandbox),
         python: python.clone(),
         native,

@@ -1,6 +1,7 @@
 //! The code verifier's integration tests: HumanEval's canonical solutions (Python, and
-//! HumanEval-X's C++ and JavaScript, the latter against Node.js), the hostile corpora, C/C++ and
-//! JavaScript programs, and a sandbox that cannot load its runtime.
+//! HumanEval-X's C++, JavaScript and Rust, the latter two against Node.js and native rustc), the
+//! hostile corpora, C/C++, JavaScript and Rust programs, and a sandbox that cannot load its
+//! runtime.
 
 mod code_tests;
 mod common;
@@ -8,6 +9,8 @@ mod hostile;
 mod humaneval;
 mod humaneval_x_cpp;
 mod humaneval_x_js;
+mod humaneval_x_rust;
 mod javascript;
 mod native;
+mod rust;
 mod sandbox_error;

@@ -1,0 +1,97 @@
+//! Rust programs: standard-input tests, `check` programs (a `fn main` of assertions, as MultiPL-E
+//! writes them, or `#[test]` functions, as HumanEval-X and `cargo test` do), and C test programs
+//! through the same `check`.
+
+use referee_core::Status;
+use serde_json::{Value, json};
+
+use super::common;
+
+const SUM: &str = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    let total: i64 = s.split_whitespace().skip(1).map(|x| x.parse::<i64>().unwrap()).sum();\n    println!(\"{total}\");\n}\n";
+const SUM_I32: &str = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    let total: i32 = s.split_whitespace().skip(1).map(|x| x.parse::<i32>().unwrap()).fold(0, |a, b| a.wrapping_add(b));\n    println!(\"{total}\");\n}\n";
+
+/// `add` and its tests in the two shapes, with a program that also has a `main`.
+const ADD: &str = "fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
+const ADD_WRONG: &str = "fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\n";
+const ADD_WITH_MAIN: &str =
+    "fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\nfn main() {\n    println!(\"{}\", add(1, 2));\n}\n";
+const MAIN_TESTS: &str = "fn main() {\n    let candidate = add;\n    assert_eq!(candidate(1, 2), 3);\n    assert_eq!(candidate(-4, 4), 0);\n}\n";
+const UNIT_TESTS: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn small() {\n        assert_eq!(add(1, 2), 3);\n    }\n    #[test]\n    fn signs() {\n        assert_eq!(add(-4, 4), 0);\n    }\n}\n";
+
+fn verdict_names(details: &serde_json::Map<String, Value>) -> Vec<String> {
+    details["tests"]
+        .as_array()
+        .map(|t| t.iter().map(|t| t["verdict"].as_str().unwrap_or("?").to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rust_programs_are_judged_on_standard_input_and_check_programs() -> anyhow::Result<()> {
+    let stdin_tests = json!([
+        {"stdin": "3\n1 2 3\n", "expected_stdout": "6\n"},
+        {"stdin": "2\n2000000000 2000000000\n", "expected_stdout": "4000000000\n"},
+    ]);
+    let check = |program: &str, tests: &str| json!({"language": "rust", "program": program, "check": {"program": tests, "entry_point": "add"}});
+    let items = [
+        json!({"language": "rust", "program": SUM, "tests": stdin_tests, "options": {"scoring": "fraction"}}),
+        json!({"language": "rs", "program": SUM_I32, "tests": stdin_tests, "options": {"scoring": "fraction"}}),
+        check(ADD, MAIN_TESTS),
+        check(ADD_WRONG, MAIN_TESTS),
+        check(ADD, UNIT_TESTS),
+        check(ADD_WRONG, UNIT_TESTS),
+        // A program with a `main` of its own: the `#[test]` functions still run, not its main.
+        check(ADD_WITH_MAIN, UNIT_TESTS),
+        // A program that does not compile with its tests.
+        check("fn add(a: i64) -> i64 { a }", MAIN_TESTS),
+    ];
+    let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
+    let verdicts = common::judge(items).await;
+    let names: Vec<Vec<String>> = verdicts.iter().map(|v| verdict_names(&v.details)).collect();
+    assert_eq!(verdicts[0].status, Status::Correct, "{:?}", verdicts[0].details);
+    assert_eq!(names[1], ["passed", "wrong_answer"]);
+    assert_eq!(verdicts[2].status, Status::Correct, "{:?}", verdicts[2].details);
+    assert_eq!(names[3], ["wrong_answer"], "a failed assert_eq! is a wrong answer: {:?}", verdicts[3].details);
+    assert_eq!(verdicts[4].status, Status::Correct, "{:?}", verdicts[4].details);
+    assert_eq!(names[5], ["wrong_answer"], "{:?}", verdicts[5].details);
+    assert_eq!(names[6], ["wrong_answer"], "{:?}", verdicts[6].details);
+    assert_eq!(names[7], ["compile_error"]);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crate_is_a_compile_error_that_says_only_std_is_there() -> anyhow::Result<()> {
+    let item = json!({
+        "language": "rust",
+        "program": "use itertools::Itertools;\nfn main() { println!(\"{}\", [1, 2].iter().join(\",\")); }\n",
+        "tests": [{"stdin": "", "expected_stdout": "1,2\n"}],
+    });
+    let verdicts = common::judge(vec![serde_json::from_value(item)?]).await;
+    assert_eq!(verdict_names(&verdicts[0].details), ["compile_error"]);
+    let message = verdicts[0].details["tests"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("itertools") && message.contains("standard library alone"), "{message}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn c_and_cpp_check_programs_run_after_the_program() -> anyhow::Result<()> {
+    let c_tests = "#include <assert.h>\nint main(void) {\n    assert(add(1, 2) == 3);\n    assert(add(-4, 4) == 0);\n    return 0;\n}\n";
+    let cpp_tests = "#undef NDEBUG\n#include <cassert>\nint main() {\n    assert(add(1, 2) == 3);\n}\n";
+    let check = |language: &str, program: &str, tests: &str| json!({"language": language, "program": program, "check": {"program": tests, "entry_point": "add"}});
+    let items = [
+        check("c", "int add(int a, int b) { return a + b; }\n", c_tests),
+        check("c", "int add(int a, int b) { return a * b; }\n", c_tests),
+        check("cpp", "#include <bits/stdc++.h>\nint add(int a, int b) { return a + b; }\n", cpp_tests),
+        check(
+            "cpp",
+            "#include <bits/stdc++.h>\nint add(int a, int b) { throw std::runtime_error(\"no\"); }\n",
+            cpp_tests,
+        ),
+    ];
+    let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
+    let verdicts = common::judge(items).await;
+    assert_eq!(verdicts[0].status, Status::Correct, "{:?}", verdicts[0].details);
+    assert_eq!(verdict_names(&verdicts[1].details), ["wrong_answer"], "{:?}", verdicts[1].details);
+    assert_eq!(verdicts[2].status, Status::Correct, "{:?}", verdicts[2].details);
+    assert_eq!(verdict_names(&verdicts[3].details), ["runtime_error"], "{:?}", verdicts[3].details);
+    Ok(())
+}

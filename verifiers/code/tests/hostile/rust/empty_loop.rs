@@ -1,0 +1,5 @@
+// expect: time_limit
+#[allow(clippy::empty_loop)]
+fn main() {
+    loop {}
+}

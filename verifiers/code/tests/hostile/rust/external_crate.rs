@@ -1,0 +1,5 @@
+// expect: compile_error
+use rand::Rng;
+fn main() {
+    println!("{}", rand::thread_rng().gen::<u8>());
+}

@@ -1,0 +1,5 @@
+// expect: compile_error
+#![feature(never_type)]
+fn main() {
+    println!("ok");
+}

@@ -1,0 +1,6 @@
+// expect: output_limit
+fn main() {
+    loop {
+        eprintln!("{}", "y".repeat(4096));
+    }
+}

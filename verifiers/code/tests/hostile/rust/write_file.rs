@@ -1,0 +1,5 @@
+// expect: runtime_error
+fn main() {
+    std::fs::write("/tmp/referee-pwned", b"pwned").unwrap();
+    println!("ok");
+}

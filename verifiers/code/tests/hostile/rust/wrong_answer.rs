@@ -1,0 +1,4 @@
+// expect: wrong_answer
+fn main() {
+    println!("not ok");
+}
