@@ -879,9 +879,14 @@ export interface components {
         };
         /** @description A HumanEval-style test program. */
         CheckProgram: {
-            /** @description The name of the function passed to `check`. */
+            /** @description The function under test (passed to `check`; a compiled test program calls it itself). */
             entry_point: string;
-            /** @description Source defining `check(candidate)`, which raises (usually `AssertionError`) on failure. */
+            /**
+             * @description The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
+             *     defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
+             *     `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
+             *     on failure.
+             */
             program: string;
         };
         /**
@@ -893,18 +898,23 @@ export interface components {
         ChoiceReference: string | string[];
         /**
          * @description Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-         *     WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
-         *     tests passed or all-or-nothing.
+         *     WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
+         *     rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+         *     all-or-nothing.
          *
          *     Give the program as `program`, or the whole `response`, whose last fenced code block is the
          *     program. Give exactly one kind of test:
          *
          *     - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
          *       standard output with `expected_stdout` using the `checker`;
-         *     - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
-         *       the returned value with `expected`;
-         *     - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
-         *       returns without raising.
+         *     - `function_tests` (Python, JavaScript): calls `entry_point` with each case's `args` in one
+         *       instance and compares the returned value with `expected`;
+         *     - `check`: a test program run after the program that raises on failure. In Python it defines
+         *       `check(candidate)`, called with the entry point; a JavaScript test program runs its own
+         *       tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
+         *       A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
+         *       `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
+         *       without an error.
          *
          *     Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
          *     `time_limit` verdicts, so the same program earns the same reward however loaded the server
@@ -936,7 +946,7 @@ export interface components {
              */
             checker?: components["schemas"]["CheckerKind"];
             /**
-             * @description The special judge for `checker: program`, in the item's sandbox language (Python).
+             * @description The special judge for `checker: program`, a Python program whatever the item's language.
              * @default null
              */
             checker_program?: string | null;
@@ -1946,12 +1956,12 @@ export interface components {
          * @description The language of a program.
          * @enum {string}
          */
-        Language: "python" | "c" | "cpp";
+        Language: "python" | "c" | "cpp" | "javascript" | "rust";
         /** @description One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it. */
         LanguageAvailability: {
             /** @description How to make it available. */
             fix?: string | null;
-            /** @description `python`, `c` or `cpp`. */
+            /** @description `python`, `c`, `cpp` or `javascript`. */
             language: string;
             /** @description Why it is unavailable. */
             reason?: string | null;
@@ -1960,6 +1970,8 @@ export interface components {
              * @description Milliseconds until its set-up is tried again (at the next use after that).
              */
             retry_in_ms?: number | null;
+            /** @description The runtime or compiler its programs get, with its version. */
+            runtime: string;
             status: components["schemas"]["LanguageState"];
         };
         /**

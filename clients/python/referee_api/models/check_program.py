@@ -15,8 +15,11 @@ class CheckProgram:
     """A HumanEval-style test program.
 
     Attributes:
-        entry_point (str): The name of the function passed to `check`.
-        program (str): Source defining `check(candidate)`, which raises (usually `AssertionError`) on failure.
+        entry_point (str): The function under test (passed to `check`; a compiled test program calls it itself).
+        program (str): The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
+            defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
+            `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
+            on failure.
     """
 
     entry_point: str

@@ -20,8 +20,8 @@ class CodeOptions:
 
     Attributes:
         checker (CheckerKind | Unset): How outputs are compared.
-        checker_program (None | str | Unset): The special judge for `checker: program`, in the item's sandbox language
-            (Python).
+        checker_program (None | str | Unset): The special judge for `checker: program`, a Python program whatever the
+            item's language.
         float_abs_tol (float | Unset): Absolute tolerance of the `float` checker (default 1e-6). Default: 1e-06.
         float_rel_tol (float | Unset): Relative tolerance of the `float` checker (default 1e-6). Default: 1e-06.
         fuel (int | Unset): Fuel per test (default 2·10^10, about two seconds of interpreter CPU). Default: 20000000000.

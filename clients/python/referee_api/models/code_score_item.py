@@ -29,18 +29,23 @@ class CodeScoreItem:
         Attributes:
             input_ (CodeInput): Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled
                 to
-                WASI, or C/C++ compiled by clang to `wasm32-wasi`, run by wasmtime) and scores the fraction of
-                tests passed or all-or-nothing.
+                WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
+                rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+                all-or-nothing.
 
                 Give the program as `program`, or the whole `response`, whose last fenced code block is the
                 program. Give exactly one kind of test:
 
                 - `tests`: standard-input tests; each runs the program in a fresh instance and compares its
                   standard output with `expected_stdout` using the `checker`;
-                - `function_tests` (Python): calls `entry_point` with each case's `args` in one instance and compares
-                  the returned value with `expected`;
-                - `check` (Python): a HumanEval-style program defining `check(candidate)` with asserts; passes when it
-                  returns without raising.
+                - `function_tests` (Python, JavaScript): calls `entry_point` with each case's `args` in one
+                  instance and compares the returned value with `expected`;
+                - `check`: a test program run after the program that raises on failure. In Python it defines
+                  `check(candidate)`, called with the entry point; a JavaScript test program runs its own
+                  tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
+                  A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
+                  `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
+                  without an error.
 
                 Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
                 `time_limit` verdicts, so the same program earns the same reward however loaded the server

@@ -1,11 +1,13 @@
 from typing import Literal
 
-Language = Literal["c", "cpp", "python"]
+Language = Literal["c", "cpp", "javascript", "python", "rust"]
 
 LANGUAGE_VALUES: set[Language] = {
     "c",
     "cpp",
+    "javascript",
     "python",
+    "rust",
 }
 
 

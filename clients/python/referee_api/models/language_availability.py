@@ -19,7 +19,8 @@ class LanguageAvailability:
     """One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it.
 
     Attributes:
-        language (str): `python`, `c` or `cpp`.
+        language (str): `python`, `c`, `cpp` or `javascript`.
+        runtime (str): The runtime or compiler its programs get, with its version.
         status (LanguageState): Whether a language can run.
         fix (None | str | Unset): How to make it available.
         reason (None | str | Unset): Why it is unavailable.
@@ -27,6 +28,7 @@ class LanguageAvailability:
     """
 
     language: str
+    runtime: str
     status: LanguageState
     fix: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
@@ -35,6 +37,8 @@ class LanguageAvailability:
 
     def to_dict(self) -> dict[str, Any]:
         language = self.language
+
+        runtime = self.runtime
 
         status: str = self.status
 
@@ -61,6 +65,7 @@ class LanguageAvailability:
         field_dict.update(
             {
                 "language": language,
+                "runtime": runtime,
                 "status": status,
             }
         )
@@ -77,6 +82,8 @@ class LanguageAvailability:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         language = d.pop("language")
+
+        runtime = d.pop("runtime")
 
         status = check_language_state(d.pop("status"))
 
@@ -109,6 +116,7 @@ class LanguageAvailability:
 
         language_availability = cls(
             language=language,
+            runtime=runtime,
             status=status,
             fix=fix,
             reason=reason,
