@@ -216,6 +216,7 @@ impl NativeRuntime {
                     fuel_used: 0,
                     wall_time: started.elapsed(),
                     memory_peak: 0,
+                    exit_called: false,
                 });
             }
             Err(e) => return Err(SandboxError::Instantiate { source: wasmtime_cause(e) }),
@@ -227,6 +228,7 @@ impl NativeRuntime {
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
         let (stdout, stderr, output_exceeded) = pipes.take();
+        let exit_called = matches!(&called, Ok(Err(error)) if error.downcast_ref::<wasmtime_wasi::I32Exit>().is_some());
         let (termination, exit_code) = match called {
             Err(_elapsed) => (Termination::TimedOut, -1),
             Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
@@ -247,6 +249,7 @@ impl NativeRuntime {
             fuel_used,
             wall_time: started.elapsed(),
             memory_peak: limiter.peak,
+            exit_called,
         })
     }
 

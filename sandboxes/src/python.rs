@@ -147,6 +147,7 @@ impl PythonRuntime {
             fuel_used,
             wall_time: started.elapsed(),
             memory_peak: limiter.peak,
+            exit_called: false,
         };
         Ok((execution, outcome))
     }

@@ -49,6 +49,10 @@ pub struct Execution {
     pub wall_time: Duration,
     /// Peak linear memory of the guest, in bytes.
     pub memory_peak: usize,
+    /// A compiled program ended by calling `exit` (WASI `proc_exit`) rather than by returning
+    /// from `main`, which wasi-libc's start code does without calling it when `main` returns 0.
+    /// Always false for Python and JavaScript runs.
+    pub exit_called: bool,
 }
 
 /// What a Python or JavaScript run produced besides the [`Execution`].

@@ -171,6 +171,7 @@ impl PythonSession {
             fuel_used,
             wall_time: started.elapsed(),
             memory_peak: self.store.data().limiter.peak,
+            exit_called: false,
         };
         Ok((execution, cell))
     }

@@ -118,6 +118,7 @@ impl JavaScriptRuntime {
                 fuel_used: 0,
                 wall_time: started.elapsed(),
                 memory_peak: 0,
+                exit_called: false,
             };
             let outcome =
                 GuestOutcome { exception: Some("SyntaxError".into()), compile_error: true, report: String::new() };
@@ -156,6 +157,7 @@ impl JavaScriptRuntime {
                     fuel_used: 0,
                     wall_time: started.elapsed(),
                     memory_peak: 0,
+                    exit_called: false,
                 };
                 return Ok((execution, GuestOutcome::default()));
             }
@@ -198,6 +200,7 @@ impl JavaScriptRuntime {
             fuel_used,
             wall_time: started.elapsed(),
             memory_peak: limiter.peak,
+            exit_called: false,
         };
         Ok((execution, outcome))
     }
@@ -303,8 +306,9 @@ mod tests {
         assert!(record.is_some_and(|r| r.checked));
         assert_eq!(stdout, b"42\n");
         // A forged record without the nonce stays in the output, and none is found.
-        let mut forged = b"\nreferee-record-0:{\"checked\":true}".to_vec();
+        let forgery = b"\nreferee-record-0:{\"checked\":true}";
+        let mut forged = forgery.to_vec();
         assert!(take_record(&mut forged, &nonce).is_none());
-        assert_eq!(forged.len(), 35);
+        assert_eq!(forged, forgery);
     }
 }

@@ -683,6 +683,12 @@ async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> 
         // A compiled test program's failed assertion aborts the program (a trap).
         Some(TestVerdict::RuntimeError) if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
         Some(verdict) => verdict,
+        // `exit(0)` (in the function under test, or a constructor before `main`) ends the run
+        // with the status of a pass before the test program's `main` has returned: not a pass.
+        None if compiled && run.exit_code == 0 && run.exit_called => {
+            let report = TestReport::from_run(TestVerdict::RuntimeError, &run, &outcome);
+            return Ok(vec![report.with_message(EXITED_EARLY)]);
+        }
         None if run.exit_code == 0 && (compiled || outcome.report == "checked") => TestVerdict::Passed,
         None if outcome.exception.as_deref() == Some("AssertionError") => TestVerdict::WrongAnswer,
         None if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
@@ -690,6 +696,10 @@ async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> 
     };
     Ok(vec![TestReport::from_run(verdict, &run, &outcome)])
 }
+
+/// Why a compiled test program that exited with status 0 did not pass.
+const EXITED_EARLY: &str = "the program called exit with status 0 instead of returning from main: \
+                            the test program did not finish";
 
 /// Whether a compiled program's standard error shows a failed assertion, as C's `assert` (in
 /// wasi-libc) and Rust's `assert!`, `assert_eq!` and `assert_ne!` report one, rather than

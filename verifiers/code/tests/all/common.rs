@@ -49,3 +49,88 @@ pub fn jsonl_fields<const N: usize>(text: &str, names: [&str; N]) -> anyhow::Res
         })
         .collect()
 }
+
+/// A program of a suite test: the task it solves, a name for reports, and its solution.
+pub struct Candidate<'a, P> {
+    pub problem: &'a P,
+    pub task_id: &'a str,
+    pub name: String,
+    pub solution: String,
+}
+
+/// `native` on every candidate, on two threads, in order: whether the program passed natively
+/// and what it said.
+pub fn native_verdicts<P: Sync>(
+    candidates: &[Candidate<'_, P>],
+    native: impl Fn(&std::path::Path, &Candidate<'_, P>) -> anyhow::Result<(bool, String)> + Sync,
+) -> anyhow::Result<Vec<(bool, String)>> {
+    let dir = tempfile::tempdir()?;
+    let half = candidates.len().div_ceil(2);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = candidates
+            .chunks(half.max(1))
+            .map(|chunk| {
+                let (dir, native) = (dir.path(), &native);
+                scope.spawn(move || chunk.iter().map(|candidate| native(dir, candidate)).collect())
+            })
+            .collect();
+        let mut verdicts = Vec::with_capacity(candidates.len());
+        for worker in workers {
+            let chunk: anyhow::Result<Vec<_>> =
+                worker.join().map_err(|_| anyhow::anyhow!("a native worker panicked"))?;
+            verdicts.extend(chunk?);
+        }
+        Ok(verdicts)
+    })
+}
+
+/// Judges `candidates` with Referee and with `native` (named `peer` in reports); returns
+/// Referee's verdicts and every disagreement. A sandbox failure fails the test.
+pub async fn compare_with_native<P: Sync>(
+    candidates: &[Candidate<'_, P>],
+    item: impl Fn(&Candidate<'_, P>) -> anyhow::Result<CodeInput>,
+    peer: &str,
+    native: impl Fn(&std::path::Path, &Candidate<'_, P>) -> anyhow::Result<(bool, String)> + Sync,
+) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
+    use referee_core::Status;
+    let items = candidates.iter().map(item).collect::<Result<_, _>>()?;
+    let verdicts = judge(items).await;
+    let native = native_verdicts(candidates, native)?;
+    let mut disagreements = Vec::new();
+    for ((candidate, verdict), (native_passed, native_said)) in candidates.iter().zip(&verdicts).zip(&native) {
+        let details = Value::Object(verdict.details.clone());
+        assert_ne!(verdict.status, Status::InternalError, "{}: {details}", candidate.name);
+        if (verdict.status == Status::Correct) != *native_passed {
+            disagreements.push(format!(
+                "{} ({}): Referee {:?} {details}; {peer} {} {native_said}",
+                candidate.task_id,
+                candidate.name,
+                verdict.status,
+                if *native_passed { "passed" } else { "failed" },
+            ));
+        }
+    }
+    Ok((verdicts, disagreements))
+}
+
+/// Asserts that at most a tenth of the mutants pass (those that do pass under the peer too:
+/// they are equivalent to the solution as far as the tests can tell), and reports them.
+pub fn assert_few_survivors<P>(mutants: &[Candidate<'_, P>], verdicts: &[Verdict], peer: &str) {
+    let survivors: Vec<&str> = mutants
+        .iter()
+        .zip(verdicts)
+        .filter(|(_, v)| v.status == referee_core::Status::Correct)
+        .map(|(candidate, _)| candidate.name.as_str())
+        .collect();
+    assert!(
+        survivors.len() * 10 <= mutants.len(),
+        "{} of {} mutants pass: {survivors:?}",
+        survivors.len(),
+        mutants.len()
+    );
+    eprintln!(
+        "{} of {} mutants fail; passing under {peer} too: {survivors:?}",
+        mutants.len() - survivors.len(),
+        mutants.len()
+    );
+}

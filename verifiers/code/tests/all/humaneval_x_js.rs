@@ -9,9 +9,9 @@ use std::process::Command;
 
 use referee_code::CodeInput;
 use referee_core::{Status, Verdict};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::common::{self, judge};
+use super::common::{self, Candidate};
 
 struct Problem {
     task_id: String,
@@ -69,18 +69,20 @@ fn mutants(solution: &str) -> Vec<(&'static str, String)> {
     mutants
 }
 
-fn item(problem: &Problem, solution: &str) -> anyhow::Result<CodeInput> {
+fn item(candidate: &Candidate<'_, Problem>) -> anyhow::Result<CodeInput> {
+    let problem = candidate.problem;
     Ok(serde_json::from_value(json!({
         "language": "javascript",
-        "program": format!("{}{solution}", problem.prompt),
+        "program": format!("{}{}", problem.prompt, candidate.solution),
         "check": {"program": problem.test, "entry_point": problem.entry_point},
     }))?)
 }
 
 /// Whether Node.js passes the program HumanEval-X's evaluation builds, and what it wrote.
-fn node_passes(dir: &Path, name: &str, problem: &Problem, solution: &str) -> anyhow::Result<(bool, String)> {
-    let path = dir.join(format!("{name}.js"));
-    std::fs::write(&path, format!("{}{solution}\n{}", problem.prompt, problem.test))?;
+fn node_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<(bool, String)> {
+    let path = dir.join(format!("{}.js", candidate.name));
+    let problem = candidate.problem;
+    std::fs::write(&path, format!("{}{}\n{}", problem.prompt, candidate.solution, problem.test))?;
     // Infinite-loop mutants stop at the timeout, as they stop at their fuel in the sandbox.
     let output = Command::new("timeout").arg("10").arg("node").arg(&path).output()?;
     let passed = output.status.success() && output.stderr.is_empty() && output.stdout.is_empty();
@@ -88,64 +90,23 @@ fn node_passes(dir: &Path, name: &str, problem: &Problem, solution: &str) -> any
     Ok((passed, said))
 }
 
-/// Node.js's verdicts on `programs`, on two threads.
-fn node_verdicts(programs: &[(&Problem, String, String)]) -> anyhow::Result<Vec<(bool, String)>> {
-    let dir = tempfile::tempdir()?;
-    let half = programs.len().div_ceil(2);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = programs
-            .chunks(half.max(1))
-            .map(|chunk| {
-                let dir = dir.path();
-                scope.spawn(move || {
-                    chunk.iter().map(|(problem, name, solution)| node_passes(dir, name, problem, solution)).collect()
-                })
-            })
-            .collect();
-        let mut verdicts = Vec::with_capacity(programs.len());
-        for worker in workers {
-            let chunk: anyhow::Result<Vec<_>> = worker.join().map_err(|_| anyhow::anyhow!("a node worker panicked"))?;
-            verdicts.extend(chunk?);
-        }
-        Ok(verdicts)
-    })
+/// Judges `candidates` with Referee and with Node.js: Referee's verdicts and every disagreement.
+async fn compare(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(node, "node is required: this test compares the sandbox's verdicts with Node.js's");
+    common::compare_with_native(candidates, item, "node", node_passes).await
 }
 
-fn node_available() -> bool {
-    Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-/// Judges `programs` with Referee and with Node.js; returns Referee's verdicts and every
-/// disagreement.
-async fn compare(programs: &[(&Problem, String, String)]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
-    assert!(node_available(), "node is required: this test compares the sandbox's verdicts with Node.js's");
-    let items = programs.iter().map(|(problem, _, solution)| item(problem, solution)).collect::<Result<_, _>>()?;
-    let verdicts = judge(items).await;
-    let native = node_verdicts(programs)?;
-    let mut disagreements = Vec::new();
-    for (((problem, name, _), verdict), (node_passed, node_said)) in programs.iter().zip(&verdicts).zip(&native) {
-        assert_ne!(verdict.status, Status::InternalError, "{name}: {}", Value::Object(verdict.details.clone()));
-        if (verdict.status == Status::Correct) != *node_passed {
-            disagreements.push(format!(
-                "{} ({name}): Referee {:?} {}; node {} {node_said}",
-                problem.task_id,
-                verdict.status,
-                Value::Object(verdict.details.clone()),
-                if *node_passed { "passed" } else { "failed" },
-            ));
-        }
-    }
-    Ok((verdicts, disagreements))
+fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidate<'a, Problem> {
+    let name = format!("{}-{}", problem.task_id.replace('/', "-"), kind.replace(' ', "-"));
+    Candidate { problem, task_id: &problem.task_id, name, solution }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canonical_javascript_solutions_pass_as_they_do_under_node() -> anyhow::Result<()> {
     let problems = problems()?;
-    let programs: Vec<_> = problems
-        .iter()
-        .map(|p| (p, format!("{}-canonical", p.task_id.replace('/', "-")), p.solution.clone()))
-        .collect();
-    let (verdicts, disagreements) = compare(&programs).await?;
+    let candidates: Vec<_> = problems.iter().map(|p| candidate(p, "canonical", p.solution.clone())).collect();
+    let (verdicts, disagreements) = compare(&candidates).await?;
     assert!(disagreements.is_empty(), "verdicts that differ from Node.js's:\n{}", disagreements.join("\n"));
     // Two canonical solutions are wrong under Node.js too (JavaScript/112 and /155 at the pinned
     // commit); every other one passes.
@@ -157,34 +118,12 @@ async fn canonical_javascript_solutions_pass_as_they_do_under_node() -> anyhow::
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutated_javascript_solutions_fail_as_they_do_under_node() -> anyhow::Result<()> {
     let problems = problems()?;
-    let programs: Vec<_> = problems
+    let candidates: Vec<_> = problems
         .iter()
-        .flat_map(|p| {
-            mutants(&p.solution).into_iter().map(move |(kind, solution)| {
-                (p, format!("{}-{}", p.task_id.replace('/', "-"), kind.replace(' ', "-")), solution)
-            })
-        })
+        .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
         .collect();
-    let (verdicts, disagreements) = compare(&programs).await?;
+    let (verdicts, disagreements) = compare(&candidates).await?;
     assert!(disagreements.is_empty(), "verdicts that differ from Node.js's:\n{}", disagreements.join("\n"));
-    // Mutants that still pass are equivalent to the solution as far as the tests can tell:
-    // Node.js passes them too (checked above). They are few.
-    let survivors: Vec<&str> = programs
-        .iter()
-        .zip(&verdicts)
-        .filter(|(_, v)| v.status == Status::Correct)
-        .map(|((_, name, _), _)| name.as_str())
-        .collect();
-    assert!(
-        survivors.len() * 10 <= programs.len(),
-        "{} of {} mutants pass: {survivors:?}",
-        survivors.len(),
-        programs.len()
-    );
-    eprintln!(
-        "{} of {} mutants fail; passing under Node.js too: {survivors:?}",
-        programs.len() - survivors.len(),
-        programs.len()
-    );
+    common::assert_few_survivors(&candidates, &verdicts, "Node.js");
     Ok(())
 }

@@ -14,9 +14,9 @@ use std::process::Command;
 
 use referee_code::CodeInput;
 use referee_core::{Status, Verdict};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::common::{self, judge};
+use super::common::{self, Candidate};
 
 struct Problem {
     task_id: String,
@@ -83,19 +83,24 @@ fn mutants(solution: &str) -> Vec<(&'static str, String)> {
     mutants
 }
 
-fn item(problem: &Problem, solution: &str) -> anyhow::Result<CodeInput> {
+fn item(candidate: &Candidate<'_, Problem>) -> anyhow::Result<CodeInput> {
+    let problem = candidate.problem;
     Ok(serde_json::from_value(json!({
         "language": "rust",
-        "program": format!("{}{solution}", problem.declaration),
+        "program": format!("{}{}", problem.declaration, candidate.solution),
         "check": {"program": problem.test, "entry_point": problem.entry_point},
     }))?)
 }
 
+/// Debian's rustc, the compiler the sandbox uses (rustup's proxy may come first on `PATH`).
+const RUSTC: &str = "/usr/bin/rustc";
+
 /// Whether the program passes natively: built by rustc with `--test` for the host and run.
-fn native_passes(dir: &Path, name: &str, problem: &Problem, solution: &str) -> anyhow::Result<(bool, String)> {
-    let source = dir.join(format!("{name}.rs"));
-    let binary = dir.join(name);
-    std::fs::write(&source, format!("{}{solution}\n{}\n", problem.declaration, problem.test))?;
+fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<(bool, String)> {
+    let source = dir.join(format!("{}.rs", candidate.name));
+    let binary = dir.join(&candidate.name);
+    let problem = candidate.problem;
+    std::fs::write(&source, format!("{}{}\n{}\n", problem.declaration, candidate.solution, problem.test))?;
     let built = Command::new(RUSTC)
         .args(["--edition=2021", "--cap-lints=allow", "--test", "-o"])
         .arg(&binary)
@@ -110,74 +115,28 @@ fn native_passes(dir: &Path, name: &str, problem: &Problem, solution: &str) -> a
     Ok((output.status.success(), said))
 }
 
-/// Debian's rustc, the compiler the sandbox uses (rustup's proxy may come first on `PATH`).
-const RUSTC: &str = "/usr/bin/rustc";
-
-/// The native verdicts on `programs`, on two threads.
-fn native_verdicts(programs: &[(&Problem, String, String)]) -> anyhow::Result<Vec<(bool, String)>> {
-    let dir = tempfile::tempdir()?;
-    let half = programs.len().div_ceil(2);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = programs
-            .chunks(half.max(1))
-            .map(|chunk| {
-                let dir = dir.path();
-                scope.spawn(move || {
-                    chunk.iter().map(|(problem, name, solution)| native_passes(dir, name, problem, solution)).collect()
-                })
-            })
-            .collect();
-        let mut verdicts = Vec::with_capacity(programs.len());
-        for worker in workers {
-            let chunk: anyhow::Result<Vec<_>> =
-                worker.join().map_err(|_| anyhow::anyhow!("a rustc worker panicked"))?;
-            verdicts.extend(chunk?);
-        }
-        Ok(verdicts)
-    })
-}
-
-/// Judges `programs` with Referee and natively; returns Referee's verdicts and every
-/// disagreement.
-async fn compare(programs: &[(&Problem, String, String)]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
+/// Judges `candidates` with Referee and natively: Referee's verdicts and every disagreement.
+async fn compare(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
     assert!(
         Path::new(RUSTC).exists(),
         "Debian's rustc is required (scripts/setup-sandbox installs it): this test compares the sandbox's verdicts with native runs"
     );
-    let items = programs.iter().map(|(problem, _, solution)| item(problem, solution)).collect::<Result<_, _>>()?;
-    let verdicts = judge(items).await;
-    let native = native_verdicts(programs)?;
-    let mut disagreements = Vec::new();
-    for (((problem, name, _), verdict), (native_passed, native_said)) in programs.iter().zip(&verdicts).zip(&native) {
-        assert_ne!(verdict.status, Status::InternalError, "{name}: {}", Value::Object(verdict.details.clone()));
-        if (verdict.status == Status::Correct) != *native_passed {
-            disagreements.push(format!(
-                "{} ({name}): Referee {:?} {}; native {} {native_said}",
-                problem.task_id,
-                verdict.status,
-                Value::Object(verdict.details.clone()),
-                if *native_passed { "passed" } else { "failed" },
-            ));
-        }
-    }
-    Ok((verdicts, disagreements))
+    common::compare_with_native(candidates, item, "native", native_passes).await
+}
+
+fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidate<'a, Problem> {
+    let name = format!("{}-{}", problem.task_id.replace('/', "-"), kind.replace(' ', "-"));
+    Candidate { problem, task_id: &problem.task_id, name, solution }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canonical_rust_solutions_pass_as_they_do_natively() -> anyhow::Result<()> {
     let problems = problems()?;
-    let programs: Vec<_> = problems
-        .iter()
-        .map(|p| (p, format!("{}-canonical", p.task_id.replace('/', "-")), p.solution.clone()))
-        .collect();
-    let (verdicts, disagreements) = compare(&programs).await?;
+    let candidates: Vec<_> = problems.iter().map(|p| candidate(p, "canonical", p.solution.clone())).collect();
+    let (verdicts, disagreements) = compare(&candidates).await?;
     assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    let failed: Vec<&str> = programs
-        .iter()
-        .zip(&verdicts)
-        .filter(|(_, v)| v.status != Status::Correct)
-        .map(|((p, ..), _)| p.task_id.as_str())
-        .collect();
+    let failed: Vec<&str> =
+        candidates.iter().zip(&verdicts).filter(|(_, v)| v.status != Status::Correct).map(|(c, _)| c.task_id).collect();
     assert!(failed.is_empty(), "canonical solutions that fail: {failed:?}");
     Ok(())
 }
@@ -185,35 +144,13 @@ async fn canonical_rust_solutions_pass_as_they_do_natively() -> anyhow::Result<(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutated_rust_solutions_fail_as_they_do_natively() -> anyhow::Result<()> {
     let problems = problems()?;
-    let programs: Vec<_> = problems
+    let candidates: Vec<_> = problems
         .iter()
         .filter(|p| p.task_id.ends_with(['0', '2', '4', '6', '8']))
-        .flat_map(|p| {
-            mutants(&p.solution).into_iter().map(move |(kind, solution)| {
-                (p, format!("{}-{}", p.task_id.replace('/', "-"), kind.replace(' ', "-")), solution)
-            })
-        })
+        .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
         .collect();
-    let (verdicts, disagreements) = compare(&programs).await?;
+    let (verdicts, disagreements) = compare(&candidates).await?;
     assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    // Mutants that still pass are equivalent to the solution as far as the tests can tell: they
-    // pass natively too (checked above). They are few.
-    let survivors: Vec<&str> = programs
-        .iter()
-        .zip(&verdicts)
-        .filter(|(_, v)| v.status == Status::Correct)
-        .map(|((_, name, _), _)| name.as_str())
-        .collect();
-    assert!(
-        survivors.len() * 10 <= programs.len(),
-        "{} of {} mutants pass: {survivors:?}",
-        survivors.len(),
-        programs.len()
-    );
-    eprintln!(
-        "{} of {} mutants fail; passing natively too: {survivors:?}",
-        programs.len() - survivors.len(),
-        programs.len()
-    );
+    common::assert_few_survivors(&candidates, &verdicts, "a native run");
     Ok(())
 }

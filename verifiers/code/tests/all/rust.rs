@@ -43,6 +43,9 @@ async fn rust_programs_are_judged_on_standard_input_and_check_programs() -> anyh
         check(ADD_WITH_MAIN, UNIT_TESTS),
         // A program that does not compile with its tests.
         check("fn add(a: i64) -> i64 { a }", MAIN_TESTS),
+        // A program that ends the process with status 0 before its tests have run.
+        check("fn add(a: i64, b: i64) -> i64 {\n    std::process::exit(0)\n}\n", MAIN_TESTS),
+        check("fn add(a: i64, b: i64) -> i64 {\n    std::process::exit(0)\n}\n", UNIT_TESTS),
     ];
     let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
     let verdicts = common::judge(items).await;
@@ -55,6 +58,8 @@ async fn rust_programs_are_judged_on_standard_input_and_check_programs() -> anyh
     assert_eq!(names[5], ["wrong_answer"], "{:?}", verdicts[5].details);
     assert_eq!(names[6], ["wrong_answer"], "{:?}", verdicts[6].details);
     assert_eq!(names[7], ["compile_error"]);
+    assert_eq!(names[8], ["runtime_error"], "{:?}", verdicts[8].details);
+    assert_eq!(names[9], ["runtime_error"], "{:?}", verdicts[9].details);
     Ok(())
 }
 
@@ -86,6 +91,14 @@ async fn c_and_cpp_check_programs_run_after_the_program() -> anyhow::Result<()> 
             "#include <bits/stdc++.h>\nint add(int a, int b) { throw std::runtime_error(\"no\"); }\n",
             cpp_tests,
         ),
+        // Ending the process with status 0 before the tests have run is no pass: from the
+        // function under test, or from a constructor before `main`.
+        check("c", "#include <stdlib.h>\nint add(int a, int b) { exit(0); }\n", c_tests),
+        check(
+            "cpp",
+            "#include <bits/stdc++.h>\nstruct Quit { Quit() { std::exit(0); } } quit;\nint add(int a, int b) { return a - b; }\n",
+            cpp_tests,
+        ),
     ];
     let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
     let verdicts = common::judge(items).await;
@@ -93,5 +106,10 @@ async fn c_and_cpp_check_programs_run_after_the_program() -> anyhow::Result<()> 
     assert_eq!(verdict_names(&verdicts[1].details), ["wrong_answer"], "{:?}", verdicts[1].details);
     assert_eq!(verdicts[2].status, Status::Correct, "{:?}", verdicts[2].details);
     assert_eq!(verdict_names(&verdicts[3].details), ["runtime_error"], "{:?}", verdicts[3].details);
+    for early in &verdicts[4..] {
+        assert_eq!(verdict_names(&early.details), ["runtime_error"], "{:?}", early.details);
+        let message = early.details["tests"][0]["message"].as_str().unwrap_or("");
+        assert!(message.contains("instead of returning from main"), "{message}");
+    }
     Ok(())
 }
