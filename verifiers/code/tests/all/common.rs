@@ -58,6 +58,21 @@ pub struct Candidate<'a, P> {
     pub solution: String,
 }
 
+impl<'a, P> Candidate<'a, P> {
+    /// The `kind` program of the task `task_id` ("canonical", "operator flipped"...).
+    pub fn new(problem: &'a P, task_id: &'a str, kind: &str, solution: String) -> Self {
+        let name = format!("{}-{}", task_id.replace('/', "-"), kind.replace(' ', "-"));
+        Candidate { problem, task_id, name, solution }
+    }
+}
+
+/// `solution` with the first of its operators found in `flips` replaced by its flip, or `None`
+/// when it has none of them.
+pub fn flip_first_operator(solution: &str, flips: &[(&str, &str)]) -> Option<String> {
+    let (at, from, to) = flips.iter().filter_map(|(from, to)| solution.find(from).map(|at| (at, *from, *to))).min()?;
+    Some(format!("{}{to}{}", &solution[..at], &solution[at + from.len()..]))
+}
+
 /// `native` on every candidate, on two threads, in order: whether the program passed natively
 /// and what it said.
 pub fn native_verdicts<P: Sync>(

@@ -76,9 +76,8 @@ fn mutants(solution: &str) -> Vec<(&'static str, String)> {
         (" + ", " - "),
         (" - ", " + "),
     ];
-    let first = FLIPS.iter().filter_map(|(from, to)| solution.find(from).map(|at| (at, *from, *to))).min();
-    if let Some((at, from, to)) = first {
-        mutants.push(("operator flipped", format!("{}{to}{}", &solution[..at], &solution[at + from.len()..])));
+    if let Some(flipped) = common::flip_first_operator(solution, &FLIPS) {
+        mutants.push(("operator flipped", flipped));
     }
     mutants
 }
@@ -125,8 +124,7 @@ async fn compare(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<(Vec<V
 }
 
 fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidate<'a, Problem> {
-    let name = format!("{}-{}", problem.task_id.replace('/', "-"), kind.replace(' ', "-"));
-    Candidate { problem, task_id: &problem.task_id, name, solution }
+    Candidate::new(problem, &problem.task_id, kind, solution)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
