@@ -371,7 +371,7 @@ fn wasmtime_version() -> &'static str {
 const ASYNC_STACK: usize = MAX_WASM_STACK + (2 << 20);
 
 /// Core instances one component instance may hold. The Python runtime is a dynamically linked
-/// component (CPython, libc, the WASI adapter and glue modules); C and C++ programs are one.
+/// component (CPython, libc, the WASI adapter and glue modules); C, C++ and Rust programs are one.
 const CORE_INSTANCES_PER_COMPONENT: u32 = 64;
 /// Memories and tables one component instance may define.
 const MEMORIES_PER_COMPONENT: u32 = 8;

@@ -94,7 +94,7 @@ pub enum SandboxError {
     /// judged here until it is fixed. The set-up is tried again after a backoff.
     #[error("the {runtime} runtime is unavailable")]
     Unavailable {
-        /// `python`, `c`, `cpp`, or `c/c++` before the language is known.
+        /// The language: `python`, `javascript`, `c`, `cpp` or `rust`.
         runtime: &'static str,
         #[source]
         lack: Lack,

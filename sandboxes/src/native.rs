@@ -129,7 +129,7 @@ impl NativeRuntime {
     pub(crate) fn new(host: &Host) -> Result<NativeRuntime, SandboxError> {
         let mut linker = Linker::<NativeState>::new(&host.engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi)
-            .map_err(|e| SandboxError::Link { runtime: "C and C++", source: wasmtime_cause(e) })?;
+            .map_err(|e| SandboxError::Link { runtime: "C, C++ and Rust", source: wasmtime_cause(e) })?;
         let compilers = Arc::new(tokio::sync::Semaphore::new(host.config().workers.max(1)));
         let cache = Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES));
         Ok(NativeRuntime { engine: host.engine.clone(), linker, cache, compilers })

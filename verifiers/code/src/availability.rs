@@ -25,7 +25,7 @@ impl crate::CodeVerifier {
 
     /// Sets every language up now (those not set up and not within a backoff) and reports
     /// them. Blocking: it makes the sandbox if needed, the first Python load precompiles the
-    /// runtime, and C and C++ each compile a small program.
+    /// runtime, and C, C++ and Rust each compile a small program.
     pub fn check_languages(&self) -> Vec<LanguageStatus> {
         let sandbox = self.sandbox.get();
         if let Ok(sandbox) = &sandbox {

@@ -16,7 +16,7 @@ use crate::judge::{javascript_of, load_off_thread, native_language};
 pub enum SingleRun {
     /// The compiler rejected the source.
     CompileError { diagnostics: String, compile_time: Duration },
-    /// The program ran (and was compiled first, for C and C++).
+    /// The program ran (and was compiled first, for C, C++ and Rust).
     Ran { compile_time: Option<Duration>, execution: Execution },
 }
 
