@@ -208,16 +208,7 @@ impl NativeRuntime {
             Ok(instance) => instance,
             // The program's initial memory is over the cap.
             Err(_) if store.data().limiter.refused => {
-                return Ok(Execution {
-                    termination: Termination::MemoryExhausted,
-                    exit_code: -1,
-                    stdout: Vec::new(),
-                    stderr: Vec::new(),
-                    fuel_used: 0,
-                    wall_time: started.elapsed(),
-                    memory_peak: 0,
-                    exit_called: false,
-                });
+                return Ok(Execution::refused_at_start(started.elapsed()));
             }
             Err(e) => return Err(SandboxError::Instantiate { source: wasmtime_cause(e) }),
         };

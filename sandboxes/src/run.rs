@@ -55,6 +55,23 @@ pub struct Execution {
     pub exit_called: bool,
 }
 
+impl Execution {
+    /// A run whose module could not be instantiated because its initial memory is over the cap:
+    /// `memory_limit` before any instruction ran.
+    pub(crate) fn refused_at_start(wall_time: Duration) -> Execution {
+        Execution {
+            termination: Termination::MemoryExhausted,
+            exit_code: -1,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            fuel_used: 0,
+            wall_time,
+            memory_peak: 0,
+            exit_called: false,
+        }
+    }
+}
+
 /// What a Python or JavaScript run produced besides the [`Execution`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GuestOutcome {

@@ -149,17 +149,7 @@ impl JavaScriptRuntime {
         let instance = match self.pre.instantiate_async(&mut store).await {
             Ok(instance) => instance,
             Err(_) if store.data().limiter.refused => {
-                let execution = Execution {
-                    termination: Termination::MemoryExhausted,
-                    exit_code: -1,
-                    stdout: Vec::new(),
-                    stderr: Vec::new(),
-                    fuel_used: 0,
-                    wall_time: started.elapsed(),
-                    memory_peak: 0,
-                    exit_called: false,
-                };
-                return Ok((execution, GuestOutcome::default()));
+                return Ok((Execution::refused_at_start(started.elapsed()), GuestOutcome::default()));
             }
             Err(e) => return Err(SandboxError::Instantiate { source: wasmtime_cause(e) }),
         };
