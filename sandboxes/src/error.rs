@@ -28,11 +28,16 @@ const TOOLCHAIN_FIX: &str = "install Debian's clang lld wasi-libc libc++-dev-was
 /// How to install what rustc needs to compile to `wasm32-wasi`.
 const RUST_TOOLCHAIN_FIX: &str = "install Debian's rustc and libstd-rust-dev-wasm32 (scripts/setup-sandbox does)";
 
+/// How to set up the Go toolchain.
+const GO_TOOLCHAIN_FIX: &str =
+    "run scripts/setup-sandbox (scripts/build-runtimes sets Go up in the runtimes folder's go/)";
+
 /// What the compiler's confinement needs.
 const CONFINEMENT_FIX: &str = "run as root, or allow unprivileged user namespaces \
                                (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, \
                                kernel.apparmor_restrict_unprivileged_userns = 0); in a container, a seccomp and \
-                               AppArmor profile that permit unshare(CLONE_NEWUSER) and mount";
+                               AppArmor profile that permit unshare(CLONE_NEWUSER) and mount (Go's build also \
+                               mounts an overlay)";
 
 /// What the host lacks for a runtime: the reason a language is unavailable here.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -71,6 +76,7 @@ impl Lack {
             Lack::Toolchain { language: "rust", .. } | Lack::MinimalProgram { language: "rust", .. } => {
                 RUST_TOOLCHAIN_FIX
             }
+            Lack::Toolchain { language: "go", .. } | Lack::MinimalProgram { language: "go", .. } => GO_TOOLCHAIN_FIX,
             Lack::Toolchain { .. } | Lack::MinimalProgram { .. } => TOOLCHAIN_FIX,
             Lack::Confinement { .. } => CONFINEMENT_FIX,
         }
@@ -94,7 +100,7 @@ pub enum SandboxError {
     /// judged here until it is fixed. The set-up is tried again after a backoff.
     #[error("the {runtime} runtime is unavailable")]
     Unavailable {
-        /// The language: `python`, `javascript`, `c`, `cpp` or `rust`.
+        /// The language: `python`, `javascript`, `c`, `cpp`, `rust` or `go`.
         runtime: &'static str,
         #[source]
         lack: Lack,

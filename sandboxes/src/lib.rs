@@ -2,8 +2,8 @@
 //!
 //! A [`Sandbox`]'s wasmtime [`Engine`](wasmtime::Engine) runs untrusted programs inside guest
 //! runtimes: CPython compiled to a WASI component ([`PythonRuntime`]), QuickJS-NG as a WASI
-//! reactor module ([`JavaScriptRuntime`]) and C, C++ and Rust programs compiled to `wasm32-wasi` core
-//! modules. Every run gets a fresh `Store` with:
+//! reactor module ([`JavaScriptRuntime`]) and C, C++, Rust and Go programs compiled to WASI
+//! preview-1 core modules. Every run gets a fresh `Store` with:
 //!
 //! - a memory cap enforced by a `ResourceLimiter`;
 //! - stdin from memory, stdout and stderr into capped memory buffers;
@@ -34,7 +34,7 @@ pub use engine::{Allocation, DEFAULT_SESSIONS, Host, MAX_GUEST_MEMORY, SandboxCo
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use javascript::{JavaScriptRuntime, JsHarness, QUICKJS_VERSION, QUICKJS_WASM};
 pub use limits::Limits;
-pub use native::{Compiled, NativeLanguage, NativeRuntime, RUST_VERSION};
+pub use native::{Compiled, GO_VERSION, NativeLanguage, NativeRuntime, Program, RUST_VERSION};
 pub use python::PythonRuntime;
 pub use run::{Execution, GuestOutcome, Termination};
 pub use sandbox::Sandbox;

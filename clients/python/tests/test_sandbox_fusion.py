@@ -207,12 +207,28 @@ def test_rust_programs_compile_and_run(server_url: str) -> None:
     assert run.compile_result is not None and run.compile_result.return_code == 0
 
 
+def test_go_programs_compile_and_run(server_url: str) -> None:
+    run = run_code(
+        RunCodeRequest(
+            code='package main\n\nimport "fmt"\n\nfunc main() {\n'
+            "    var n int\n    fmt.Scan(&n)\n    fmt.Println(n * (n + 1) / 2)\n}\n",
+            stdin="100",
+            language="go",
+        ),
+        endpoint=server_url,
+        max_attempts=1,
+    )
+    assert run.status == RunStatus.Success, run
+    assert run.run_result.stdout == "5050\n"
+    assert run.compile_result is not None and run.compile_result.return_code == 0
+
+
 def test_what_is_not_supported_answers_the_error_shape(server_url: str) -> None:
     # A language SandboxFusion knows and this server does not run: SandboxError, which the
     # client raises after its retries.
     with pytest.raises(Exception, match="not supported by this server"):
         run_code(
-            RunCodeRequest(code="package main\nfunc main() {}", language="go"),
+            RunCodeRequest(code='<?php echo 1;', language="php"),
             endpoint=server_url,
             max_attempts=1,
         )

@@ -883,9 +883,9 @@ export interface components {
             entry_point: string;
             /**
              * @description The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
-             *     defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
-             *     `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
-             *     on failure.
+             *     defines `check(candidate)`), C, C++ or Rust compiled after the program with its own
+             *     `main` or `#[test]` functions, or a Go test file with `TestXxx` functions; it raises
+             *     (usually `AssertionError`) or fails an `assert` or a test on failure.
              */
             program: string;
         };
@@ -898,8 +898,8 @@ export interface components {
         ChoiceReference: string | string[];
         /**
          * @description Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-         *     WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
-         *     rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+         *     WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang, Rust compiled by
+         *     rustc to `wasm32-wasi` or Go compiled to `wasip1`, run by wasmtime) and scores the fraction of tests passed or
          *     all-or-nothing.
          *
          *     Give the program as `program`, or the whole `response`, whose last fenced code block is the
@@ -913,8 +913,10 @@ export interface components {
          *       `check(candidate)`, called with the entry point; a JavaScript test program runs its own
          *       tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
          *       A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
-         *       `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
-         *       without an error.
+         *       `#[test]` functions); a failed `assert` is a wrong answer. A Go test program is the
+         *       package's test file, with `func TestXxx(t *testing.T)` functions (testify's `assert` and
+         *       `require` are there); a failed test is a wrong answer. It passes when it finishes without
+         *       an error.
          *
          *     Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
          *     `time_limit` verdicts, so the same program earns the same reward however loaded the server
@@ -1956,7 +1958,7 @@ export interface components {
          * @description The language of a program.
          * @enum {string}
          */
-        Language: "python" | "c" | "cpp" | "javascript" | "rust";
+        Language: "python" | "c" | "cpp" | "javascript" | "rust" | "go";
         /** @description One language of a verifier, as `GET /v1/verifiers` and `/readyz?verbose` report it. */
         LanguageAvailability: {
             /** @description How to make it available. */

@@ -1,6 +1,7 @@
-//! The sandbox's integration tests: Python and C/C++ runs with their limits, and the instance pool.
+//! The sandbox's integration tests: Python, C/C++ and Go runs with their limits, and the instance pool.
 
 mod common;
+mod go;
 mod native;
 mod pool;
 mod python;

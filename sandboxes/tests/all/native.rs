@@ -15,11 +15,11 @@ async fn run_as(language: NativeLanguage, source: &str, stdin: &str, limits: Lim
     let sandbox = common::shared()?;
     let loading = std::sync::Arc::clone(&sandbox);
     let native = tokio::task::spawn_blocking(move || loading.native()).await??;
-    let module = match std::sync::Arc::clone(&native).compile_queued(language, source.to_owned()).await? {
-        Compiled::Program(module) => module,
+    let module = match std::sync::Arc::clone(&native).compile_queued(language, source.to_owned(), None).await? {
+        Compiled::Program(program) => program,
         Compiled::Rejected(diagnostics) => anyhow::bail!("does not compile: {diagnostics}"),
     };
-    Ok(native.run_on(sandbox.host(), module, language, stdin.as_bytes().to_vec(), limits).await?)
+    Ok(native.run_on(sandbox.host(), module, stdin.as_bytes().to_vec(), limits).await?)
 }
 
 #[tokio::test]

@@ -106,6 +106,7 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
                     GuestLanguage::Cpp => "c++ compiler",
                     GuestLanguage::JavaScript => "javascript runtime",
                     GuestLanguage::Rust => "rust compiler",
+                    GuestLanguage::Go => "go compiler",
                 };
                 checks.push(match outcome {
                     Ok(dir) if language == GuestLanguage::Python => {
@@ -114,9 +115,10 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
                     Ok(dir) if language == GuestLanguage::JavaScript => {
                         Check::ok(name, format!("{} loads", dir.join(referee_code::QUICKJS_WASM).display()))
                     }
-                    Ok(_) => {
-                        Check::ok(name, format!("compiles and links to wasm32-wasi, confined ({})", confinement()))
-                    }
+                    Ok(_) => Check::ok(
+                        name,
+                        format!("compiles and links to WebAssembly (WASI), confined ({})", confinement()),
+                    ),
                     Err((reason, fix)) => Check::failed(name, reason, fix),
                 });
             }

@@ -24,14 +24,15 @@ async fn verifiers_and_readiness_report_each_language() -> anyhow::Result<()> {
         {"id": "cpp", "verifier": "code", "input": {"language": "cpp", "program": "#include <iostream>\nint main() { int a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }", "tests": tests}},
         {"id": "js", "verifier": "code", "input": {"language": "javascript", "program": "const [a, b] = require('fs').readFileSync(0, 'utf8').split(' ').map(Number);\nconsole.log(a + b);", "tests": tests}},
         {"id": "rs", "verifier": "code", "input": {"language": "rust", "program": "fn main() { let mut s = String::new(); std::io::stdin().read_line(&mut s).unwrap(); let n: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{}\", n[0] + n[1]); }", "tests": tests}},
+        {"id": "go", "verifier": "code", "input": {"language": "go", "program": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar a, b int\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n", "tests": tests}},
     ]);
     let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
     assert_eq!(status, 200, "{body}");
     let statuses: Vec<&str> =
         body["results"].as_array().into_iter().flatten().filter_map(|r| r["status"].as_str()).collect();
-    assert_eq!(statuses, ["correct"; 5], "{body}");
+    assert_eq!(statuses, ["correct"; 6], "{body}");
 
-    let expected: Vec<(String, String)> = ["python", "c", "cpp", "javascript", "rust"]
+    let expected: Vec<(String, String)> = ["python", "c", "cpp", "javascript", "rust", "go"]
         .iter()
         .map(|l| ((*l).to_owned(), "available".to_owned()))
         .collect();
@@ -50,6 +51,7 @@ async fn verifiers_and_readiness_report_each_language() -> anyhow::Result<()> {
     assert!(runtimes.iter().any(|r| r.starts_with("QuickJS-NG ")), "{code}");
     assert!(runtimes.iter().any(|r| r.starts_with("CPython 3.14")), "{code}");
     assert!(runtimes.iter().any(|r| r.contains("rustc 1.63")), "{code}");
+    assert!(runtimes.iter().any(|r| r.starts_with("Go 1.27.3")), "{code}");
     let math = verifiers.iter().find(|v| v["id"] == "math").cloned().unwrap_or(Value::Null);
     assert_eq!(math["availability"], json!({"available": true}));
 

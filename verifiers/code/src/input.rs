@@ -8,8 +8,8 @@ use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
 /// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-/// WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
-/// rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+/// WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang, Rust compiled by
+/// rustc to `wasm32-wasi` or Go compiled to `wasip1`, run by wasmtime) and scores the fraction of tests passed or
 /// all-or-nothing.
 ///
 /// Give the program as `program`, or the whole `response`, whose last fenced code block is the
@@ -23,8 +23,10 @@ use serde_json::Value;
 ///   `check(candidate)`, called with the entry point; a JavaScript test program runs its own
 ///   tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
 ///   A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
-///   `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
-///   without an error.
+///   `#[test]` functions); a failed `assert` is a wrong answer. A Go test program is the
+///   package's test file, with `func TestXxx(t *testing.T)` functions (testify's `assert` and
+///   `require` are there); a failed test is a wrong answer. It passes when it finishes without
+///   an error.
 ///
 /// Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
 /// `time_limit` verdicts, so the same program earns the same reward however loaded the server
@@ -79,6 +81,11 @@ pub enum Language {
     /// marked `#[test]` runs as a test harness).
     #[serde(alias = "rs")]
     Rust,
+    /// Go 1.27 compiled to `wasip1/wasm`, with the standard library and testify's `assert` and
+    /// `require` packages; standard-input tests or `check` (a test file with `TestXxx`
+    /// functions). A file without a package clause is in package `main`.
+    #[serde(alias = "golang")]
+    Go,
 }
 
 impl Language {
@@ -89,6 +96,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::Javascript => "javascript",
             Language::Rust => "rust",
+            Language::Go => "go",
         }
     }
 }
@@ -131,9 +139,9 @@ pub struct FunctionCase {
 #[serde(deny_unknown_fields)]
 pub struct CheckProgram {
     /// The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
-    /// defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
-    /// `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
-    /// on failure.
+    /// defines `check(candidate)`), C, C++ or Rust compiled after the program with its own
+    /// `main` or `#[test]` functions, or a Go test file with `TestXxx` functions; it raises
+    /// (usually `AssertionError`) or fails an `assert` or a test on failure.
     #[schema(max_length = 1000000)]
     pub program: String,
     /// The function under test (passed to `check`; a compiled test program calls it itself).

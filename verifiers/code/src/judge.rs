@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
-    Chain, Compiled, Execution, GuestLanguage, GuestOutcome, JavaScriptRuntime, JsHarness, Limits, Module,
-    NativeLanguage, NativeRuntime, PythonRuntime, Sandbox, SandboxError, Termination,
+    Chain, Compiled, Execution, GuestLanguage, GuestOutcome, JavaScriptRuntime, JsHarness, Limits, NativeLanguage,
+    NativeRuntime, Program, PythonRuntime, Sandbox, SandboxError, Termination,
 };
 
 use serde::Serialize;
@@ -164,6 +164,9 @@ fn validate(input: &CodeInput) -> Result<(), String> {
     if input.check.as_ref().is_some_and(|c| !harness::is_identifier(&c.entry_point)) {
         return Err("`check.entry_point` must be an identifier (ASCII letters, digits, `_`)".into());
     }
+    if let (Language::Go, Some(check)) = (input.language, &input.check) {
+        go_test_file(&check.program)?;
+    }
     let o = &input.options;
     o.run_settings().check(&[])?;
     if (o.checker == CheckerKind::Program) != o.checker_program.is_some() {
@@ -242,8 +245,7 @@ impl Runner {
         };
         let (limits, capped) = self.limits_for(1)?;
         let runtime = Arc::clone(&native.runtime);
-        let run =
-            runtime.run_on(self.sandbox.host(), native.module.clone(), native.build, stdin.to_vec(), limits).await?;
+        let run = runtime.run_on(self.sandbox.host(), native.program.clone(), stdin.to_vec(), limits).await?;
         deadline_check(run, GuestOutcome::default(), capped)
     }
 
@@ -367,7 +369,8 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
         Some(language) => match compile(
             &sandbox,
             build(language, input.check.as_ref()),
-            compiled_source(&program, input.check.as_ref()),
+            program.clone(),
+            input.check.as_ref().map(|check| check.program.clone()),
         )
         .await
         {
@@ -456,6 +459,7 @@ pub(crate) fn guest(language: Language) -> GuestLanguage {
         Language::Cpp => GuestLanguage::Cpp,
         Language::Javascript => GuestLanguage::JavaScript,
         Language::Rust => GuestLanguage::Rust,
+        Language::Go => GuestLanguage::Go,
     }
 }
 
@@ -466,24 +470,41 @@ pub(crate) fn native_language(language: Language) -> Option<NativeLanguage> {
         Language::C => Some(NativeLanguage::C),
         Language::Cpp => Some(NativeLanguage::Cpp),
         Language::Rust => Some(NativeLanguage::Rust),
+        Language::Go => Some(NativeLanguage::Go),
     }
 }
 
 /// How a compiled item is built: Rust whose test program marks functions `#[test]` as a test
-/// harness, which runs them (and ignores a `fn main` the program may have), anything else as a
-/// program.
+/// harness, which runs them (and ignores a `fn main` the program may have); Go with a test
+/// program as a test binary; anything else as a program.
 pub(crate) fn build(language: NativeLanguage, check: Option<&CheckProgram>) -> NativeLanguage {
     match (language, check) {
         (NativeLanguage::Rust, Some(check)) if check.program.contains("#[test]") => NativeLanguage::RustTests,
+        (NativeLanguage::Go, Some(_)) => NativeLanguage::GoTests,
         (language, _) => language,
     }
 }
 
-/// The source a compiled item builds: its program, followed by its test program if it has one.
-pub(crate) fn compiled_source(program: &str, check: Option<&CheckProgram>) -> String {
-    match check {
-        Some(check) => format!("{program}\n{}\n", check.program),
-        None => program.to_owned(),
+/// Checks that a Go test program is a test file the build can run: at least one
+/// `func TestXxx(...)` (a file without tests would pass anything), and no `TestMain` (the build
+/// brings its own, which tells a finished test run from an early `os.Exit(0)`).
+fn go_test_file(tests: &str) -> Result<(), String> {
+    let mut has_test = false;
+    for (at, _) in tests.match_indices("func Test") {
+        let name: String =
+            tests[at + "func ".len()..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if name == "TestMain" {
+            return Err(
+                "a Go `check.program` cannot define TestMain: the build brings its own, which runs the tests".into()
+            );
+        }
+        // Go runs TestXxx where Xxx does not start with a lower-case letter.
+        has_test |= !name["Test".len()..].starts_with(|c: char| c.is_lowercase());
+    }
+    if has_test {
+        Ok(())
+    } else {
+        Err("a Go `check.program` is a test file: it must define at least one `func TestXxx(t *testing.T)`".into())
     }
 }
 
@@ -535,9 +556,7 @@ pub(crate) fn sandbox_failure(
 #[derive(Clone)]
 pub(crate) struct NativeProgram {
     pub(crate) runtime: Arc<NativeRuntime>,
-    pub(crate) module: Module,
-    /// How it was built (a Rust test harness runs with its own settings).
-    pub(crate) build: NativeLanguage,
+    pub(crate) program: Program,
 }
 
 /// Compiles a C, C++ or Rust program off the async workers: `Ok(Err(diagnostics))` when it
@@ -546,11 +565,12 @@ pub(crate) async fn compile(
     sandbox: &Arc<Sandbox>,
     build: NativeLanguage,
     program: String,
+    tests: Option<String>,
 ) -> Result<Result<NativeProgram, String>, SandboxError> {
     let sandbox = Arc::clone(sandbox);
     let runtime = tokio::task::spawn_blocking(move || sandbox.native()).await.map_err(set_up_failed)??;
-    Ok(match Arc::clone(&runtime).compile_queued(build, program).await? {
-        Compiled::Program(module) => Ok(NativeProgram { runtime, module, build }),
+    Ok(match Arc::clone(&runtime).compile_queued(build, program, tests).await? {
+        Compiled::Program(program) => Ok(NativeProgram { runtime, program }),
         Compiled::Rejected(diagnostics) => Err(diagnostics),
     })
 }
@@ -692,9 +712,23 @@ async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> 
         None if run.exit_code == 0 && (compiled || outcome.report == "checked") => TestVerdict::Passed,
         None if outcome.exception.as_deref() == Some("AssertionError") => TestVerdict::WrongAnswer,
         None if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
+        None if compiled && failed_go_test(&run) => {
+            // A Go test reports its failure on standard output: that is the message.
+            let report = TestReport::from_run(TestVerdict::WrongAnswer, &run, &outcome);
+            return Ok(vec![report.with_message(excerpt(&run.stdout))]);
+        }
         None => failed_run(&outcome),
     };
     Ok(vec![TestReport::from_run(verdict, &run, &outcome)])
+}
+
+/// Whether a Go test binary's run failed a test (`t.Error`, testify's `assert` and `require`)
+/// rather than panicking: a failed test prints `--- FAIL:` and the run exits with status 1; a
+/// panic (status 2) is a runtime error even though it fails its test too.
+fn failed_go_test(run: &Execution) -> bool {
+    run.exit_code == 1
+        && String::from_utf8_lossy(&run.stdout).lines().any(|line| line.trim_start().starts_with("--- FAIL: "))
+        && !String::from_utf8_lossy(&run.stderr).lines().any(|line| line.starts_with("panic: "))
 }
 
 /// Why a compiled test program that exited with status 0 did not pass.

@@ -16,7 +16,7 @@ use crate::judge::{javascript_of, load_off_thread, native_language};
 pub enum SingleRun {
     /// The compiler rejected the source.
     CompileError { diagnostics: String, compile_time: Duration },
-    /// The program ran (and was compiled first, for C, C++ and Rust).
+    /// The program ran (and was compiled first, for C, C++, Rust and Go).
     Ran { compile_time: Option<Duration>, execution: Execution },
 }
 
@@ -80,15 +80,13 @@ impl CodeVerifier {
             .await
             .map_err(|e| SingleRunError::Sandbox(format!("the set-up thread failed: {e}")))?
             .map_err(sandbox_error)?;
-        let compiled = Arc::clone(&native).compile_queued(native_language, program).await.map_err(sandbox_error)?;
+        let compiled =
+            Arc::clone(&native).compile_queued(native_language, program, None).await.map_err(sandbox_error)?;
         let compile_time = began.elapsed();
         match compiled {
             Compiled::Rejected(diagnostics) => Ok(SingleRun::CompileError { diagnostics, compile_time }),
-            Compiled::Program(module) => {
-                let execution = native
-                    .run_on(sandbox.host(), module, native_language, stdin, limits)
-                    .await
-                    .map_err(sandbox_error)?;
+            Compiled::Program(program) => {
+                let execution = native.run_on(sandbox.host(), program, stdin, limits).await.map_err(sandbox_error)?;
                 Ok(SingleRun::Ran { compile_time: Some(compile_time), execution })
             }
         }

@@ -17,9 +17,9 @@ class CheckProgram:
     Attributes:
         entry_point (str): The function under test (passed to `check`; a compiled test program calls it itself).
         program (str): The test program: Python defining `check(candidate)`, JavaScript that runs its tests (or
-            defines `check(candidate)`), or C, C++ or Rust compiled after the program with its own
-            `main` or `#[test]` functions; it raises (usually `AssertionError`) or fails an `assert`
-            on failure.
+            defines `check(candidate)`), C, C++ or Rust compiled after the program with its own
+            `main` or `#[test]` functions, or a Go test file with `TestXxx` functions; it raises
+            (usually `AssertionError`) or fails an `assert` or a test on failure.
     """
 
     entry_point: str

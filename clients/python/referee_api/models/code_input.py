@@ -23,8 +23,8 @@ T = TypeVar("T", bound="CodeInput")
 @_attrs_define
 class CodeInput:
     """Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
-    WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang or Rust compiled by
-    rustc to `wasm32-wasi`, run by wasmtime) and scores the fraction of tests passed or
+    WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang, Rust compiled by
+    rustc to `wasm32-wasi` or Go compiled to `wasip1`, run by wasmtime) and scores the fraction of tests passed or
     all-or-nothing.
 
     Give the program as `program`, or the whole `response`, whose last fenced code block is the
@@ -38,8 +38,10 @@ class CodeInput:
       `check(candidate)`, called with the entry point; a JavaScript test program runs its own
       tests (MultiPL-E's `assert`, HumanEval-X's `console.assert`) or defines `check(candidate)`.
       A C, C++ or Rust test program is compiled after the program and has the `main` (or, in Rust,
-      `#[test]` functions); a failed `assert` is a wrong answer. It passes when it finishes
-      without an error.
+      `#[test]` functions); a failed `assert` is a wrong answer. A Go test program is the
+      package's test file, with `func TestXxx(t *testing.T)` functions (testify's `assert` and
+      `require` are there); a failed test is a wrong answer. It passes when it finishes without
+      an error.
 
     Budgets are deterministic: `fuel` (about 10^10 units per second of interpreter CPU) decides
     `time_limit` verdicts, so the same program earns the same reward however loaded the server

@@ -1,10 +1,11 @@
 from typing import Literal
 
-Language = Literal["c", "cpp", "javascript", "python", "rust"]
+Language = Literal["c", "cpp", "go", "javascript", "python", "rust"]
 
 LANGUAGE_VALUES: set[Language] = {
     "c",
     "cpp",
+    "go",
     "javascript",
     "python",
     "rust",

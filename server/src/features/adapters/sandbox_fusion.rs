@@ -14,7 +14,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
 
-/// SandboxFusion's language ids. The ones Referee runs are `python`, `cpp` and `nodejs`; the others are
+/// SandboxFusion's language ids. The ones Referee runs are `python`, `cpp`, `nodejs`, `rust` and `go`; the others are
 /// answered with `status: "SandboxError"`, as SandboxFusion answers a language it has no runner
 /// for, and any other id is refused with 422, as SandboxFusion refuses it.
 const SANDBOX_FUSION_LANGUAGES: &[&str] = &[
@@ -218,7 +218,7 @@ pub async fn run_code(
         return Err(ApiError::invalid(
             "unknown_language",
             format!(
-                "`{}` is not a SandboxFusion language id; Referee runs `python`, `cpp`, `nodejs` and `rust`",
+                "`{}` is not a SandboxFusion language id; Referee runs `python`, `cpp`, `nodejs`, `rust` and `go`",
                 request.language
             ),
         ));
@@ -231,9 +231,10 @@ pub async fn run_code(
         "cpp" => Language::Cpp,
         "nodejs" => Language::Javascript,
         "rust" => Language::Rust,
+        "go" => Language::Go,
         other => {
             return Ok(axum::Json(RunCodeResponse::sandbox_error(format!(
-                "language `{other}` is not supported by this server; it runs `python`, `cpp`, `nodejs` and `rust`"
+                "language `{other}` is not supported by this server; it runs `python`, `cpp`, `nodejs`, `rust` and `go`"
             ))));
         }
     };

@@ -171,7 +171,7 @@ async fn judge(input: CodeTestsInput, budget: Budget, sandbox: SandboxCell) -> V
         let Some(native) = native_language(language) else {
             return Ok::<_, SandboxError>(Ok(Solution { kind, index, program, runner: runner(None) }));
         };
-        match compile(sandbox, native, program.clone()).await? {
+        match compile(sandbox, native, program.clone(), None).await? {
             Ok(compiled) => Ok(Ok(Solution { kind, index, program, runner: runner(Some(compiled)) })),
             Err(diagnostics) => Ok(Err((kind, index, diagnostics))),
         }

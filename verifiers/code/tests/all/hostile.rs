@@ -35,6 +35,7 @@ fn fixtures(language: &str) -> anyhow::Result<Vec<Fixture>> {
             Some("cpp") => "cpp",
             Some("js") => "javascript",
             Some("rs") => "rust",
+            Some("go") => "go",
             other => anyhow::bail!("{}: unknown extension {other:?}", path.display()),
         };
         fixtures.push(Fixture { name, language, source, expected });
@@ -101,6 +102,15 @@ async fn hostile_c_and_cpp_programs_get_their_verdicts() -> anyhow::Result<()> {
 async fn hostile_javascript_programs_get_their_verdicts() -> anyhow::Result<()> {
     let fixtures = fixtures("javascript")?;
     assert!(fixtures.len() >= 40, "{} fixtures", fixtures.len());
+    let mismatches = judge_corpus(&fixtures).await?;
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert_host_healthy().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_go_programs_get_their_verdicts() -> anyhow::Result<()> {
+    let fixtures = fixtures("go")?;
+    assert!(fixtures.len() >= 25, "{} fixtures", fixtures.len());
     let mismatches = judge_corpus(&fixtures).await?;
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     assert_host_healthy().await

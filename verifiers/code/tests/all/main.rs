@@ -5,9 +5,11 @@
 
 mod code_tests;
 mod common;
+mod go;
 mod hostile;
 mod humaneval;
 mod humaneval_x_cpp;
+mod humaneval_x_go;
 mod humaneval_x_js;
 mod humaneval_x_rust;
 mod javascript;

@@ -1,0 +1,7 @@
+// expect: time_limit
+package main
+
+func main() {
+	for {
+	}
+}
