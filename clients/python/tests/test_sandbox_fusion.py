@@ -228,7 +228,7 @@ def test_what_is_not_supported_answers_the_error_shape(server_url: str) -> None:
     # client raises after its retries.
     with pytest.raises(Exception, match="not supported by this server"):
         run_code(
-            RunCodeRequest(code='<?php echo 1;', language="php"),
+            RunCodeRequest(code="<?php echo 1;", language="php"),
             endpoint=server_url,
             max_attempts=1,
         )
