@@ -180,7 +180,7 @@ pub(crate) struct Runner {
     pub(crate) sandbox: Arc<Sandbox>,
     /// The Python runtime: loaded for Python items and for checker programs, which are Python.
     pub(crate) python: Option<Arc<PythonRuntime>>,
-    /// The compiled program of a C, C++ or Rust item.
+    /// The compiled program of a C, C++, Rust or Go item.
     pub(crate) native: Option<NativeProgram>,
     /// The JavaScript runtime, for JavaScript items.
     pub(crate) javascript: Option<Arc<JavaScriptRuntime>>,
@@ -559,8 +559,8 @@ pub(crate) struct NativeProgram {
     pub(crate) program: Program,
 }
 
-/// Compiles a C, C++ or Rust program off the async workers: `Ok(Err(diagnostics))` when it
-/// does not compile.
+/// Compiles a C, C++, Rust or Go program (with its test program) off the async workers:
+/// `Ok(Err(diagnostics))` when it does not compile.
 pub(crate) async fn compile(
     sandbox: &Arc<Sandbox>,
     build: NativeLanguage,
