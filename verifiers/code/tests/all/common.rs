@@ -66,6 +66,19 @@ impl<'a, P> Candidate<'a, P> {
     }
 }
 
+/// The operator flips of the mutants of C-like languages (Rust, Go): comparisons, equality and
+/// the sign of an addition.
+pub const OPERATOR_FLIPS: [(&str, &str); 8] = [
+    (" <= ", " < "),
+    (" >= ", " > "),
+    (" < ", " <= "),
+    (" > ", " >= "),
+    (" == ", " != "),
+    (" != ", " == "),
+    (" + ", " - "),
+    (" - ", " + "),
+];
+
 /// `solution` with the first of its operators found in `flips` replaced by its flip, or `None`
 /// when it has none of them.
 pub fn flip_first_operator(solution: &str, flips: &[(&str, &str)]) -> Option<String> {

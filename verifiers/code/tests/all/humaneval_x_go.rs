@@ -102,17 +102,7 @@ fn program(problem: &Problem, solution: &str) -> String {
 /// expression for every type, so the first mutant panics before the solution runs.
 fn mutants(solution: &str) -> Vec<(&'static str, String)> {
     let mut mutants = vec![("panics first", format!("    panic(\"not implemented\")\n{solution}"))];
-    const FLIPS: [(&str, &str); 8] = [
-        (" <= ", " < "),
-        (" >= ", " > "),
-        (" < ", " <= "),
-        (" > ", " >= "),
-        (" == ", " != "),
-        (" != ", " == "),
-        (" + ", " - "),
-        (" - ", " + "),
-    ];
-    if let Some(flipped) = common::flip_first_operator(solution, &FLIPS) {
+    if let Some(flipped) = common::flip_first_operator(solution, &common::OPERATOR_FLIPS) {
         mutants.push(("operator flipped", flipped));
     }
     mutants

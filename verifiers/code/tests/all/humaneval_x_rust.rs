@@ -66,17 +66,7 @@ fn entry_point(declaration: &str) -> Option<String> {
 /// The mutants of a solution: the ways a wrong answer commonly looks.
 fn mutants(solution: &str) -> Vec<(&'static str, String)> {
     let mut mutants = vec![("returns the default", format!("return Default::default();\n{solution}"))];
-    const FLIPS: [(&str, &str); 8] = [
-        (" <= ", " < "),
-        (" >= ", " > "),
-        (" < ", " <= "),
-        (" > ", " >= "),
-        (" == ", " != "),
-        (" != ", " == "),
-        (" + ", " - "),
-        (" - ", " + "),
-    ];
-    if let Some(flipped) = common::flip_first_operator(solution, &FLIPS) {
+    if let Some(flipped) = common::flip_first_operator(solution, &common::OPERATOR_FLIPS) {
         mutants.push(("operator flipped", flipped));
     }
     mutants
