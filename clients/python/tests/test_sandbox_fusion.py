@@ -268,7 +268,7 @@ def test_verl_reads_every_outcome(server_url: str) -> None:
         ("print(undefined)", "", "python", "", -2),
         ("while True:\n    pass", "", "python", "", -3),
         ("int main() { return x; }", "", "cpp", "", -4),
-        ("print(1)", "", "go", "1", -1),
+        ("<?php echo 1;", "", "php", "1", -1),
     ]
     for code, stdin, language, expected, wanted in cases:
         response, error = call_sandbox_api(url, code, stdin, 1, 1, 1024, language)
