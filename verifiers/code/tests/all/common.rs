@@ -35,6 +35,14 @@ pub async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
     verifier.score_batch(items, Budget::unlimited()).await
 }
 
+/// The verdict of each test in a `code` verdict's details, in order.
+pub fn verdict_names(details: &serde_json::Map<String, Value>) -> Vec<String> {
+    details["tests"]
+        .as_array()
+        .map(|t| t.iter().map(|t| t["verdict"].as_str().unwrap_or("?").to_owned()).collect())
+        .unwrap_or_default()
+}
+
 /// The string fields `names` of each row of a JSON-lines file, in that order.
 pub fn jsonl_fields<const N: usize>(text: &str, names: [&str; N]) -> anyhow::Result<Vec<[String; N]>> {
     text.lines()

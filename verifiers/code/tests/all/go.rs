@@ -76,13 +76,6 @@ func TestAdd(t *testing.T) {
 }
 "#;
 
-fn verdict_names(details: &serde_json::Map<String, Value>) -> Vec<String> {
-    details["tests"]
-        .as_array()
-        .map(|t| t.iter().map(|t| t["verdict"].as_str().unwrap_or("?").to_owned()).collect())
-        .unwrap_or_default()
-}
-
 fn message(details: &serde_json::Map<String, Value>) -> String {
     details["tests"][0]["message"].as_str().unwrap_or_default().to_owned()
 }
@@ -113,7 +106,7 @@ async fn go_programs_are_judged_on_standard_input_and_test_files() -> anyhow::Re
     ];
     let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
     let verdicts = common::judge(items).await;
-    let names: Vec<Vec<String>> = verdicts.iter().map(|v| verdict_names(&v.details)).collect();
+    let names: Vec<Vec<String>> = verdicts.iter().map(|v| common::verdict_names(&v.details)).collect();
     assert_eq!(names[0], ["passed", "wrong_answer"], "{:?}", verdicts[0].details);
     assert_eq!(verdicts[1].status, Status::Correct, "{:?}", verdicts[1].details);
     assert_eq!(names[2], ["wrong_answer"], "a failed assertion is a wrong answer: {:?}", verdicts[2].details);
@@ -160,7 +153,7 @@ async fn a_go_module_beyond_testify_is_a_compile_error_that_says_so() -> anyhow:
         "package main\n\nimport \"golang.org/x/exp/slices\"\n\nfunc main() { println(slices.Contains([]int{1}, 1)) }\n";
     let item = json!({"language": "go", "program": program, "tests": [{"stdin": "", "expected_stdout": ""}]});
     let verdicts = common::judge(vec![serde_json::from_value(item)?]).await;
-    assert_eq!(verdict_names(&verdicts[0].details), ["compile_error"]);
+    assert_eq!(common::verdict_names(&verdicts[0].details), ["compile_error"]);
     assert!(
         message(&verdicts[0].details).contains("testify's assert and require packages"),
         "{:?}",

@@ -3,7 +3,7 @@
 //! through the same `check`.
 
 use referee_core::Status;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::common;
 
@@ -17,13 +17,6 @@ const ADD_WITH_MAIN: &str =
     "fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\nfn main() {\n    println!(\"{}\", add(1, 2));\n}\n";
 const MAIN_TESTS: &str = "fn main() {\n    let candidate = add;\n    assert_eq!(candidate(1, 2), 3);\n    assert_eq!(candidate(-4, 4), 0);\n}\n";
 const UNIT_TESTS: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn small() {\n        assert_eq!(add(1, 2), 3);\n    }\n    #[test]\n    fn signs() {\n        assert_eq!(add(-4, 4), 0);\n    }\n}\n";
-
-fn verdict_names(details: &serde_json::Map<String, Value>) -> Vec<String> {
-    details["tests"]
-        .as_array()
-        .map(|t| t.iter().map(|t| t["verdict"].as_str().unwrap_or("?").to_owned()).collect())
-        .unwrap_or_default()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rust_programs_are_judged_on_standard_input_and_check_programs() -> anyhow::Result<()> {
@@ -49,7 +42,7 @@ async fn rust_programs_are_judged_on_standard_input_and_check_programs() -> anyh
     ];
     let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
     let verdicts = common::judge(items).await;
-    let names: Vec<Vec<String>> = verdicts.iter().map(|v| verdict_names(&v.details)).collect();
+    let names: Vec<Vec<String>> = verdicts.iter().map(|v| common::verdict_names(&v.details)).collect();
     assert_eq!(verdicts[0].status, Status::Correct, "{:?}", verdicts[0].details);
     assert_eq!(names[1], ["passed", "wrong_answer"]);
     assert_eq!(verdicts[2].status, Status::Correct, "{:?}", verdicts[2].details);
@@ -71,7 +64,7 @@ async fn a_crate_is_a_compile_error_that_says_only_std_is_there() -> anyhow::Res
         "tests": [{"stdin": "", "expected_stdout": "1,2\n"}],
     });
     let verdicts = common::judge(vec![serde_json::from_value(item)?]).await;
-    assert_eq!(verdict_names(&verdicts[0].details), ["compile_error"]);
+    assert_eq!(common::verdict_names(&verdicts[0].details), ["compile_error"]);
     let message = verdicts[0].details["tests"][0]["message"].as_str().unwrap_or("");
     assert!(message.contains("itertools") && message.contains("standard library alone"), "{message}");
     Ok(())
@@ -103,11 +96,11 @@ async fn c_and_cpp_check_programs_run_after_the_program() -> anyhow::Result<()> 
     let items = items.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>()?;
     let verdicts = common::judge(items).await;
     assert_eq!(verdicts[0].status, Status::Correct, "{:?}", verdicts[0].details);
-    assert_eq!(verdict_names(&verdicts[1].details), ["wrong_answer"], "{:?}", verdicts[1].details);
+    assert_eq!(common::verdict_names(&verdicts[1].details), ["wrong_answer"], "{:?}", verdicts[1].details);
     assert_eq!(verdicts[2].status, Status::Correct, "{:?}", verdicts[2].details);
-    assert_eq!(verdict_names(&verdicts[3].details), ["runtime_error"], "{:?}", verdicts[3].details);
+    assert_eq!(common::verdict_names(&verdicts[3].details), ["runtime_error"], "{:?}", verdicts[3].details);
     for early in &verdicts[4..] {
-        assert_eq!(verdict_names(&early.details), ["runtime_error"], "{:?}", early.details);
+        assert_eq!(common::verdict_names(&early.details), ["runtime_error"], "{:?}", early.details);
         let message = early.details["tests"][0]["message"].as_str().unwrap_or("");
         assert!(message.contains("instead of returning from main"), "{message}");
     }
