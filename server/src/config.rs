@@ -13,6 +13,7 @@ pub use crate::features::episodes::settings::EpisodesConfig;
 pub use crate::features::jobs::settings::JobsConfig;
 pub use crate::features::noise::settings::NoiseConfig;
 pub use crate::features::rlpr::settings::{RlprConfig, RlprSource};
+pub use crate::features::runs::settings::RunsConfig;
 pub use crate::http::auth::settings::{AuthConfig, ScopedKeyConfig};
 pub use crate::http::settings::ServerConfig;
 pub use crate::store::settings::{CacheConfig, DatabaseConfig, LogMode, ScoringLogConfig};
@@ -34,6 +35,8 @@ pub struct Config {
     /// Multi-turn environment episodes.
     pub episodes: EpisodesConfig,
     pub noise: NoiseConfig,
+    /// Training runs: statistics and per-prompt pass rates.
+    pub runs: RunsConfig,
     pub openrlhf: OpenRlhfConfig,
     pub log: LogConfig,
     /// The LLM judge of the `rubric` reward model.
@@ -118,6 +121,7 @@ impl Default for Config {
             jobs: JobsConfig::default(),
             episodes: EpisodesConfig::default(),
             noise: NoiseConfig::default(),
+            runs: RunsConfig::default(),
             openrlhf: OpenRlhfConfig::default(),
             log: LogConfig::default(),
             judge: referee_rubric::JudgeConfig::default(),
@@ -290,6 +294,7 @@ impl Config {
         }
         self.judge.validate().map_err(|e| ConfigError::Invalid(e.to_string()))?;
         self.rlpr.validate().map_err(ConfigError::Invalid)?;
+        self.runs.validate().map_err(ConfigError::Invalid)?;
         self.retention.validate().map_err(ConfigError::Invalid)?;
         Ok(())
     }

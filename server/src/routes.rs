@@ -6,7 +6,7 @@ use axum::Router;
 use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::features::{adapters, environments, episodes, jobs, noise, rlpr, rubrics};
+use crate::features::{adapters, environments, episodes, jobs, noise, rlpr, rubrics, runs};
 use crate::http::{self, AppState, Routes};
 use crate::registry::Registry;
 
@@ -19,6 +19,7 @@ pub fn all() -> Routes {
         .merge(jobs::handlers::routes())
         .merge(noise::handlers::routes())
         .merge(rubrics::handlers::routes())
+        .merge(runs::handlers::routes())
         .merge(rlpr::handlers::routes());
     let trainer = adapters::routes().merge(episodes::openenv::routes());
     Routes { general, trainer, upload: jobs::handlers::upload_routes() }

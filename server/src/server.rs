@@ -21,6 +21,7 @@ use crate::features::jobs::{JobStore, JobWorkers, Wakeup, spawn_workers};
 use crate::features::noise::{NoiseLayer, NoiseTasks};
 use crate::features::rlpr::LoadedSource;
 use crate::features::rubrics::{JudgeCacheTable, RubricRepository};
+use crate::features::runs::{RunRecorder, RunTasks};
 use crate::http::auth::ApiKeys;
 use crate::http::{self, AppState, Attached, Limits, Readiness};
 use crate::registry::Registry;
@@ -40,6 +41,7 @@ pub struct RunningServer {
     serving: JoinHandle<std::io::Result<()>>,
     workers: JobWorkers,
     noise: NoiseTasks,
+    runs: RunTasks,
     writer: Writer,
     retention: RetentionTask,
     /// Ends idle episodes.
@@ -153,7 +155,13 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     });
     let (noise_layer, noise) =
         NoiseLayer::start(storage.clone(), registry, &config.noise).await.context("cannot load the noise models")?;
-    engine.attach_hooks(vec![Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>]);
+    let (run_recorder, runs) = RunRecorder::start(storage.clone(), config.runs.clone());
+    // Run statistics first: they record the verdicts' own scores, before any noise correction.
+    engine.attach_hooks(vec![
+        Arc::clone(&run_recorder) as Arc<dyn crate::engine::ScoringHook>,
+        Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>,
+    ]);
+    features.attach(run_recorder);
     features.attach(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     rlpr.connect_baselines(Arc::new(crate::features::rlpr::BaselineTable::new(storage.clone())));
@@ -189,6 +197,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         serving,
         workers,
         noise,
+        runs,
         writer,
         retention,
         episode_reaper,
@@ -251,6 +260,7 @@ impl RunningServer {
         let writes = async {
             self.retention.finish().await;
             self.noise.finish().await;
+            self.runs.finish().await;
             self.writer.finish().await;
         };
         if tokio::time::timeout_at(writes_deadline, writes).await.is_err() {

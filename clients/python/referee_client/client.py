@@ -138,11 +138,15 @@ class _Policy:
         return min(asked, self.max_retry_wait)
 
     @staticmethod
-    def body(items: Sequence[Any], timeout_ms: int | None) -> dict[str, Any]:
-        body: dict[str, Any] = {"items": [as_json(item) for item in items]}
-        if timeout_ms is not None:
-            body["timeout_ms"] = timeout_ms
-        return body
+    def options(timeout_ms: int | None, run: str | None, step: int | None) -> dict[str, Any]:
+        """The request's fields besides `items`: its time budget, and the training run and step
+        of every item that names none (see docs/runs.md)."""
+        fields = {"timeout_ms": timeout_ms, "run": run, "step": step}
+        return {name: value for name, value in fields.items() if value is not None}
+
+    @staticmethod
+    def body(items: Sequence[Any], options: dict[str, Any]) -> dict[str, Any]:
+        return {"items": [as_json(item) for item in items], **options}
 
     @staticmethod
     def path(verifier: str | None) -> str:
@@ -237,26 +241,42 @@ class Referee:
                 raise _error(response)
             return response
 
-    def _chunk(self, path: str, chunk: Sequence[Any], timeout_ms: int | None) -> list[Result]:
-        return self.policy.results(self.post_json(path, self.policy.body(chunk, timeout_ms)), len(chunk))
+    def _chunk(self, path: str, chunk: Sequence[Any], options: dict[str, Any]) -> list[Result]:
+        return self.policy.results(self.post_json(path, self.policy.body(chunk, options)), len(chunk))
 
-    def _run(self, path: str, items: Sequence[Any], timeout_ms: int | None) -> list[Result]:
+    def _run(self, path: str, items: Sequence[Any], options: dict[str, Any]) -> list[Result]:
         chunks = self.policy.chunks(items)
         if len(chunks) <= 1:
-            return self._chunk(path, items, timeout_ms) if items else []
-        parts = self._pool.map(lambda chunk: self._chunk(path, chunk, timeout_ms), chunks)
+            return self._chunk(path, items, options) if items else []
+        parts = self._pool.map(lambda chunk: self._chunk(path, chunk, options), chunks)
         return [result for part in parts for result in part]
 
-    def score(self, items: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+    def score(
+        self,
+        items: Iterable[Item],
+        *,
+        timeout_ms: int | None = None,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Result]:
         """Scores items `{"id"?, "verifier", "input"}` (dicts or generated models such as
-        `MathScoreItem`); one result per item, in order."""
-        return self._run("/v1/score", list(items), timeout_ms)
+        `MathScoreItem`); one result per item, in order. `run` and `step` tag every item that
+        names no run of its own (docs/runs.md)."""
+        return self._run("/v1/score", list(items), _Policy.options(timeout_ms, run, step))
 
-    def score_with(self, verifier: str, inputs: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+    def score_with(
+        self,
+        verifier: str,
+        inputs: Iterable[Item],
+        *,
+        timeout_ms: int | None = None,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Result]:
         """Scores verifier inputs (dicts or generated models such as `MathInput`) with one
-        verifier; one result per input, in order."""
+        verifier; one result per input, in order, tagged with `run` and `step` when given."""
         items = [{"input": as_json(one)} for one in inputs]
-        return self._run(_Policy.path(verifier), items, timeout_ms)
+        return self._run(_Policy.path(verifier), items, _Policy.options(timeout_ms, run, step))
 
     @property
     def jobs(self) -> Jobs:
@@ -345,26 +365,42 @@ class AsyncReferee:
             attempt += 1
             await asyncio.sleep(self.policy.wait(attempt, response))
 
-    async def _chunk(self, path: str, chunk: Sequence[Any], timeout_ms: int | None) -> list[Result]:
-        response = await self.post_json(path, self.policy.body(chunk, timeout_ms))
+    async def _chunk(self, path: str, chunk: Sequence[Any], options: dict[str, Any]) -> list[Result]:
+        response = await self.post_json(path, self.policy.body(chunk, options))
         return self.policy.results(response, len(chunk))
 
-    async def _run(self, path: str, items: Sequence[Any], timeout_ms: int | None) -> list[Result]:
+    async def _run(self, path: str, items: Sequence[Any], options: dict[str, Any]) -> list[Result]:
         if not items:
             return []
-        parts = await asyncio.gather(*(self._chunk(path, c, timeout_ms) for c in self.policy.chunks(items)))
+        parts = await asyncio.gather(*(self._chunk(path, c, options) for c in self.policy.chunks(items)))
         return [result for part in parts for result in part]
 
-    async def score(self, items: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+    async def score(
+        self,
+        items: Iterable[Item],
+        *,
+        timeout_ms: int | None = None,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Result]:
         """Scores items `{"id"?, "verifier", "input"}` (dicts or generated models such as
-        `MathScoreItem`); one result per item, in order."""
-        return await self._run("/v1/score", list(items), timeout_ms)
+        `MathScoreItem`); one result per item, in order. `run` and `step` tag every item that
+        names no run of its own (docs/runs.md)."""
+        return await self._run("/v1/score", list(items), _Policy.options(timeout_ms, run, step))
 
-    async def score_with(self, verifier: str, inputs: Iterable[Item], *, timeout_ms: int | None = None) -> list[Result]:
+    async def score_with(
+        self,
+        verifier: str,
+        inputs: Iterable[Item],
+        *,
+        timeout_ms: int | None = None,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Result]:
         """Scores verifier inputs (dicts or generated models such as `MathInput`) with one
-        verifier; one result per input, in order."""
+        verifier; one result per input, in order, tagged with `run` and `step` when given."""
         items = [{"input": as_json(one)} for one in inputs]
-        return await self._run(_Policy.path(verifier), items, timeout_ms)
+        return await self._run(_Policy.path(verifier), items, _Policy.options(timeout_ms, run, step))
 
     async def verifiers(self) -> list[dict[str, Any]]:
         """`GET /v1/verifiers`: every verifier with its input schema."""

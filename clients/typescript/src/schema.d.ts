@@ -685,6 +685,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the runs items were recorded for, most recently updated first. */
+        get: operations["list_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reads one run: its items and steps so far. */
+        get: operations["get_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a run's prompts with their attempts, successes (`correct` verdicts) and pass rates.
+         *     Attempts are verdicts on a response: every status but `invalid_input` and `internal_error`.
+         */
+        get: operations["list_run_prompts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decides which candidate prompts to train on under a named policy, from the run's pass rates:
+         *     `dapo` (drop prompts whose last group was all-correct or all-wrong), `band` (keep a pass-rate
+         *     band) or `difficulty` (weights `p (1 - p)`, optionally drawing a sample). Prompts the run has
+         *     not scored are kept (`dapo`, `band`) or get the prior's weight (`difficulty`).
+         */
+        post: operations["sample_run_prompts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's statistics over a range of steps: per step and verifier the reward distribution
+         *     (mean, standard deviation, quantiles, histogram), the status mix with the rates of
+         *     `internal_error`, `timeout` and `unparseable`, the pass rate and latency; per step the groups'
+         *     pass@k and mean@k; and per verifier over the range, the mean and interquartile mean with
+         *     percentile-bootstrap 95% intervals.
+         */
+        get: operations["run_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/score": {
         parameters: {
             query?: never;
@@ -805,6 +904,18 @@ export interface components {
              */
             type: "weighted_mean";
         };
+        /**
+         * @description The rates of the statuses that signal a broken verifier (`internal_error`, `timeout`) or a
+         *     collapsed output format (`unparseable`), as fractions of the items.
+         */
+        AlarmRates: {
+            /** Format: double */
+            internal_error: number;
+            /** Format: double */
+            timeout: number;
+            /** Format: double */
+            unparseable: number;
+        };
         /** @description Which share of each verdict class is sent to the stronger checker. */
         AppealRates: {
             /**
@@ -870,6 +981,21 @@ export interface components {
          * @enum {string}
          */
         BinomialInterval: "wilson" | "jeffreys" | "clopper_pearson";
+        /** @description A point estimate with its percentile-bootstrap 95% interval. */
+        BootstrapInterval: {
+            /** Format: double */
+            estimate: number;
+            /**
+             * Format: double
+             * @description The 2.5th percentile of the bootstrap distribution.
+             */
+            lower: number;
+            /**
+             * Format: double
+             * @description The 97.5th percentile of the bootstrap distribution.
+             */
+            upper: number;
+        };
         /** @description One chat message, rendered into a prompt by the source's chat template. */
         ChatMessage: {
             /** @description The message text. */
@@ -1002,11 +1128,32 @@ export interface components {
         };
         /** @description An item for `code`. Runs a Python program (given, or the last fenced block of a response) against standard-input tests, function-call tests or a HumanEval-style check program in a WebAssembly sandbox with deterministic fuel budgets; scores all-or-nothing or the fraction of tests passed, with a verdict per test. */
         CodeScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["CodeInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1070,11 +1217,32 @@ export interface components {
         };
         /** @description An item for `code-tests`. Rewards a model-written test suite (stdin/stdout tests, inputs whose outputs a reference computes, an input generator, or Python asserts) by running it against known-correct and known-wrong solutions in the WebAssembly sandbox: 0 unless every correct solution passes, else the fraction of wrong solutions detected (or 1 only when all are); details give the (solution × test) matrix. */
         CodeTestsScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["CodeTestsInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1154,11 +1322,32 @@ export interface components {
         };
         /** @description An item for `composite`. Several sub-problems answered in one response (VAR-MATH, R-Horizon): the response is cut into one answer per part (boxes, numbered lines, answer tags, a JSON array or lines), each checked by its named scorer against its own reference; `all` (default) scores 1 only when every part is correct, `mean` and `weighted` average the parts' scores. */
         CompositeScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["CompositeInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1565,11 +1754,32 @@ export interface components {
         };
         /** @description An item for `exact-match`. Compares the response with a reference string using OpenAI string_check operations (eq, ne, like, ilike) after optional answer extraction (<answer> tags, \boxed{}, a final 'Answer:' line) and normalisation (trim, whitespace collapse, case folding, Unicode NFKC). Scores 1 when the operation holds and 0 otherwise. */
         ExactMatchScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["ExactMatchInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1821,11 +2031,32 @@ export interface components {
         };
         /** @description An item for `grounding`. A long-context answer citing the context chunks it used (LongRLVR): the cited ids are scored against the gold chunks with an F-score (β = 2), the answer by a named scorer, combined as r = r_ans + 0.1·F + 0.9·r_ans·F. */
         GroundingScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["GroundingInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1872,6 +2103,29 @@ export interface components {
              *     `single_rollout: std_one`); null for a single rollout under `drop`.
              */
             std?: number | null;
+        };
+        /**
+         * @description The groups of one step: the attempts of items that share a `group` (or, without one, a
+         *     `prompt_id`).
+         */
+        GroupStats: {
+            /**
+             * Format: int64
+             * @description Groups whose attempts all succeeded: they carry no learning signal in GRPO-style
+             *     advantages (DAPO's dynamic sampling drops them).
+             */
+            all_correct: number;
+            /**
+             * Format: int64
+             * @description Groups whose attempts all failed.
+             */
+            all_wrong: number;
+            /** Format: int64 */
+            groups: number;
+            /** @description mean@k for each group size k present. */
+            mean_at_k: components["schemas"]["MeanAtK"][];
+            /** @description pass@k for k = 1, 2, 4, ... up to the largest group. */
+            pass_at_k: components["schemas"]["PassAtK"][];
         };
         /** @description Reply of `POST /v1/environments/{task}/instances`. */
         InstancesResponse: {
@@ -1981,6 +2235,17 @@ export interface components {
          * @enum {string}
          */
         LanguageState: "available" | "unavailable" | "unchecked";
+        /** @description LatencyStats of a set of items, in milliseconds. */
+        LatencyStats: {
+            /** Format: double */
+            mean_ms: number;
+            /** Format: double */
+            p50_ms: number;
+            /** Format: double */
+            p95_ms: number;
+            /** Format: double */
+            p99_ms: number;
+        };
         /**
          * @description What a length bound counts.
          * @enum {string}
@@ -2074,16 +2339,46 @@ export interface components {
         };
         /** @description An item for `math`. Math answer equivalence: extracts the final answer from a response and compares it with the reference exactly (big rationals, radicals, polynomial normal forms), numerically where exact forms cannot decide, and structurally for sets, intervals, tuples, matrices and equations. Score 1 when equivalent, else 0. */
         MathScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["MathInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
             /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             verifier: "math";
+        };
+        /** @description mean@k: the mean score of groups of `k` attempts, averaged over those groups. */
+        MeanAtK: {
+            /** Format: int64 */
+            groups: number;
+            /** Format: int64 */
+            k: number;
+            /** Format: double */
+            value: number;
         };
         /**
          * @description Extracts the option letter(s) a free-text response chooses ("The answer is (B)",
@@ -2111,11 +2406,32 @@ export interface components {
         };
         /** @description An item for `multiple-choice`. Extracts the option letter(s) a free-text response chooses, from the most explicit marker present: \boxed{}, <answer> tags, 'the answer is (B)', a bold **B**, or a bare final line, or an option's exact text. Scores 1 when the chosen set equals the reference set. A response that names more options than the reference (hedging, 'A or B') scores 0. */
         MultipleChoiceScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["MultipleChoiceInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2265,11 +2581,32 @@ export interface components {
         };
         /** @description An item for `np`. NP optimisation environments (TSP, knapsack, graph colouring, ...): parses the answer without evaluating it, checks feasibility with typed errors, and rewards quality against an exact, planted-optimal or heuristic reference. */
         NpScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["NpInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2358,6 +2695,36 @@ export interface components {
         /** @description Recent overturns, newest first. */
         OverturnList: {
             overturns: components["schemas"]["Overturn"][];
+        };
+        /** @description pass@k over the groups with at least `k` attempts. */
+        PassAtK: {
+            /**
+             * Format: int64
+             * @description Groups with at least `k` attempts.
+             */
+            groups: number;
+            /** Format: int64 */
+            k: number;
+            /**
+             * Format: double
+             * @description Mean of the groups' unbiased pass@k.
+             */
+            value: number;
+        };
+        /** @description How older steps count in a pass rate. `S` is the run's latest step. */
+        PassRateDecay: {
+            /** @enum {string} */
+            kind: "none";
+        } | {
+            /** @enum {string} */
+            kind: "window";
+            /** Format: int64 */
+            steps: number;
+        } | {
+            /** Format: double */
+            half_life: number;
+            /** @enum {string} */
+            kind: "exponential";
         };
         /**
          * @description How `x%` compares with a plain number.
@@ -2499,11 +2866,32 @@ export interface components {
         };
         /** @description An item for `process`. Step-level rewards: the response cut into steps (markers, lines, paragraphs), each scored by the LLM judge or by a verifier on its intermediate answer, returned with character (and token) offsets; min, product, mean, last or first-error aggregate. */
         ProcessScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["ProcessInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2515,6 +2903,64 @@ export interface components {
          * @enum {string}
          */
         ProcessSplit: "markers" | "lines" | "paragraphs";
+        /** @description A page of a run's prompts with their pass rates. */
+        PromptList: {
+            /**
+             * Format: int64
+             * @description The run's latest step, which the decay counts back from.
+             */
+            latest_step: number;
+            /**
+             * Format: int64
+             * @description The `offset` of the next page; absent on the last.
+             */
+            next_offset?: number | null;
+            prompts: components["schemas"]["PromptRate"][];
+            run: string;
+            /**
+             * Format: int64
+             * @description Prompts that pass the filters (on every page).
+             */
+            total: number;
+        };
+        /** @description A prompt's pass rate as the store and a decay give it. */
+        PromptRate: {
+            /**
+             * Format: int64
+             * @description Every attempt and success recorded, whatever the decay.
+             */
+            attempts: number;
+            /** Format: int64 */
+            last_attempts: number;
+            /**
+             * Format: int64
+             * @description The last step the prompt was scored at, with its attempts and successes there (its last
+             *     group: what DAPO's dynamic sampling looks at).
+             */
+            last_step: number;
+            /** Format: int64 */
+            last_successes: number;
+            /**
+             * Format: double
+             * @description Mean score of the attempts.
+             */
+            mean_score: number;
+            /**
+             * Format: double
+             * @description `weighted_successes / weighted_attempts`; absent when no attempt has weight.
+             */
+            pass_rate?: number | null;
+            prompt_id: string;
+            /** Format: int64 */
+            successes: number;
+            /**
+             * Format: double
+             * @description Attempts and successes weighted by the decay.
+             */
+            weighted_attempts: number;
+            /** Format: double */
+            weighted_successes: number;
+        };
         /** @description A rate's point estimate with its 95% interval. */
         RateEstimate: {
             /**
@@ -2587,11 +3033,32 @@ export interface components {
         };
         /** @description An item for `regex-match`. Matches a user-supplied regular expression (Rust regex syntax: linear time, no backreferences or look-around, size and nesting limits) against the response or the answer extracted from it, as a full or partial match, optionally ignoring case. Scores 1 on a match and 0 otherwise; an invalid pattern is that item's invalid_input. */
         RegexMatchScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["RegexMatchInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2722,11 +3189,32 @@ export interface components {
         };
         /** @description An item for `rlpr`. RLPR probability reward: the mean probability (or mean log-prob, geometric mean, product) of the reference answer's tokens after the response's reasoning, debiased against the no-reasoning baseline, mixed with the format term, with the repetition penalty. Scored from log-probs the trainer supplies, or by the configured model (local or a remote completions server) from the prompt and the reference. */
         RlprScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["RlprInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2798,11 +3286,32 @@ export interface components {
         };
         /** @description An item for `rubric`. Scores a response against a rubric: weighted rule criteria (patterns, keywords, length, JSON and JSON Schema, language, sections, formats, BLEU/ROUGE-L/fuzzy similarity), registered verifiers as criteria, and LLM-judge criteria (score, label, ordered choices, RLBFF binary principles scored P(yes)); weighted mean or formula aggregation, with vetoes. */
         RubricScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result, to match results with items. */
             id?: string | null;
             input: components["schemas"]["RubricInput"];
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2885,6 +3394,32 @@ export interface components {
              */
             status: string;
         };
+        /** @description Runs, most recently updated first. */
+        RunList: {
+            /**
+             * Format: int64
+             * @description The `offset` of the next page; absent on the last.
+             */
+            next_offset?: number | null;
+            runs: components["schemas"]["RunSummary"][];
+        };
+        /** @description Everything `GET /v1/runs/{run}/stats` reports. */
+        RunStats: {
+            /**
+             * Format: int64
+             * @description The first and last step with items in the range asked for.
+             */
+            first_step?: number | null;
+            /** Format: int64 */
+            items: number;
+            /** Format: int64 */
+            last_step?: number | null;
+            run: string;
+            /** @description Per step, oldest first. */
+            steps: components["schemas"]["StepStats"][];
+            /** @description Per verifier, over every step of the range. */
+            summary: components["schemas"]["VerifierSummary"][];
+        };
         /** @description A run's settings and state: `GET /v1/reward-models/rlpr/runs/{run}`. */
         RunStatus: {
             run: string;
@@ -2893,8 +3428,110 @@ export interface components {
             /** Format: int64 */
             updated_at_ms: number;
         };
+        /** @description One run, as `GET /v1/runs` lists it. */
+        RunSummary: {
+            /**
+             * Format: int64
+             * @description When its first and latest items were written, in Unix milliseconds.
+             */
+            created_at_ms: number;
+            /** Format: int64 */
+            first_step: number;
+            /**
+             * Format: int64
+             * @description Items recorded (every replica's).
+             */
+            items: number;
+            /** Format: int64 */
+            last_step: number;
+            run: string;
+            /** Format: int64 */
+            updated_at_ms: number;
+        };
+        /** @description Candidate prompts and the policy to decide on them. */
+        SampleRequest: {
+            /** @description How older steps count in the pass rates the policy reads (default: fully). */
+            decay?: components["schemas"]["PassRateDecay"];
+            policy: components["schemas"]["SamplingPolicy"];
+            /** @description The candidates (1 to 100000), answered in this order. */
+            prompt_ids: string[];
+        };
+        /** @description The decision on every candidate. */
+        SampleResponse: {
+            decisions: components["schemas"]["SamplingDecision"][];
+            run: string;
+            /** @description For `difficulty` with a `count`: the prompts drawn, in draw order. */
+            sample?: string[] | null;
+        };
+        /** @description The decision on one candidate prompt. */
+        SamplingDecision: {
+            /** Format: int64 */
+            attempts: number;
+            keep: boolean;
+            /**
+             * Format: double
+             * @description The pass rate the decision read; absent for a prompt never scored.
+             */
+            pass_rate?: number | null;
+            prompt_id: string;
+            /** @description Why, in words. */
+            reason: string;
+            /**
+             * Format: double
+             * @description The prompt's sampling weight: 1 or 0 for the filters, the normalised weight for
+             *     `difficulty`.
+             */
+            weight: number;
+        };
+        /** @description A named sampling policy over candidate prompts. */
+        SamplingPolicy: {
+            /** @enum {string} */
+            name: "dapo";
+        } | {
+            /** Format: double */
+            high: number;
+            /** Format: double */
+            low: number;
+            /** Format: double */
+            min_attempts?: number;
+            /** @enum {string} */
+            name: "band";
+        } | {
+            count?: number | null;
+            /** @enum {string} */
+            name: "difficulty";
+            /** Format: double */
+            prior?: number;
+            /**
+             * Format: int64
+             * @description Seeds the draw; the same seed and counts give the same sample.
+             */
+            seed?: number;
+        };
+        /**
+         * @description Counts of values in equal-width bins: `edges` has one more entry than `counts`; a bin holds
+         *     values from its lower edge up to, not including, its upper edge, and the last also holds its
+         *     upper edge.
+         */
+        ScoreHistogram: {
+            counts: number[];
+            edges: number[];
+        };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
         ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["CodeTestsScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
+        /** @description Five quantiles of a distribution. */
+        ScoreQuantiles: {
+            /** Format: double */
+            p05: number;
+            /** Format: double */
+            p25: number;
+            /** Format: double */
+            p50: number;
+            /** Format: double */
+            p75: number;
+            /** Format: double */
+            p95: number;
+        };
         /**
          * @description A batch of items to score. Items may mix verifiers; each verifier receives its items as one
          *     batch. A malformed item, or one naming an unknown verifier, gets its own `invalid_input`
@@ -2909,6 +3546,13 @@ export interface components {
             correction?: components["schemas"]["Correction"];
             /** @description The items, answered in the same order. An item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never fails the request. */
             items: components["schemas"]["ScoreItem"][];
+            /** @description The run of every item that names none (1 to 256 bytes). */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The step of this request's run's items that name none.
+             */
+            step?: number | null;
             /**
              * Format: int64
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
@@ -3047,6 +3691,15 @@ export interface components {
         StepEpisode: {
             /** @description The action, in the environment's action schema. */
             action: Record<string, unknown>;
+        };
+        /** @description One step of a run. */
+        StepStats: {
+            groups?: components["schemas"]["GroupStats"] | null;
+            /** Format: int64 */
+            items: number;
+            /** Format: int64 */
+            step: number;
+            verifiers: components["schemas"]["VerifierStep"][];
         };
         /** @description The trainer's current step: the body of `PUT /v1/noise/{verifier}/step`. */
         StepUpdate: {
@@ -3260,12 +3913,33 @@ export interface components {
         };
         /** @description One item of `POST /v1/verifiers/{id}/score`. */
         VerifierScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
             /** @description Echoed in the result. */
             id?: string | null;
             /** @description The verifier's input, as its schema in `GET /v1/verifiers` describes. */
             input: Record<string, unknown>;
             /** @description A task or data-source label that selects a noise model. */
             label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
         };
         /** @description A batch of items for one verifier. */
         VerifierScoreRequest: {
@@ -3277,6 +3951,13 @@ export interface components {
             correction?: components["schemas"]["Correction"];
             /** @description The items, answered in the same order. An item that does not match its schema (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never fails the request. */
             items: components["schemas"]["VerifierScoreItem"][];
+            /** @description The run of every item that names none (1 to 256 bytes). */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The step of this request's run's items that name none.
+             */
+            step?: number | null;
             /**
              * Format: int64
              * @description This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
@@ -3287,6 +3968,64 @@ export interface components {
         VerifierStatus: components["schemas"]["VerifierAvailability"] & {
             /** @description The verifier's id. */
             id: string;
+        };
+        /** @description One verifier's items at one step. */
+        VerifierStep: {
+            /**
+             * Format: int64
+             * @description Items scored.
+             */
+            count: number;
+            histogram: components["schemas"]["ScoreHistogram"];
+            latency: components["schemas"]["LatencyStats"];
+            /** Format: double */
+            max: number;
+            /**
+             * Format: double
+             * @description Mean score of every item.
+             */
+            mean: number;
+            /** Format: double */
+            min: number;
+            /**
+             * Format: double
+             * @description Successes (`correct`) over attempts (every status but `invalid_input` and
+             *     `internal_error`); absent without attempts.
+             */
+            pass_rate?: number | null;
+            quantiles: components["schemas"]["ScoreQuantiles"];
+            rates: components["schemas"]["AlarmRates"];
+            /** @description Items by status. */
+            statuses: Record<string, unknown>;
+            /**
+             * Format: double
+             * @description Population standard deviation of the scores.
+             */
+            std: number;
+            verifier: string;
+        };
+        /** @description One verifier over a range of steps, with intervals. */
+        VerifierSummary: {
+            /** @description Interquartile mean of the units' scores. */
+            iqm: components["schemas"]["BootstrapInterval"];
+            /** Format: int64 */
+            items: number;
+            /** @description Mean of the units' scores. */
+            mean: components["schemas"]["BootstrapInterval"];
+            pass_rate?: components["schemas"]["BootstrapInterval"] | null;
+            /**
+             * Format: int64
+             * @description Bootstrap resamples drawn.
+             */
+            resamples: number;
+            /**
+             * @description What one bootstrap unit is: `prompt` (the mean score of a prompt's items, when every
+             *     item has a `prompt_id`) or `item`.
+             */
+            unit: string;
+            /** Format: int64 */
+            units: number;
+            verifier: string;
         };
         /** @description One version of a rubric in its history. */
         VersionSummary: {
@@ -6978,6 +7717,403 @@ export interface operations {
                 };
             };
             /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_runs: {
+        parameters: {
+            query?: {
+                /** @description Most entries to return (1 to 1000, default 100). */
+                limit?: number;
+                /** @description Entries to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's name, as items gave it. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSummary"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No item of this run has been recorded (code `unknown_run`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_run_prompts: {
+        parameters: {
+            query?: {
+                /** @description Counts only the last this many steps of the run (a windowed pass rate). */
+                window?: number;
+                /** @description Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step. */
+                half_life?: number;
+                /** @description Keeps prompts with at least this many attempts (all recorded, whatever the decay). */
+                min_attempts?: number;
+                /** @description Keeps prompts whose pass rate is at least this. */
+                min_pass_rate?: number;
+                /** @description Keeps prompts whose pass rate is at most this. */
+                max_pass_rate?: number;
+                /** @description `prompt_id` (default), `pass_rate`, `attempts` or `last_step`; ties by prompt id. */
+                sort?: "prompt_id" | "pass_rate" | "attempts" | "last_step";
+                /** @description `asc` (default) or `desc`. */
+                order?: "asc" | "desc";
+                /** @description Most prompts to return (1 to 1000, default 100). */
+                limit?: number;
+                /** @description Prompts to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The run's name. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of prompts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No item of this run has been recorded (code `unknown_run`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sample_run_prompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's name; a run with nothing recorded yet has every prompt unseen. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SampleRequest"];
+            };
+        };
+        responses: {
+            /** @description One decision per candidate, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleResponse"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is JSON but not a valid sampling request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_stats: {
+        parameters: {
+            query?: {
+                /** @description The first step (default: the run's first). */
+                from_step?: number;
+                /** @description The last step, inclusive (default: the run's latest). */
+                to_step?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The run's name. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStats"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No item of this run has been recorded (code `unknown_run`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range is invalid, or holds more items than `runs.max_stats_items` (code `range_too_large`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

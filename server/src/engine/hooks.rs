@@ -20,6 +20,28 @@ pub enum Correction {
     Backward,
 }
 
+/// The training run an item belongs to: its `run`, `step` (0 when not given), `prompt_id` and
+/// `group`, as the item or its request named them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunTag {
+    pub run: String,
+    pub step: i64,
+    pub prompt_id: Option<String>,
+    pub group: Option<String>,
+}
+
+/// What a hook sees of an item before its input goes to the verifier.
+#[derive(Debug, Clone, Copy)]
+pub struct Observed<'a> {
+    /// The item's position in the request.
+    pub position: usize,
+    pub verifier: &'static str,
+    /// The task/source label.
+    pub label: Option<&'a str>,
+    pub run: Option<&'a RunTag>,
+    pub input: &'a Value,
+}
+
 /// Work a feature does around the scoring of each request.
 pub trait ScoringHook: Send + Sync + std::fmt::Debug {
     /// Starts on a request; `None` when the hook has nothing to do for it (the request then
@@ -29,9 +51,8 @@ pub trait ScoringHook: Send + Sync + std::fmt::Debug {
 
 /// A hook's work on one request.
 pub trait RequestHook: Send {
-    /// Sees an item before its input goes to the verifier: its position in the request, its
-    /// verifier, its task/source label and its input.
-    fn observe(&mut self, position: usize, verifier: &str, label: Option<&str>, input: &Value);
+    /// Sees an item before its input goes to the verifier.
+    fn observe(&mut self, item: Observed<'_>);
 
     /// Finishes once every item has its verdict: `results` in item order, `labels` the items'
     /// labels by position; may rewrite results within `budget`.

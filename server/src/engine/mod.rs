@@ -22,9 +22,9 @@ use self::admission::{Admit, Refuse, Wait, WaitUntil};
 pub use self::batch::run_scorer;
 use self::batch::{Batch, ResultCache, ScoringLog};
 use self::envelope::Envelope;
-pub use self::envelope::ItemShape;
+pub use self::envelope::{ItemShape, MAX_TAG_BYTES, apply_run_defaults};
 pub use self::hash::input_hash;
-pub use self::hooks::{Correction, RequestHook, ScoringHook};
+pub use self::hooks::{Correction, Observed, RequestHook, RunTag, ScoringHook};
 use self::result::unscored;
 pub use self::result::{ScoreResult, SharedJson};
 use crate::registry::{Entry, Registry};
@@ -167,8 +167,15 @@ impl Engine {
         for (position, envelope) in envelopes.into_iter().enumerate() {
             match envelope.target {
                 Ok((index, input)) => {
+                    let verifier = self.registry.at(index).id();
                     for hook in &mut hooks {
-                        hook.observe(position, self.registry.at(index).id(), envelope.label.as_deref(), &input);
+                        hook.observe(Observed {
+                            position,
+                            verifier,
+                            label: envelope.label.as_deref(),
+                            run: envelope.run.as_ref(),
+                            input: &input,
+                        });
                     }
                     groups[index].push((position, input));
                 }

@@ -10,3 +10,4 @@ pub mod jobs;
 pub mod noise;
 pub mod rlpr;
 pub mod rubrics;
+pub mod runs;

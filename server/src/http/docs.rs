@@ -31,6 +31,7 @@ mod examples;
         (name = "episodes", description = "Multi-turn environments: episodes that hold state across an agent's actions, with their transcripts."),
         (name = "rubrics", description = "Stored, versioned rubrics for the `rubric` reward model."),
         (name = "rlpr", description = "RLPR probability rewards: the std filter of each training run, and reloading the model that scores `rlpr` items."),
+        (name = "runs", description = "Training runs: per-prompt pass rates, sampling decisions for curricula, and reward statistics with bootstrap intervals, from items scored with `run`, `step`, `prompt_id` and `group`."),
         (name = "operations", description = "Probes and metrics for operators."),
     ),
     modifiers(&BearerKeys),
@@ -85,6 +86,18 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
     let mut variants = Vec::new();
     let mut mapping = Map::new();
     let mut added: Vec<(String, Value)> = Vec::new();
+    // The run fields every item may carry, as `VerifierScoreItem` documents them.
+    let run_fields: Map<String, Value> = document
+        .pointer("/components/schemas/VerifierScoreItem/properties")
+        .and_then(Value::as_object)
+        .map(|fields| {
+            fields
+                .iter()
+                .filter(|(name, _)| RUN_FIELDS.contains(&name.as_str()))
+                .map(|(n, v)| (n.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
     for entry in registry.entries() {
         let input = &entry.info.input;
         added.push((input.name.to_string(), to_json(&input.schema)));
@@ -93,9 +106,7 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
         }
         let item = format!("{}ScoreItem", camel_case(entry.id()));
         let reference = format!("#/components/schemas/{item}");
-        added.push((
-            item,
-            json!({
+        let mut schema = json!({
                 "type": "object",
                 "description": format!("An item for `{}`. {}", entry.id(), entry.info.description.summary),
                 "required": ["verifier", "input"],
@@ -106,8 +117,11 @@ pub fn finish(document: OpenApi, registry: &Registry) -> Value {
                     "input": {"$ref": format!("#/components/schemas/{}", input.name)},
                     "label": {"type": ["string", "null"], "description": "A task or data-source label that selects a noise model."},
                 },
-            }),
-        ));
+        });
+        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            properties.extend(run_fields.clone());
+        }
+        added.push((item, schema));
         variants.push(json!({"$ref": reference}));
         mapping.insert(entry.id().to_owned(), Value::String(reference));
     }
@@ -245,6 +259,9 @@ pub fn self_contained_schema(input: &InputSchema) -> Value {
 
 /// Deepest nesting of references inlined; deeper (recursive) ones stay references.
 const MAX_INLINE_DEPTH: usize = 16;
+
+/// The item fields that tag an item with its training run.
+const RUN_FIELDS: [&str; 4] = ["run", "step", "prompt_id", "group"];
 
 fn inline_refs(value: &mut Value, named: &HashMap<String, Value>, depth: usize) {
     match value {

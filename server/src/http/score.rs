@@ -13,8 +13,7 @@ use super::error::{ApiError, ErrorBody};
 use super::integers::optional_integer;
 use super::json::{Batch, BatchJson};
 use super::{AppState, Limits};
-use crate::engine::Correction;
-use crate::engine::{ItemShape, ScoreResult};
+use crate::engine::{Correction, ItemShape, MAX_TAG_BYTES, ScoreResult, apply_run_defaults};
 
 /// One item of `POST /v1/score`: which verifier judges it and that verifier's input. The
 /// document lists one variant per registered verifier, discriminated by `verifier`.
@@ -52,7 +51,40 @@ pub struct ScoreRequest {
     /// the corrections in `details.reward`.
     #[serde(default)]
     pub correction: Correction,
+    /// The run of every item that names none (1 to 256 bytes).
+    #[schema(max_length = 256)]
+    pub run: Option<String>,
+    /// The step of this request's run's items that name none.
+    #[serde(default, deserialize_with = "step")]
+    #[schema(minimum = 0)]
+    pub step: Option<u64>,
 }
+
+/// Checks a request's `run` and `step` and gives them to its items: the run to every item that
+/// names none, the step to every item of that run that names none.
+fn apply_defaults(items: &mut [Value], run: Option<&str>, step: Option<u64>) -> Result<(), ApiError> {
+    match (run, step) {
+        (None, Some(_)) => return Err(ApiError::invalid_body("`step` belongs to a run: give `run` too")),
+        (Some(run), _) if run.is_empty() || run.len() > MAX_TAG_BYTES => {
+            return Err(ApiError::invalid_body(format!("`run` must have 1 to {MAX_TAG_BYTES} bytes")));
+        }
+        _ => {}
+    }
+    apply_run_defaults(items, run, step);
+    Ok(())
+}
+
+/// Reads `step`: an integer (integral floats included) from 0 to 2^53.
+fn step<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let value: Option<u64> = optional_integer(deserializer)?;
+    match value {
+        Some(step) if step > MAX_STEP => Err(serde::de::Error::custom(format!("step must be at most {MAX_STEP}"))),
+        other => Ok(other),
+    }
+}
+
+/// The largest step: one every JSON reader holds exactly.
+const MAX_STEP: u64 = 1 << 53;
 
 impl Batch for ScoreRequest {
     const ITEMS: &'static str = "items";
@@ -69,6 +101,22 @@ pub struct VerifierScoreItem {
     pub input: Value,
     /// A task or data-source label that selects a noise model.
     pub label: Option<String>,
+    /// The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+    /// Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+    /// per-prompt pass rates. Items without one are not recorded.
+    #[schema(max_length = 256)]
+    pub run: Option<String>,
+    /// The training step (0 when absent; the request's `step` for items of the request's run).
+    #[schema(minimum = 0)]
+    pub step: Option<u64>,
+    /// The prompt the response answers (a string, or an integer taken as its decimal text; at
+    /// most 256 bytes): pass rates are kept per prompt.
+    #[schema(max_length = 256)]
+    pub prompt_id: Option<String>,
+    /// The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+    /// without one are grouped by `prompt_id` within their step.
+    #[schema(max_length = 256)]
+    pub group: Option<String>,
 }
 
 /// A batch of items for one verifier.
@@ -87,6 +135,13 @@ pub struct VerifierScoreRequest {
     /// the corrections in `details.reward`.
     #[serde(default)]
     pub correction: Correction,
+    /// The run of every item that names none (1 to 256 bytes).
+    #[schema(max_length = 256)]
+    pub run: Option<String>,
+    /// The step of this request's run's items that name none.
+    #[serde(default, deserialize_with = "step")]
+    #[schema(minimum = 0)]
+    pub step: Option<u64>,
 }
 
 impl Batch for VerifierScoreRequest {
@@ -143,9 +198,10 @@ pub(crate) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> 
 pub async fn score(
     State(state): State<AppState>,
     headers: HeaderMap,
-    BatchJson(request): BatchJson<ScoreRequest>,
+    BatchJson(mut request): BatchJson<ScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     check_size(&state.limits, request.items.len())?;
+    apply_defaults(&mut request.items, request.run.as_deref(), request.step)?;
     let budget = budget(&state.limits, request.timeout_ms);
     let results = state
         .engine
@@ -173,12 +229,13 @@ pub async fn score_with_verifier(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    BatchJson(request): BatchJson<VerifierScoreRequest>,
+    BatchJson(mut request): BatchJson<VerifierScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     if state.engine.registry().get(&id).is_none() {
         return Err(ApiError::unknown_verifier(id));
     }
     check_size(&state.limits, request.items.len())?;
+    apply_defaults(&mut request.items, request.run.as_deref(), request.step)?;
     let budget = budget(&state.limits, request.timeout_ms);
     let results = state
         .engine

@@ -25,5 +25,6 @@ mod rlpr_local;
 mod rlpr_remote;
 mod rubric;
 mod rubric_docs;
+mod runs;
 mod scoring_log;
 mod upgrades;

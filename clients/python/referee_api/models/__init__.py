@@ -7,6 +7,7 @@ from .aggregation_formula import AggregationFormula
 from .aggregation_formula_type import AggregationFormulaType
 from .aggregation_weighted_mean import AggregationWeightedMean
 from .aggregation_weighted_mean_type import AggregationWeightedMeanType
+from .alarm_rates import AlarmRates
 from .appeal_rates import AppealRates
 from .appeal_settings import AppealSettings
 from .appeal_settings_input_patch_type_0 import AppealSettingsInputPatchType0
@@ -14,6 +15,7 @@ from .appealed_verdict import AppealedVerdict
 from .appealed_verdict_details_type_0 import AppealedVerdictDetailsType0
 from .audit_upload import AuditUpload
 from .binomial_interval import BinomialInterval
+from .bootstrap_interval import BootstrapInterval
 from .chat_message import ChatMessage
 from .check_program import CheckProgram
 from .checker_kind import CheckerKind
@@ -113,6 +115,7 @@ from .grounding_score_item import GroundingScoreItem
 from .grounding_score_item_verifier import GroundingScoreItemVerifier
 from .group_advantages import GroupAdvantages
 from .group_answer import GroupAnswer
+from .group_stats import GroupStats
 from .instances_response import InstancesResponse
 from .interval import Interval
 from .interval_method import IntervalMethod
@@ -123,13 +126,17 @@ from .keyword_mode import KeywordMode
 from .language import Language
 from .language_availability import LanguageAvailability
 from .language_state import LanguageState
+from .latency_stats import LatencyStats
 from .length_unit import LengthUnit
 from .level_info import LevelInfo
+from .list_run_prompts_order import ListRunPromptsOrder
+from .list_run_prompts_sort import ListRunPromptsSort
 from .match_mode import MatchMode
 from .math_input import MathInput
 from .math_options import MathOptions
 from .math_score_item import MathScoreItem
 from .math_score_item_verifier import MathScoreItemVerifier
+from .mean_at_k import MeanAtK
 from .multiple_choice_input import MultipleChoiceInput
 from .multiple_choice_score_item import MultipleChoiceScoreItem
 from .multiple_choice_score_item_verifier import MultipleChoiceScoreItemVerifier
@@ -161,6 +168,13 @@ from .operation import Operation
 from .overturn import Overturn
 from .overturn_input import OverturnInput
 from .overturn_list import OverturnList
+from .pass_at_k import PassAtK
+from .pass_rate_decay_type_0 import PassRateDecayType0
+from .pass_rate_decay_type_0_kind import PassRateDecayType0Kind
+from .pass_rate_decay_type_1 import PassRateDecayType1
+from .pass_rate_decay_type_1_kind import PassRateDecayType1Kind
+from .pass_rate_decay_type_2 import PassRateDecayType2
+from .pass_rate_decay_type_2_kind import PassRateDecayType2Kind
 from .percent_policy import PercentPolicy
 from .prepare_answer import PrepareAnswer
 from .prepare_item import PrepareItem
@@ -178,6 +192,8 @@ from .process_input import ProcessInput
 from .process_score_item import ProcessScoreItem
 from .process_score_item_verifier import ProcessScoreItemVerifier
 from .process_split import ProcessSplit
+from .prompt_list import PromptList
+from .prompt_rate import PromptRate
 from .rate_estimate import RateEstimate
 from .reasoning import Reasoning
 from .reference import Reference
@@ -209,7 +225,21 @@ from .run_code_request import RunCodeRequest
 from .run_code_request_files import RunCodeRequestFiles
 from .run_code_response import RunCodeResponse
 from .run_code_response_files import RunCodeResponseFiles
+from .run_list import RunList
+from .run_stats import RunStats
 from .run_status import RunStatus
+from .run_summary import RunSummary
+from .sample_request import SampleRequest
+from .sample_response import SampleResponse
+from .sampling_decision import SamplingDecision
+from .sampling_policy_type_0 import SamplingPolicyType0
+from .sampling_policy_type_0_name import SamplingPolicyType0Name
+from .sampling_policy_type_1 import SamplingPolicyType1
+from .sampling_policy_type_1_name import SamplingPolicyType1Name
+from .sampling_policy_type_2 import SamplingPolicyType2
+from .sampling_policy_type_2_name import SamplingPolicyType2Name
+from .score_histogram import ScoreHistogram
+from .score_quantiles import ScoreQuantiles
 from .score_request import ScoreRequest
 from .score_response import ScoreResponse
 from .score_result import ScoreResult
@@ -227,6 +257,7 @@ from .std_filter_state import StdFilterState
 from .stdio_test import StdioTest
 from .step_episode import StepEpisode
 from .step_episode_action import StepEpisodeAction
+from .step_stats import StepStats
 from .step_update import StepUpdate
 from .stored_episode import StoredEpisode
 from .stored_episode_options import StoredEpisodeOptions
@@ -248,6 +279,9 @@ from .verifier_score_item import VerifierScoreItem
 from .verifier_score_item_input import VerifierScoreItemInput
 from .verifier_score_request import VerifierScoreRequest
 from .verifier_status import VerifierStatus
+from .verifier_step import VerifierStep
+from .verifier_step_statuses import VerifierStepStatuses
+from .verifier_summary import VerifierSummary
 from .version_summary import VersionSummary
 
 __all__ = (
@@ -258,6 +292,7 @@ __all__ = (
     "AggregationFormulaType",
     "AggregationWeightedMean",
     "AggregationWeightedMeanType",
+    "AlarmRates",
     "AppealRates",
     "AppealSettings",
     "AppealSettingsInputPatchType0",
@@ -265,6 +300,7 @@ __all__ = (
     "AppealedVerdictDetailsType0",
     "AuditUpload",
     "BinomialInterval",
+    "BootstrapInterval",
     "ChatMessage",
     "CheckProgram",
     "CheckerKind",
@@ -364,6 +400,7 @@ __all__ = (
     "GroundingScoreItemVerifier",
     "GroupAdvantages",
     "GroupAnswer",
+    "GroupStats",
     "InstancesResponse",
     "Interval",
     "IntervalMethod",
@@ -374,13 +411,17 @@ __all__ = (
     "Language",
     "LanguageAvailability",
     "LanguageState",
+    "LatencyStats",
     "LengthUnit",
     "LevelInfo",
+    "ListRunPromptsOrder",
+    "ListRunPromptsSort",
     "MatchMode",
     "MathInput",
     "MathOptions",
     "MathScoreItem",
     "MathScoreItemVerifier",
+    "MeanAtK",
     "MultipleChoiceInput",
     "MultipleChoiceScoreItem",
     "MultipleChoiceScoreItemVerifier",
@@ -412,6 +453,13 @@ __all__ = (
     "Overturn",
     "OverturnInput",
     "OverturnList",
+    "PassAtK",
+    "PassRateDecayType0",
+    "PassRateDecayType0Kind",
+    "PassRateDecayType1",
+    "PassRateDecayType1Kind",
+    "PassRateDecayType2",
+    "PassRateDecayType2Kind",
     "PercentPolicy",
     "PrepareAnswer",
     "PrepareItem",
@@ -429,6 +477,8 @@ __all__ = (
     "ProcessScoreItem",
     "ProcessScoreItemVerifier",
     "ProcessSplit",
+    "PromptList",
+    "PromptRate",
     "RateEstimate",
     "Reasoning",
     "Reference",
@@ -460,7 +510,21 @@ __all__ = (
     "RunCodeRequestFiles",
     "RunCodeResponse",
     "RunCodeResponseFiles",
+    "RunList",
+    "RunStats",
     "RunStatus",
+    "RunSummary",
+    "SampleRequest",
+    "SampleResponse",
+    "SamplingDecision",
+    "SamplingPolicyType0",
+    "SamplingPolicyType0Name",
+    "SamplingPolicyType1",
+    "SamplingPolicyType1Name",
+    "SamplingPolicyType2",
+    "SamplingPolicyType2Name",
+    "ScoreHistogram",
+    "ScoreQuantiles",
     "ScoreRequest",
     "ScoreResponse",
     "ScoreResult",
@@ -478,6 +542,7 @@ __all__ = (
     "StdioTest",
     "StepEpisode",
     "StepEpisodeAction",
+    "StepStats",
     "StepUpdate",
     "StoredEpisode",
     "StoredEpisodeOptions",
@@ -499,5 +564,8 @@ __all__ = (
     "VerifierScoreItemInput",
     "VerifierScoreRequest",
     "VerifierStatus",
+    "VerifierStep",
+    "VerifierStepStatuses",
+    "VerifierSummary",
     "VersionSummary",
 )

@@ -36,19 +36,41 @@ class RubricScoreItem:
                 judge or a verifier criterion could not judge. Details list every criterion's score and
                 whether it passed, the vetoes, and each judge call's reply (truncated) and cache hit.
             verifier (RubricScoreItemVerifier):
+            group (None | str | Unset): The group of rollouts the item belongs to (GRPO's group; a string or an integer);
+                items
+                without one are grouped by `prompt_id` within their step.
             id (None | str | Unset): Echoed in the result, to match results with items.
             label (None | str | Unset): A task or data-source label that selects a noise model.
+            prompt_id (None | str | Unset): The prompt the response answers (a string, or an integer taken as its decimal
+                text; at
+                most 256 bytes): pass rates are kept per prompt.
+            run (None | str | Unset): The training run the item belongs to (1 to 256 bytes); the request's `run` when
+                absent.
+                Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+                per-prompt pass rates. Items without one are not recorded.
+            step (int | None | Unset): The training step (0 when absent; the request's `step` for items of the request's
+                run).
     """
 
     input_: RubricInput
     verifier: RubricScoreItemVerifier
+    group: None | str | Unset = UNSET
     id: None | str | Unset = UNSET
     label: None | str | Unset = UNSET
+    prompt_id: None | str | Unset = UNSET
+    run: None | str | Unset = UNSET
+    step: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         input_ = self.input_.to_dict()
 
         verifier: str = self.verifier
+
+        group: None | str | Unset
+        if isinstance(self.group, Unset):
+            group = UNSET
+        else:
+            group = self.group
 
         id: None | str | Unset
         if isinstance(self.id, Unset):
@@ -62,6 +84,24 @@ class RubricScoreItem:
         else:
             label = self.label
 
+        prompt_id: None | str | Unset
+        if isinstance(self.prompt_id, Unset):
+            prompt_id = UNSET
+        else:
+            prompt_id = self.prompt_id
+
+        run: None | str | Unset
+        if isinstance(self.run, Unset):
+            run = UNSET
+        else:
+            run = self.run
+
+        step: int | None | Unset
+        if isinstance(self.step, Unset):
+            step = UNSET
+        else:
+            step = self.step
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -70,10 +110,18 @@ class RubricScoreItem:
                 "verifier": verifier,
             }
         )
+        if group is not UNSET:
+            field_dict["group"] = group
         if id is not UNSET:
             field_dict["id"] = id
         if label is not UNSET:
             field_dict["label"] = label
+        if prompt_id is not UNSET:
+            field_dict["prompt_id"] = prompt_id
+        if run is not UNSET:
+            field_dict["run"] = run
+        if step is not UNSET:
+            field_dict["step"] = step
 
         return field_dict
 
@@ -85,6 +133,15 @@ class RubricScoreItem:
         input_ = RubricInput.from_dict(d.pop("input"))
 
         verifier = check_rubric_score_item_verifier(d.pop("verifier"))
+
+        def _parse_group(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        group = _parse_group(d.pop("group", UNSET))
 
         def _parse_id(data: object) -> None | str | Unset:
             if data is None:
@@ -104,11 +161,42 @@ class RubricScoreItem:
 
         label = _parse_label(d.pop("label", UNSET))
 
+        def _parse_prompt_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        prompt_id = _parse_prompt_id(d.pop("prompt_id", UNSET))
+
+        def _parse_run(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        run = _parse_run(d.pop("run", UNSET))
+
+        def _parse_step(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        step = _parse_step(d.pop("step", UNSET))
+
         rubric_score_item = cls(
             input_=input_,
             verifier=verifier,
+            group=group,
             id=id,
             label=label,
+            prompt_id=prompt_id,
+            run=run,
+            step=step,
         )
 
         return rubric_score_item

@@ -26,12 +26,16 @@ class VerifierScoreRequest:
             (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its
             place; it never fails the request.
         correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
+        run (None | str | Unset): The run of every item that names none (1 to 256 bytes).
+        step (int | None | Unset): The step of this request's run's items that name none.
         timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
             server's own.
     """
 
     items: list[VerifierScoreItem]
     correction: Correction | Unset = UNSET
+    run: None | str | Unset = UNSET
+    step: int | None | Unset = UNSET
     timeout_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +47,18 @@ class VerifierScoreRequest:
         correction: str | Unset = UNSET
         if not isinstance(self.correction, Unset):
             correction = self.correction
+
+        run: None | str | Unset
+        if isinstance(self.run, Unset):
+            run = UNSET
+        else:
+            run = self.run
+
+        step: int | None | Unset
+        if isinstance(self.step, Unset):
+            step = UNSET
+        else:
+            step = self.step
 
         timeout_ms: int | None | Unset
         if isinstance(self.timeout_ms, Unset):
@@ -59,6 +75,10 @@ class VerifierScoreRequest:
         )
         if correction is not UNSET:
             field_dict["correction"] = correction
+        if run is not UNSET:
+            field_dict["run"] = run
+        if step is not UNSET:
+            field_dict["step"] = step
         if timeout_ms is not UNSET:
             field_dict["timeout_ms"] = timeout_ms
 
@@ -83,6 +103,24 @@ class VerifierScoreRequest:
         else:
             correction = check_correction(_correction)
 
+        def _parse_run(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        run = _parse_run(d.pop("run", UNSET))
+
+        def _parse_step(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        step = _parse_step(d.pop("step", UNSET))
+
         def _parse_timeout_ms(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -95,6 +133,8 @@ class VerifierScoreRequest:
         verifier_score_request = cls(
             items=items,
             correction=correction,
+            run=run,
+            step=step,
             timeout_ms=timeout_ms,
         )
 

@@ -5,10 +5,9 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use referee_core::Budget;
-use serde_json::Value;
 
 use super::{Candidate, NoiseLayer, Snapshot};
-use crate::engine::{Correction, RequestHook, ScoreResult, ScoringHook};
+use crate::engine::{Correction, Observed, RequestHook, ScoreResult, ScoringHook};
 
 /// The noise layer on one request: the models in force when it began, and the appeal candidates
 /// drawn before scoring.
@@ -29,12 +28,12 @@ impl ScoringHook for NoiseLayer {
 }
 
 impl RequestHook for NoiseRequest {
-    fn observe(&mut self, position: usize, verifier: &str, label: Option<&str>, input: &Value) {
-        if let Some(candidate) = self.layer.candidate(&self.snapshot, verifier, label, input) {
-            if self.candidates.len() <= position {
-                self.candidates.resize_with(position + 1, || None);
+    fn observe(&mut self, item: Observed<'_>) {
+        if let Some(candidate) = self.layer.candidate(&self.snapshot, item.verifier, item.label, item.input) {
+            if self.candidates.len() <= item.position {
+                self.candidates.resize_with(item.position + 1, || None);
             }
-            self.candidates[position] = Some(candidate);
+            self.candidates[item.position] = Some(candidate);
         }
     }
 

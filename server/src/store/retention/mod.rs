@@ -21,10 +21,10 @@ use crate::store::{Backend, Storage, now_ms};
 
 mod settings;
 
-pub use settings::{EpisodeRetention, MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, TableRetention};
+pub use settings::{EpisodeRetention, MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, RunRetention, TableRetention};
 
 /// Tables whose row counts are published as `referee_table_rows{table}`.
-pub const MEASURED_TABLES: [&str; 11] = [
+pub const MEASURED_TABLES: [&str; 14] = [
     "scoring_log",
     "result_cache",
     "jobs",
@@ -36,6 +36,9 @@ pub const MEASURED_TABLES: [&str; 11] = [
     "noise_overturns",
     "episodes",
     "episode_steps",
+    "runs",
+    "run_items",
+    "run_prompt_steps",
 ];
 
 /// On PostgreSQL, tables are counted exactly up to this many rows; a larger one reports the
@@ -222,6 +225,13 @@ impl<'a> Sweep<'a> {
             let old_episodes = "episode_id IN (SELECT id FROM episodes WHERE updated_at_ms < $1)";
             self.delete_where("episode_steps", old_episodes, &[Bind::Int(cutoff)]).await?;
             self.delete_where("episodes", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+        }
+        if let Some(cutoff) = self.cutoff(config.runs.max_age_secs)
+            && !self.stopping()
+        {
+            self.delete_where("run_items", "created_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+            self.delete_where("run_prompt_steps", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+            self.delete_where("runs", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
         }
         Ok(())
     }

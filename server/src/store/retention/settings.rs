@@ -30,6 +30,9 @@ pub struct RetentionConfig {
     /// Episodes with their steps, by the time of their last step (or start): ended ones, and
     /// live ones a replica lost track of (a live episode that long idle has expired).
     pub episodes: EpisodeRetention,
+    /// Training runs: recorded items by the time they were written, per-prompt counts by their
+    /// last update, and a run's own row once nothing of it was written for that long.
+    pub runs: RunRetention,
 }
 
 /// An age limit and a row cap for one kind of row; 0 turns either off.
@@ -60,6 +63,14 @@ pub struct EpisodeRetention {
     pub max_age_secs: u64,
 }
 
+/// The age limit of run statistics; 0 keeps them forever.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunRetention {
+    /// Items and counts older than this many seconds are deleted.
+    pub max_age_secs: u64,
+}
+
 const DAY_SECS: u64 = 86_400;
 
 /// The largest `batch_rows` accepted: a larger statement would hold SQLite's lock for long.
@@ -77,6 +88,7 @@ impl Default for RetentionConfig {
             judge_cache: TableRetention { max_age_secs: 30 * DAY_SECS, max_rows: 1_000_000 },
             noise: NoiseRetention { max_age_secs: 90 * DAY_SECS },
             episodes: EpisodeRetention { max_age_secs: 30 * DAY_SECS },
+            runs: RunRetention { max_age_secs: 90 * DAY_SECS },
         }
     }
 }

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# What recording training runs costs POST /v1/score: the same 256-item (or 1-item) exact-match
+# requests, every item tagged with `run`, `step`, `prompt_id` and `group`, sent at 64
+# connections to two release servers on SQLite that differ only in `[runs] enabled` (true: every
+# item is recorded and written; false: the same tagged items, nothing recorded). The two are
+# measured alternately, ROUNDS times per batch size; the table gives the median items/s of each
+# and the cost of recording (1 - on/off).
+#
+# Settings (environment variables, defaults in brackets):
+#   DURATION_SECS [5] WARMUP_SECS [1] ROUNDS [3] CONNECTIONS [64] BATCH_SIZES ["1 256"]
+#   CARGO_TARGET_DIR [$HOME/.cache/referee/target]
+set -euo pipefail
+
+bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_dir="$(cd "$bench_dir/.." && pwd)"
+duration_secs="${DURATION_SECS:-5}"
+warmup_secs="${WARMUP_SECS:-1}"
+rounds="${ROUNDS:-3}"
+connections="${CONNECTIONS:-64}"
+batch_sizes="${BATCH_SIZES:-1 256}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
+log() { echo "[runs] $*" >&2; }
+
+log "building referee and loadgen (release) into $CARGO_TARGET_DIR"
+(cd "$repo_dir" && cargo build --release -p referee-server -p referee-bench)
+referee="$CARGO_TARGET_DIR/release/referee"
+loadgen="$CARGO_TARGET_DIR/release/loadgen"
+
+work_dir="$(mktemp -d "${TMPDIR:-/tmp}/referee-runs-bench.XXXXXX")"
+results_dir="$bench_dir/results"
+mkdir -p "$results_dir"
+results_jsonl="$results_dir/runs.jsonl"
+: >"$results_jsonl"
+declare -A pid url
+cleanup() {
+    for p in "${pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    for p in "${pid[@]}"; do wait "$p" 2>/dev/null || true; done
+    cp "$work_dir"/*.log "$results_dir/" 2>/dev/null || true
+    rm -rf "$work_dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start() {
+    local name="$1" enabled="$2" addr=""
+    mkdir -p "$work_dir/$name"
+    (cd "$work_dir/$name" && NO_COLOR=1 REFEREE__RUNS__ENABLED="$enabled" exec "$referee" serve \
+        --listen 127.0.0.1:0 --database-url "sqlite://$work_dir/$name/referee.db") >"$work_dir/$name.log" 2>&1 &
+    pid[$name]=$!
+    for _ in $(seq 1 300); do
+        addr="$(grep -m1 -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$work_dir/$name.log" | grep -oE 'http://.*' || true)"
+        if [[ -n "$addr" ]] && curl --silent --fail --max-time 1 "$addr/readyz" >/dev/null 2>&1; then break; fi
+        kill -0 "${pid[$name]}" 2>/dev/null || { cat "$work_dir/$name.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    [[ -n "$addr" ]] || { log "$name did not start"; cat "$work_dir/$name.log" >&2; exit 1; }
+    url[$name]="$addr"
+    log "$name (runs.enabled = $enabled) ready at $addr"
+}
+start on true
+start off false
+
+# Bodies: 64 prompts with 4 rollouts each (group = prompt), half of them correct; one item for
+# the single-item case. Every request is one step: the step advances with each round.
+make_body() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+size, step, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+items = []
+for i in range(size):
+    prompt = f"p{i // 4}"
+    response = "42" if i % 2 == 0 else "41"
+    items.append({"id": str(i), "verifier": "exact-match", "input": {"response": response, "reference": "42"},
+                  "run": "bench", "step": step, "prompt_id": prompt, "group": f"{prompt}-{step}"})
+json.dump({"items": items}, open(path, "w"))
+PY
+}
+
+log "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+for batch in $batch_sizes; do
+    for round in $(seq 1 "$rounds"); do
+        body="$work_dir/body-$batch-$round.json"
+        make_body "$batch" "$round" "$body"
+        for name in on off; do
+            kill -0 "${pid[$name]}" 2>/dev/null || { log "$name exited"; tail -n 20 "$work_dir/$name.log" >&2; exit 1; }
+            log "$name: $batch items per request, $connections connections, round $round"
+            "$loadgen" --url "${url[$name]}/v1/score" --label "$name" --body "$body" \
+                --connections "$connections" --duration-secs "$duration_secs" --warmup-secs "$warmup_secs" \
+                | python3 -c 'import json, sys; row = json.load(sys.stdin); row["batch"] = int(sys.argv[1]); print(json.dumps(row))' "$batch" \
+                >>"$results_jsonl"
+        done
+    done
+done
+log "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+recorded="$(curl --silent "${url[on]}/v1/runs/bench" | python3 -c 'import json, sys; print(json.load(sys.stdin)["items"])')"
+log "items recorded by the server with runs on: $recorded"
+
+python3 - "$results_jsonl" <<'PY' | tee "$results_dir/runs.md"
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+print("| batch | connections | recording on: items/s (median) | off: items/s (median) | on p99 ms | off p99 ms | cost of recording |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
+for batch in sorted({r["batch"] for r in rows}):
+    cell = {name: [r for r in rows if r["batch"] == batch and r["label"] == name] for name in ("on", "off")}
+    on = statistics.median(r["items_per_s"] for r in cell["on"])
+    off = statistics.median(r["items_per_s"] for r in cell["off"])
+    p99 = {name: statistics.median(r["latency_ms"]["p99"] for r in cell[name]) for name in cell}
+    print(f"| {batch} | {cell['on'][0]['connections']} | {on:,.0f} | {off:,.0f} | {p99['on']:.2f} | {p99['off']:.2f} | {100 * (1 - on / off):.1f}% |")
+PY

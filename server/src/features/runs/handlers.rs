@@ -1,0 +1,371 @@
+//! `/v1/runs`: training runs, their per-prompt pass rates, sampling decisions for curricula and
+//! their statistics.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::prompts::{PassRateDecay, PromptRate, SamplingDecision, SamplingPolicy, decide, rates};
+use super::stats::{RunStats, run_stats};
+use super::{RunRecorder, RunSummary};
+use crate::engine::MAX_TAG_BYTES;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::json::ApiJson;
+
+/// Most entries one listing returns.
+const MAX_LIMIT: u64 = 1000;
+/// Most candidate prompts one sampling request may name.
+const MAX_CANDIDATES: usize = 100_000;
+
+/// The runs routes.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(get))
+        .routes(routes!(prompts))
+        .routes(routes!(sample))
+        .routes(routes!(stats))
+}
+
+fn recorder(state: &AppState) -> Result<Arc<RunRecorder>, ApiError> {
+    state.features.get::<Arc<RunRecorder>>().ok_or(ApiError::starting(state.limits.retry_after_secs))
+}
+
+fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query.map(|Query(q)| q).map_err(|rejection| bad_query(rejection.body_text()))
+}
+
+fn bad_query(detail: impl std::fmt::Display) -> ApiError {
+    ApiError::invalid("invalid_query", format!("invalid query: {detail}"))
+}
+
+fn storage_error(error: sqlx::Error) -> ApiError {
+    ApiError::internal(format!("run storage: {error}"))
+}
+
+fn check_run(run: &str) -> Result<(), ApiError> {
+    if run.is_empty() || run.len() > MAX_TAG_BYTES {
+        return Err(ApiError::invalid("invalid_run", format!("a run name has 1 to {MAX_TAG_BYTES} bytes")));
+    }
+    Ok(())
+}
+
+fn unknown_run(run: &str) -> ApiError {
+    ApiError::not_found("unknown_run", format!("no item of run `{run}` has been recorded"))
+}
+
+fn limit(limit: Option<u64>) -> Result<i64, ApiError> {
+    match limit {
+        None => Ok(100),
+        Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(i64::try_from(n).unwrap_or(100)),
+        Some(n) => Err(bad_query(format!("`limit` must be from 1 to {MAX_LIMIT}, got {n}"))),
+    }
+}
+
+/// A page of runs.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct Page {
+    /// Most entries to return (1 to 1000, default 100).
+    pub limit: Option<u64>,
+    /// Entries to skip.
+    pub offset: Option<u64>,
+}
+
+/// Runs, most recently updated first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RunList {
+    pub runs: Vec<RunSummary>,
+    /// The `offset` of the next page; absent on the last.
+    pub next_offset: Option<u64>,
+}
+
+/// Lists the runs items were recorded for, most recently updated first.
+#[utoipa::path(get, path = "/v1/runs", operation_id = "list_runs", tag = "runs", params(Page), responses(
+    (status = 200, description = "A page of runs.", body = RunList),
+    (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+    (status = 422, description = "The query is invalid.", body = ErrorBody),
+    (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+), security((), ("api_key" = [])))]
+pub async fn list(
+    State(state): State<AppState>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> Result<axum::Json<RunList>, ApiError> {
+    let page = query(page)?;
+    let limit = limit(page.limit)?;
+    let offset = page.offset.unwrap_or(0);
+    let runs = recorder(&state)?
+        .store()
+        .list(limit + 1, i64::try_from(offset).unwrap_or(i64::MAX))
+        .await
+        .map_err(storage_error)?;
+    let more = runs.len() > usize::try_from(limit).unwrap_or(usize::MAX);
+    let runs: Vec<RunSummary> = runs.into_iter().take(usize::try_from(limit).unwrap_or(usize::MAX)).collect();
+    let next_offset = more.then(|| offset + runs.len() as u64);
+    Ok(axum::Json(RunList { runs, next_offset }))
+}
+
+/// Reads one run: its items and steps so far.
+#[utoipa::path(get, path = "/v1/runs/{run}", operation_id = "get_run", tag = "runs",
+    params(("run" = String, Path, description = "The run's name, as items gave it.")),
+    responses(
+        (status = 200, description = "The run.", body = RunSummary),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No item of this run has been recorded (code `unknown_run`).", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn get(State(state): State<AppState>, Path(run): Path<String>) -> Result<axum::Json<RunSummary>, ApiError> {
+    check_run(&run)?;
+    let summary = recorder(&state)?.store().get(&run).await.map_err(storage_error)?;
+    summary.map(axum::Json).ok_or_else(|| unknown_run(&run))
+}
+
+/// How prompts are sorted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptSort {
+    #[default]
+    PromptId,
+    PassRate,
+    Attempts,
+    LastStep,
+}
+
+/// Ascending or descending.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SortOrder {
+    #[default]
+    Asc,
+    Desc,
+}
+
+/// Which prompts, under which decay, in which order.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PromptQuery {
+    /// Counts only the last this many steps of the run (a windowed pass rate).
+    pub window: Option<u64>,
+    /// Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step.
+    pub half_life: Option<f64>,
+    /// Keeps prompts with at least this many attempts (all recorded, whatever the decay).
+    pub min_attempts: Option<u64>,
+    /// Keeps prompts whose pass rate is at least this.
+    pub min_pass_rate: Option<f64>,
+    /// Keeps prompts whose pass rate is at most this.
+    pub max_pass_rate: Option<f64>,
+    /// `prompt_id` (default), `pass_rate`, `attempts` or `last_step`; ties by prompt id.
+    #[param(inline)]
+    pub sort: Option<PromptSort>,
+    /// `asc` (default) or `desc`.
+    #[param(inline)]
+    pub order: Option<SortOrder>,
+    /// Most prompts to return (1 to 1000, default 100).
+    pub limit: Option<u64>,
+    /// Prompts to skip.
+    pub offset: Option<u64>,
+}
+
+impl PromptQuery {
+    fn decay(&self) -> Result<PassRateDecay, ApiError> {
+        let decay = match (self.window, self.half_life) {
+            (Some(_), Some(_)) => return Err(bad_query("give `window` or `half_life`, not both")),
+            (Some(steps), None) => PassRateDecay::Window { steps },
+            (None, Some(half_life)) => PassRateDecay::Exponential { half_life },
+            (None, None) => PassRateDecay::None,
+        };
+        decay.validate().map_err(bad_query)?;
+        Ok(decay)
+    }
+}
+
+/// A page of a run's prompts with their pass rates.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromptList {
+    pub run: String,
+    /// The run's latest step, which the decay counts back from.
+    pub latest_step: i64,
+    /// Prompts that pass the filters (on every page).
+    pub total: u64,
+    pub prompts: Vec<PromptRate>,
+    /// The `offset` of the next page; absent on the last.
+    pub next_offset: Option<u64>,
+}
+
+/// Lists a run's prompts with their attempts, successes (`correct` verdicts) and pass rates.
+/// Attempts are verdicts on a response: every status but `invalid_input` and `internal_error`.
+#[utoipa::path(get, path = "/v1/runs/{run}/prompts", operation_id = "list_run_prompts", tag = "runs",
+    params(("run" = String, Path, description = "The run's name."), PromptQuery),
+    responses(
+        (status = 200, description = "A page of prompts.", body = PromptList),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No item of this run has been recorded (code `unknown_run`).", body = ErrorBody),
+        (status = 422, description = "The query is invalid.", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn prompts(
+    State(state): State<AppState>,
+    Path(run): Path<String>,
+    params: Result<Query<PromptQuery>, QueryRejection>,
+) -> Result<axum::Json<PromptList>, ApiError> {
+    check_run(&run)?;
+    let params = query(params)?;
+    let decay = params.decay()?;
+    let limit = limit(params.limit)?;
+    let recorder = recorder(&state)?;
+    let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
+    let steps = recorder.store().prompt_steps(&run).await.map_err(storage_error)?;
+    let mut prompts: Vec<PromptRate> = rates(&steps, decay, summary.last_step)
+        .into_iter()
+        .filter(|p| params.min_attempts.is_none_or(|min| p.attempts >= min))
+        .filter(|p| params.min_pass_rate.is_none_or(|min| p.pass_rate.is_some_and(|r| r >= min)))
+        .filter(|p| params.max_pass_rate.is_none_or(|max| p.pass_rate.is_some_and(|r| r <= max)))
+        .collect();
+    // `rates` sorts by prompt id; a stable sort keeps that order among ties.
+    match params.sort.unwrap_or_default() {
+        PromptSort::PromptId => {}
+        PromptSort::PassRate => prompts.sort_by(|a, b| {
+            a.pass_rate.unwrap_or(f64::NEG_INFINITY).total_cmp(&b.pass_rate.unwrap_or(f64::NEG_INFINITY))
+        }),
+        PromptSort::Attempts => prompts.sort_by_key(|p| p.attempts),
+        PromptSort::LastStep => prompts.sort_by_key(|p| p.last_step),
+    }
+    if params.order == Some(SortOrder::Desc) {
+        prompts.reverse();
+    }
+    let total = prompts.len() as u64;
+    let offset = params.offset.unwrap_or(0);
+    let page: Vec<PromptRate> = prompts
+        .into_iter()
+        .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .collect();
+    let next_offset = (offset + (page.len() as u64) < total).then(|| offset + page.len() as u64);
+    Ok(axum::Json(PromptList { run, latest_step: summary.last_step, total, prompts: page, next_offset }))
+}
+
+/// Candidate prompts and the policy to decide on them.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleRequest {
+    /// The candidates (1 to 100000), answered in this order.
+    pub prompt_ids: Vec<String>,
+    pub policy: SamplingPolicy,
+    /// How older steps count in the pass rates the policy reads (default: fully).
+    #[serde(default)]
+    pub decay: PassRateDecay,
+}
+
+/// The decision on every candidate.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SampleResponse {
+    pub run: String,
+    pub decisions: Vec<SamplingDecision>,
+    /// For `difficulty` with a `count`: the prompts drawn, in draw order.
+    pub sample: Option<Vec<String>>,
+}
+
+/// Decides which candidate prompts to train on under a named policy, from the run's pass rates:
+/// `dapo` (drop prompts whose last group was all-correct or all-wrong), `band` (keep a pass-rate
+/// band) or `difficulty` (weights `p (1 - p)`, optionally drawing a sample). Prompts the run has
+/// not scored are kept (`dapo`, `band`) or get the prior's weight (`difficulty`).
+#[utoipa::path(post, path = "/v1/runs/{run}/sample", operation_id = "sample_run_prompts", tag = "runs", request_body = SampleRequest,
+    params(("run" = String, Path, description = "The run's name; a run with nothing recorded yet has every prompt unseen.")),
+    responses(
+        (status = 200, description = "One decision per candidate, in order.", body = SampleResponse),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 422, description = "The body is JSON but not a valid sampling request.", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn sample(
+    State(state): State<AppState>,
+    Path(run): Path<String>,
+    ApiJson(request): ApiJson<SampleRequest>,
+) -> Result<axum::Json<SampleResponse>, ApiError> {
+    check_run(&run)?;
+    if request.prompt_ids.is_empty() || request.prompt_ids.len() > MAX_CANDIDATES {
+        return Err(ApiError::invalid_body(format!("`prompt_ids` must hold 1 to {MAX_CANDIDATES} prompt ids")));
+    }
+    request.policy.validate(request.prompt_ids.len()).map_err(ApiError::invalid_body)?;
+    request.decay.validate().map_err(ApiError::invalid_body)?;
+    let recorder = recorder(&state)?;
+    let latest = recorder.store().get(&run).await.map_err(storage_error)?.map_or(0, |s| s.last_step);
+    let steps = recorder.store().prompt_steps(&run).await.map_err(storage_error)?;
+    let rates = rates(&steps, request.decay, latest);
+    let by_id: HashMap<&str, &PromptRate> = rates.iter().map(|r| (r.prompt_id.as_str(), r)).collect();
+    let (decisions, sample) = decide(&request.policy, &request.prompt_ids, &by_id);
+    Ok(axum::Json(SampleResponse { run, decisions, sample }))
+}
+
+/// Which steps the statistics cover.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StepRange {
+    /// The first step (default: the run's first).
+    pub from_step: Option<u64>,
+    /// The last step, inclusive (default: the run's latest).
+    pub to_step: Option<u64>,
+}
+
+/// A run's statistics over a range of steps: per step and verifier the reward distribution
+/// (mean, standard deviation, quantiles, histogram), the status mix with the rates of
+/// `internal_error`, `timeout` and `unparseable`, the pass rate and latency; per step the groups'
+/// pass@k and mean@k; and per verifier over the range, the mean and interquartile mean with
+/// percentile-bootstrap 95% intervals.
+#[utoipa::path(get, path = "/v1/runs/{run}/stats", operation_id = "run_stats", tag = "runs",
+    params(("run" = String, Path, description = "The run's name."), StepRange),
+    responses(
+        (status = 200, description = "The statistics.", body = RunStats),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No item of this run has been recorded (code `unknown_run`).", body = ErrorBody),
+        (status = 422, description = "The range is invalid, or holds more items than `runs.max_stats_items` (code `range_too_large`).", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn stats(
+    State(state): State<AppState>,
+    Path(run): Path<String>,
+    range: Result<Query<StepRange>, QueryRejection>,
+) -> Result<axum::Json<RunStats>, ApiError> {
+    check_run(&run)?;
+    let range = query(range)?;
+    let recorder = recorder(&state)?;
+    let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
+    let step = |step: Option<u64>, default: i64| step.map_or(default, |s| i64::try_from(s).unwrap_or(i64::MAX));
+    let (from, to) = (step(range.from_step, summary.first_step), step(range.to_step, summary.last_step));
+    if from > to {
+        return Err(bad_query(format!("`from_step` {from} is after `to_step` {to}")));
+    }
+    let count = recorder.store().count_items(&run, from, to).await.map_err(storage_error)?;
+    let cap = recorder.config().max_stats_items;
+    if u64::try_from(count).unwrap_or(0) > cap {
+        return Err(ApiError::invalid(
+            "range_too_large",
+            format!(
+                "steps {from} to {to} hold {count} items, over the limit of {cap}; narrow the range with from_step and to_step"
+            ),
+        ));
+    }
+    let rows = recorder.store().items(&run, from, to).await.map_err(storage_error)?;
+    let resamples = recorder.config().bootstrap_resamples;
+    // The seed depends on the run only: the same items give the same intervals.
+    let seed = run.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let stats = tokio::task::spawn_blocking(move || run_stats(&run, &rows, resamples, seed))
+        .await
+        .map_err(|error| ApiError::internal(format!("run statistics: {error}")))?;
+    Ok(axum::Json(stats))
+}

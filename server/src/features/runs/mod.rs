@@ -1,0 +1,177 @@
+//! Training runs: items scored with a `run` (and `step`, `prompt_id`, `group`) are recorded
+//! through the scoring pipeline's hook, written in batches off the request path, and read back
+//! as per-prompt pass rates, sampling decisions for curricula ([`prompts`]) and run statistics
+//! with bootstrap intervals ([`stats`]). Everything lives in the database, so every replica
+//! adds to and reads the same run.
+
+pub mod handlers;
+pub mod prompts;
+pub mod settings;
+pub mod stats;
+mod store;
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use referee_core::Budget;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use self::settings::RunsConfig;
+use self::stats::{is_attempt, is_success};
+use self::store::{Pending, PendingItem, RunDelta};
+pub use self::store::{RunStore, RunSummary};
+use crate::engine::{Correction, Observed, RequestHook, RunTag, ScoreResult, ScoringHook};
+use crate::store::Storage;
+
+/// Records run items and writes them in the background.
+#[derive(Debug)]
+pub struct RunRecorder {
+    store: RunStore,
+    config: RunsConfig,
+    pending: Mutex<Pending>,
+}
+
+/// The background writer of a [`RunRecorder`].
+#[derive(Debug)]
+pub struct RunTasks {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<()>,
+}
+
+impl RunTasks {
+    /// Writes what is pending once more and stops.
+    pub async fn finish(self) {
+        let _ = self.stop.send(());
+        if let Err(error) = self.task.await {
+            tracing::error!(%error, "the run statistics writer ended abnormally");
+        }
+    }
+}
+
+impl RunRecorder {
+    /// Starts recording into `storage`, written every `config.flush_interval_ms`.
+    pub fn start(storage: Storage, config: RunsConfig) -> (Arc<RunRecorder>, RunTasks) {
+        let recorder =
+            Arc::new(RunRecorder { store: RunStore::new(storage), config, pending: Mutex::new(Pending::default()) });
+        let (stop, mut stopped) = oneshot::channel::<()>();
+        let writer = Arc::clone(&recorder);
+        let task = tokio::spawn(async move {
+            let interval = Duration::from_millis(writer.config.flush_interval_ms);
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(interval) => writer.flush().await,
+                    _ = &mut stopped => break,
+                }
+            }
+            writer.flush().await;
+        });
+        (recorder, RunTasks { stop, task })
+    }
+
+    /// The store the handlers read.
+    pub fn store(&self) -> &RunStore {
+        &self.store
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &RunsConfig {
+        &self.config
+    }
+
+    /// Adds a request's tagged items, with their verdicts, to what is pending.
+    fn record(&self, tagged: Vec<(usize, &'static str, RunTag)>, results: &[ScoreResult]) {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut dropped = 0_u64;
+        for (position, verifier, tag) in tagged {
+            let Some(result) = results.get(position) else { continue };
+            if let Some(prompt) = &tag.prompt_id
+                && is_attempt(result.status)
+            {
+                let counts = pending.prompts.entry((tag.run.clone(), prompt.clone(), tag.step)).or_default();
+                counts.attempts += 1;
+                counts.successes += u64::from(is_success(result.status));
+                counts.score_sum += result.score;
+            }
+            pending.add_run(tag.run.clone(), RunDelta { items: 1, first_step: tag.step, last_step: tag.step });
+            if pending.items.len() >= self.config.max_pending_items {
+                dropped += 1;
+                continue;
+            }
+            pending.items.push(PendingItem {
+                run: tag.run,
+                step: tag.step,
+                prompt_id: tag.prompt_id,
+                group: tag.group,
+                verifier,
+                score: result.score,
+                status: result.status,
+                latency_us: i64::try_from(result.elapsed_us).unwrap_or(i64::MAX),
+            });
+        }
+        drop(pending);
+        if dropped > 0 {
+            metrics::counter!("referee_runs_dropped_items_total").increment(dropped);
+        }
+    }
+
+    /// Writes what is pending; on failure it is kept for the next attempt (items beyond
+    /// `max_pending_items` are then dropped and counted; counts are always kept).
+    async fn flush(&self) {
+        let batch = std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
+        if batch.is_empty() {
+            return;
+        }
+        let items = batch.items.len() as u64;
+        match self.store.write(&batch).await {
+            Ok(()) => metrics::counter!("referee_runs_recorded_items_total").increment(items),
+            Err(error) => {
+                tracing::warn!(%error, "cannot write run statistics; keeping them for the next attempt");
+                metrics::counter!("referee_storage_write_errors_total").increment(1);
+                let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut kept = batch;
+                kept.merge(std::mem::take(&mut *pending));
+                let excess = kept.items.len().saturating_sub(self.config.max_pending_items);
+                if excess > 0 {
+                    kept.items.truncate(self.config.max_pending_items);
+                    metrics::counter!("referee_runs_dropped_items_total").increment(excess as u64);
+                }
+                *pending = kept;
+            }
+        }
+    }
+}
+
+/// The recorder on one request: the tagged items it saw.
+struct RunRequest {
+    recorder: Arc<RunRecorder>,
+    tagged: Vec<(usize, &'static str, RunTag)>,
+}
+
+impl ScoringHook for RunRecorder {
+    fn begin(self: Arc<Self>) -> Option<Box<dyn RequestHook>> {
+        self.config.enabled.then(|| Box::new(RunRequest { recorder: self, tagged: Vec::new() }) as Box<dyn RequestHook>)
+    }
+}
+
+impl RequestHook for RunRequest {
+    fn observe(&mut self, item: Observed<'_>) {
+        if let Some(tag) = item.run {
+            self.tagged.push((item.position, item.verifier, tag.clone()));
+        }
+    }
+
+    fn finish<'a>(
+        self: Box<Self>,
+        results: &'a mut [ScoreResult],
+        _: &'a [Option<String>],
+        _: Correction,
+        _: Budget,
+    ) -> BoxFuture<'a, ()> {
+        if !self.tagged.is_empty() {
+            self.recorder.record(self.tagged, results);
+        }
+        Box::pin(std::future::ready(()))
+    }
+}

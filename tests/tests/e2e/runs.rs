@@ -1,0 +1,367 @@
+//! Training runs over HTTP: items scored with `run`, `step`, `prompt_id` and `group` give the
+//! per-prompt pass rates, sampling decisions and statistics that the test computes on its own
+//! from the items it sent.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use referee_tests::{Backend, TestServer, on_both_backends};
+use serde_json::{Value, json};
+
+const PROMPTS: usize = 5;
+const ROLLOUTS: usize = 4;
+const STEPS: [u64; 3] = [1, 2, 3];
+
+/// Correct rollouts of `prompt` at `step`: every count from 0 to 4 appears, so some groups are
+/// all-wrong and some all-correct.
+fn successes(prompt: usize, step: u64) -> usize {
+    (prompt + usize::try_from(step).unwrap_or(0)) % (ROLLOUTS + 1)
+}
+
+fn rollout(prompt: usize, step: u64, r: usize) -> Value {
+    let response = if r < successes(prompt, step) { "4" } else { "5" };
+    json!({"verifier": "exact-match", "input": {"response": response, "reference": "4"}, "prompt_id": prompt.to_string()})
+}
+
+async fn start(backend: Backend) -> anyhow::Result<TestServer> {
+    TestServer::start_with(backend, |config| config.runs.flush_interval_ms = 20).await
+}
+
+/// Waits until the run has `items` items written.
+async fn wait_for(server: &TestServer, run: &str, items: u64) -> anyhow::Result<Value> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, body) = server.get(&format!("/v1/runs/{run}")).await?;
+        if status == 200 && body["items"].as_u64() == Some(items) {
+            return Ok(body);
+        }
+        anyhow::ensure!(Instant::now() < deadline, "run {run} did not reach {items} items: {status} {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn close(value: &Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9)
+}
+
+fn binomial(n: u64, k: u64) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// Scores three steps of five prompts with four rollouts each: step 1 with every field on the
+/// items, step 2 with groups, step 3 with the request's `run` and `step` and integer prompt ids.
+/// Each step also has an item the verifier refuses (recorded, not an attempt), an item of an
+/// unknown verifier (not recorded) and an item of no run (steps 1 and 2) or of run `other`.
+async fn score_run(server: &TestServer) -> anyhow::Result<()> {
+    for step in STEPS {
+        let mut items = Vec::new();
+        for prompt in 0..PROMPTS {
+            for r in 0..ROLLOUTS {
+                let mut item = rollout(prompt, step, r);
+                match step {
+                    1 => {
+                        item["run"] = json!("r1");
+                        item["step"] = json!(1);
+                    }
+                    2 => {
+                        item["run"] = json!("r1");
+                        item["step"] = json!(2.0);
+                        item["group"] = json!(format!("g{prompt}"));
+                    }
+                    _ => item["prompt_id"] = json!(prompt),
+                }
+                items.push(item);
+            }
+        }
+        let tags = if step == 3 { json!({}) } else { json!({"run": "r1", "step": step}) };
+        let mut refused = json!({"verifier": "exact-match", "input": {"response": "4"}, "prompt_id": "0"});
+        let mut unknown = json!({"verifier": "nope", "input": {}, "prompt_id": "0"});
+        for item in [&mut refused, &mut unknown] {
+            if let (Value::Object(item), Value::Object(tags)) = (item, &tags) {
+                item.extend(tags.clone());
+            }
+        }
+        items.push(refused);
+        items.push(unknown);
+        // Step 3's request names run r1 for items without one: this item names another.
+        let mut elsewhere = json!({"verifier": "exact-match", "input": {"response": "4", "reference": "4"}});
+        if step == 3 {
+            elsewhere["run"] = json!("other");
+        }
+        items.push(elsewhere);
+        let body = if step == 3 { json!({"items": items, "run": "r1", "step": 3}) } else { json!({"items": items}) };
+        let (status, body) = server.post("/v1/score", &body).await?;
+        anyhow::ensure!(status == 200, "{body}");
+        let statuses: Vec<&str> =
+            body["results"].as_array().into_iter().flatten().filter_map(|r| r["status"].as_str()).collect();
+        assert_eq!(statuses[statuses.len() - 3..], ["invalid_input", "invalid_input", "correct"], "{body}");
+    }
+    Ok(())
+}
+
+on_both_backends!(runs_give_pass_rates_decisions_and_stats, |backend| async move {
+    let server = start(backend).await?;
+    score_run(&server).await?;
+    // 20 rollouts and the refused item per step; the unknown verifier's item and the one
+    // without a run are not recorded.
+    let run = wait_for(&server, "r1", 3 * 21).await?;
+    assert_eq!((run["first_step"].as_i64(), run["last_step"].as_i64()), (Some(1), Some(3)), "{run}");
+
+    // Pass rates: every attempt, then the last step only.
+    let (status, body) = server.get("/v1/runs/r1/prompts").await?;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["total"], PROMPTS as u64);
+    for (prompt, rate) in body["prompts"].as_array().into_iter().flatten().enumerate() {
+        let wins: usize = STEPS.iter().map(|&s| successes(prompt, s)).sum();
+        assert_eq!(rate["prompt_id"], prompt.to_string(), "{rate}");
+        assert_eq!(rate["attempts"], STEPS.len() * ROLLOUTS, "the refused item is no attempt: {rate}");
+        assert_eq!(rate["successes"], wins, "{rate}");
+        assert!(close(&rate["pass_rate"], wins as f64 / 12.0), "{rate}");
+        assert_eq!(
+            (rate["last_step"].as_i64(), rate["last_successes"].as_u64()),
+            (Some(3), Some(successes(prompt, 3) as u64))
+        );
+    }
+    let (_, windowed) = server.get("/v1/runs/r1/prompts?window=1&sort=pass_rate&order=desc&limit=2").await?;
+    let expected: Vec<f64> = {
+        let mut rates: Vec<f64> = (0..PROMPTS).map(|p| successes(p, 3) as f64 / ROLLOUTS as f64).collect();
+        rates.sort_by(|a, b| b.total_cmp(a));
+        rates.truncate(2);
+        rates
+    };
+    let got: Vec<f64> =
+        windowed["prompts"].as_array().into_iter().flatten().filter_map(|p| p["pass_rate"].as_f64()).collect();
+    assert_eq!(got, expected, "{windowed}");
+    assert_eq!(windowed["next_offset"], 2);
+    let (_, filtered) = server.get("/v1/runs/r1/prompts?window=1&min_pass_rate=0.5").await?;
+    let kept = (0..PROMPTS).filter(|&p| successes(p, 3) * 2 >= ROLLOUTS).count();
+    assert_eq!(filtered["total"], kept as u64, "{filtered}");
+
+    // Decisions: DAPO drops the prompts whose last group was all-correct or all-wrong.
+    let candidates: Vec<String> = (0..PROMPTS).map(|p| p.to_string()).chain(["unseen".to_owned()]).collect();
+    let (status, dapo) =
+        server.post("/v1/runs/r1/sample", &json!({"prompt_ids": candidates, "policy": {"name": "dapo"}})).await?;
+    assert_eq!(status, 200, "{dapo}");
+    let kept: Vec<bool> =
+        dapo["decisions"].as_array().into_iter().flatten().filter_map(|d| d["keep"].as_bool()).collect();
+    let expected: Vec<bool> = (0..PROMPTS).map(|p| (1..ROLLOUTS).contains(&successes(p, 3))).chain([true]).collect();
+    assert_eq!(kept, expected, "{dapo}");
+    let band = json!({"prompt_ids": candidates, "policy": {"name": "band", "low": 0.3, "high": 0.6}});
+    let (_, band) = server.post("/v1/runs/r1/sample", &band).await?;
+    let kept: Vec<bool> =
+        band["decisions"].as_array().into_iter().flatten().filter_map(|d| d["keep"].as_bool()).collect();
+    let expected: Vec<bool> = (0..PROMPTS)
+        .map(|p| {
+            let rate = STEPS.iter().map(|&s| successes(p, s)).sum::<usize>() as f64 / 12.0;
+            (0.3..=0.6).contains(&rate)
+        })
+        .chain([true])
+        .collect();
+    assert_eq!(kept, expected, "{band}");
+    let difficulty = json!({"prompt_ids": candidates, "policy": {"name": "difficulty", "count": 3, "seed": 5}});
+    let (_, drawn) = server.post("/v1/runs/r1/sample", &difficulty).await?;
+    let weights: Vec<f64> =
+        drawn["decisions"].as_array().into_iter().flatten().filter_map(|d| d["weight"].as_f64()).collect();
+    let raw: Vec<f64> = (0..PROMPTS)
+        .map(|p| {
+            let wins = STEPS.iter().map(|&s| successes(p, s)).sum::<usize>() as f64;
+            let smoothed = (wins + 1.0) / (12.0 + 2.0);
+            smoothed * (1.0 - smoothed)
+        })
+        .chain([0.25])
+        .collect();
+    let total: f64 = raw.iter().sum();
+    for (weight, raw) in weights.iter().zip(&raw) {
+        assert!((weight - raw / total).abs() < 1e-9, "{drawn}");
+    }
+    assert_eq!(drawn["sample"].as_array().map(Vec::len), Some(3), "{drawn}");
+    let (_, again) = server.post("/v1/runs/r1/sample", &difficulty).await?;
+    assert_eq!(again["sample"], drawn["sample"], "the same seed draws the same sample");
+
+    // Statistics per step, and over the range.
+    let (status, stats) = server.get("/v1/runs/r1/stats").await?;
+    assert_eq!(status, 200, "{stats}");
+    assert_eq!(stats["items"], 63);
+    for (index, &step) in STEPS.iter().enumerate() {
+        let at = &stats["steps"][index];
+        assert_eq!(at["step"], step, "{at}");
+        let verifier = &at["verifiers"][0];
+        assert_eq!(verifier["verifier"], "exact-match");
+        let wins: usize = (0..PROMPTS).map(|p| successes(p, step)).sum();
+        let attempts = PROMPTS * ROLLOUTS;
+        assert_eq!(verifier["count"], attempts + 1);
+        assert!(close(&verifier["mean"], wins as f64 / (attempts + 1) as f64), "{verifier}");
+        assert!(close(&verifier["pass_rate"], wins as f64 / attempts as f64), "{verifier}");
+        assert_eq!(verifier["statuses"], json!({"correct": wins, "incorrect": attempts - wins, "invalid_input": 1}));
+        assert!(close(&verifier["rates"]["internal_error"], 0.0));
+        let histogram: Vec<u64> =
+            verifier["histogram"]["counts"].as_array().into_iter().flatten().filter_map(Value::as_u64).collect();
+        assert_eq!((histogram[0], histogram[9]), ((attempts + 1 - wins) as u64, wins as u64));
+        let groups = &at["groups"];
+        assert_eq!(groups["groups"], PROMPTS, "{groups}");
+        let all_correct = (0..PROMPTS).filter(|&p| successes(p, step) == ROLLOUTS).count();
+        let all_wrong = (0..PROMPTS).filter(|&p| successes(p, step) == 0).count();
+        assert_eq!(
+            (groups["all_correct"].as_u64(), groups["all_wrong"].as_u64()),
+            (Some(all_correct as u64), Some(all_wrong as u64))
+        );
+        // The refused item of prompt "0" is no attempt: it adds to no group.
+        for (i, k) in [1_u64, 2, 4].into_iter().enumerate() {
+            let n = ROLLOUTS as u64;
+            let expected =
+                (0..PROMPTS).map(|p| 1.0 - binomial(n - successes(p, step) as u64, k) / binomial(n, k)).sum::<f64>()
+                    / PROMPTS as f64;
+            assert!(close(&groups["pass_at_k"][i]["value"], expected), "k={k}: {groups}");
+            assert_eq!(groups["pass_at_k"][i]["k"], k);
+        }
+        let mean_at_k = &groups["mean_at_k"];
+        assert_eq!((mean_at_k[0]["k"].as_u64(), mean_at_k[0]["groups"].as_u64()), (Some(4), Some(PROMPTS as u64)));
+        assert!(close(&mean_at_k[0]["value"], wins as f64 / attempts as f64), "{groups}");
+    }
+    let summary = &stats["summary"][0];
+    assert_eq!((summary["unit"].as_str(), summary["units"].as_u64()), (Some("prompt"), Some(PROMPTS as u64)));
+    // A prompt's unit is the mean score of its items, the refused ones (score 0) included.
+    let means: Vec<f64> = (0..PROMPTS)
+        .map(|p| {
+            let wins = STEPS.iter().map(|&s| successes(p, s)).sum::<usize>() as f64;
+            let items = if p == 0 { 15.0 } else { 12.0 };
+            wins / items
+        })
+        .collect();
+    assert!(close(&summary["mean"]["estimate"], means.iter().sum::<f64>() / PROMPTS as f64), "{summary}");
+    let mut sorted = means.clone();
+    sorted.sort_by(f64::total_cmp);
+    // trim_mean(x, 0.25) of five values cuts one from each end.
+    assert!(close(&summary["iqm"]["estimate"], sorted[1..4].iter().sum::<f64>() / 3.0), "{summary}");
+    for interval in [&summary["mean"], &summary["iqm"], &summary["pass_rate"]] {
+        let (lower, estimate, upper) =
+            (interval["lower"].as_f64(), interval["estimate"].as_f64(), interval["upper"].as_f64());
+        assert!(lower <= estimate && estimate <= upper, "{interval}");
+    }
+    let (_, narrow) = server.get("/v1/runs/r1/stats?from_step=2&to_step=2").await?;
+    assert_eq!((narrow["items"].as_u64(), narrow["steps"].as_array().map(Vec::len)), (Some(21), Some(1)));
+
+    wait_for(&server, "other", 1).await?;
+    let (_, list) = server.get("/v1/runs").await?;
+    let mut runs: Vec<&str> = list["runs"].as_array().into_iter().flatten().filter_map(|r| r["run"].as_str()).collect();
+    runs.sort_unstable();
+    assert_eq!(runs, ["other", "r1"], "{list}");
+    server.finish().await
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_add_to_the_same_pass_rates() -> anyhow::Result<()> {
+    let first = start(Backend::Postgres).await?;
+    let second = first.replica(|config| config.runs.flush_interval_ms = 20).await?;
+    // The same prompt and step through both replicas: 3 of 4 and 1 of 4 correct.
+    for (server, wins) in [(&first, 3), (&second, 1)] {
+        let items: Vec<Value> = (0..4)
+            .map(|r| {
+                let response = if r < wins { "4" } else { "5" };
+                json!({"verifier": "exact-match", "input": {"response": response, "reference": "4"}, "prompt_id": "p"})
+            })
+            .collect();
+        let (status, body) = server.post("/v1/score", &json!({"items": items, "run": "shared", "step": 7})).await?;
+        anyhow::ensure!(status == 200, "{body}");
+    }
+    wait_for(&first, "shared", 8).await?;
+    let (_, prompts) = second.get("/v1/runs/shared/prompts").await?;
+    let prompt = &prompts["prompts"][0];
+    assert_eq!((prompt["attempts"].as_u64(), prompt["successes"].as_u64()), (Some(8), Some(4)), "{prompts}");
+    assert_eq!(prompt["last_attempts"], 8, "one group across replicas: {prompt}");
+    second.finish().await?;
+    first.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result<()> {
+    let server = start(Backend::Sqlite).await?;
+    let item = |extra: Value| {
+        let mut item = json!({"verifier": "exact-match", "input": {"response": "4", "reference": "4"}});
+        if let (Value::Object(item), Value::Object(extra)) = (&mut item, extra) {
+            item.extend(extra);
+        }
+        item
+    };
+    let items = json!([
+        item(json!({"step": 1})),
+        item(json!({"run": "r", "step": -1})),
+        item(json!({"run": "r", "step": 1.5})),
+        item(json!({"run": "", "prompt_id": "p"})),
+        item(json!({"run": "x".repeat(257)})),
+        item(json!({"run": "r", "prompt_id": ["p"]})),
+        item(json!({"run": "r", "group": true})),
+        item(json!({"run": "r", "prompt_id": 12, "group": 3})),
+    ]);
+    let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
+    assert_eq!(status, 200, "{body}");
+    let errors: Vec<&str> = body["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r["details"]["error"].as_str().unwrap_or("(scored)"))
+        .collect();
+    let expected = [
+        "belong to a run",
+        "non-negative integer",
+        "non-negative integer",
+        "`run` is empty",
+        "longer than 256 bytes",
+        "`prompt_id` must be a string",
+        "`group` must be a string",
+        "(scored)",
+    ];
+    for (error, expected) in errors.iter().zip(expected) {
+        assert!(error.contains(expected), "{error:?} should say {expected:?}: {body}");
+    }
+    let (status, body) = server.post("/v1/score", &json!({"items": [item(json!({}))], "step": 2})).await?;
+    assert_eq!((status, body["code"].as_str()), (422, Some("invalid_body")), "{body}");
+    let (status, body) =
+        server.post("/v1/verifiers/exact-match/score", &json!({"items": [], "run": "y".repeat(300)})).await?;
+    assert_eq!(status, 422, "{body}");
+
+    wait_for(&server, "r", 1).await?;
+    let cases = [
+        ("/v1/runs/nope/stats", 404, "unknown_run"),
+        ("/v1/runs/nope/prompts", 404, "unknown_run"),
+        ("/v1/runs/r/prompts?window=0", 422, "invalid_query"),
+        ("/v1/runs/r/prompts?window=2&half_life=3", 422, "invalid_query"),
+        ("/v1/runs/r/prompts?half_life=-1", 422, "invalid_query"),
+        ("/v1/runs/r/prompts?sort=luck", 422, "invalid_query"),
+        ("/v1/runs/r/prompts?limit=0", 422, "invalid_query"),
+        ("/v1/runs/r/stats?from_step=3&to_step=1", 422, "invalid_query"),
+        ("/v1/runs?limit=5000", 422, "invalid_query"),
+    ];
+    for (path, status, code) in cases {
+        let (got, body) = server.get(path).await?;
+        assert_eq!((got, body["code"].as_str()), (status, Some(code)), "{path}: {body}");
+    }
+    let samples = [
+        json!({"prompt_ids": [], "policy": {"name": "dapo"}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "luck"}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "band", "low": 0.8, "high": 0.2}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "difficulty", "count": 2}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "dapo"}, "decay": {"kind": "window", "steps": 0}}),
+    ];
+    for body in samples {
+        let (status, answer) = server.post("/v1/runs/r/sample", &body).await?;
+        assert_eq!(status, 422, "{body}: {answer}");
+        assert!(answer["message"].as_str().is_some(), "{answer}");
+    }
+    // A run never scored: every prompt is unseen, and kept.
+    let (status, answer) =
+        server.post("/v1/runs/fresh/sample", &json!({"prompt_ids": ["a"], "policy": {"name": "dapo"}})).await?;
+    assert_eq!((status, &answer["decisions"][0]["keep"]), (200, &json!(true)), "{answer}");
+    let (_, prompts) = server.get("/v1/runs/r/prompts").await?;
+    let ids: BTreeMap<&str, u64> = prompts["prompts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["prompt_id"].as_str()?, p["attempts"].as_u64()?)))
+        .collect();
+    assert_eq!(ids, BTreeMap::from([("12", 1)]), "integer prompt ids are their decimal text");
+    server.finish().await
+}
