@@ -365,3 +365,40 @@ async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result
     assert_eq!(ids, BTreeMap::from([("12", 1)]), "integer prompt ids are their decimal text");
     server.finish().await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn job_lines_are_recorded_with_their_runs() -> anyhow::Result<()> {
+    let server = start(Backend::Sqlite).await?;
+    let lines: Vec<String> = (0..6)
+        .map(|i| {
+            let response = if i < 4 { "4" } else { "5" };
+            json!({"verifier": "exact-match", "input": {"response": response, "reference": "4"},
+                   "run": "batch", "step": 2, "prompt_id": "a"})
+            .to_string()
+        })
+        .collect();
+    let response = server
+        .client
+        .post(server.url("/v1/jobs"))
+        .header("content-type", "application/x-ndjson")
+        .body(lines.join("\n"))
+        .send()
+        .await?;
+    anyhow::ensure!(response.status().as_u16() == 202 || response.status().is_success(), "{}", response.status());
+    let job: Value = response.json().await?;
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.get(&format!("/v1/jobs/{id}")).await?.1["state"] != "done" {
+        anyhow::ensure!(Instant::now() < deadline, "job {id} did not finish");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_for(&server, "batch", 6).await?;
+    let (_, prompts) = server.get("/v1/runs/batch/prompts").await?;
+    let prompt = &prompts["prompts"][0];
+    assert_eq!(
+        (prompt["attempts"].as_u64(), prompt["successes"].as_u64(), prompt["last_step"].as_i64()),
+        (Some(6), Some(4), Some(2)),
+        "{prompts}"
+    );
+    server.finish().await
+}
