@@ -37,7 +37,7 @@ impl PassRateDecay {
     pub fn validate(&self) -> Result<(), String> {
         match *self {
             PassRateDecay::None => Ok(()),
-            PassRateDecay::Window { steps } if steps == 0 => Err("decay window `steps` must be at least 1".to_owned()),
+            PassRateDecay::Window { steps: 0 } => Err("decay window `steps` must be at least 1".to_owned()),
             PassRateDecay::Window { .. } => Ok(()),
             PassRateDecay::Exponential { half_life } if !(half_life.is_finite() && half_life > 0.0) => {
                 Err(format!("decay `half_life` must be a positive number of steps, got {half_life}"))
