@@ -2725,6 +2725,13 @@ export interface components {
             half_life: number;
             /** @enum {string} */
             kind: "exponential";
+        } | {
+            /** Format: double */
+            half_life: number;
+            /** @enum {string} */
+            kind: "windowed_exponential";
+            /** Format: int64 */
+            steps: number;
         };
         /**
          * @description How `x%` compares with a plain number.
@@ -3550,7 +3557,7 @@ export interface components {
             run?: string | null;
             /**
              * Format: int64
-             * @description The step of this request's run's items that name none.
+             * @description The step of every item of a run (its own or the request's) that names none.
              */
             step?: number | null;
             /**
@@ -3955,7 +3962,7 @@ export interface components {
             run?: string | null;
             /**
              * Format: int64
-             * @description The step of this request's run's items that name none.
+             * @description The step of every item of a run (its own or the request's) that names none.
              */
             step?: number | null;
             /**
@@ -7870,7 +7877,10 @@ export interface operations {
             query?: {
                 /** @description Counts only the last this many steps of the run (a windowed pass rate). */
                 window?: number;
-                /** @description Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step. */
+                /**
+                 * @description Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step (inside the
+                 *     window when `window` is given too).
+                 */
                 half_life?: number;
                 /** @description Keeps prompts with at least this many attempts (all recorded, whatever the decay). */
                 min_attempts?: number;
@@ -8013,6 +8023,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is JSON but not a valid sampling request. */
             422: {
                 headers: {
@@ -8047,7 +8066,10 @@ export interface operations {
             query?: {
                 /** @description The first step (default: the run's first). */
                 from_step?: number;
-                /** @description The last step, inclusive (default: the run's latest). */
+                /**
+                 * @description The last step, inclusive (default: the run's latest). A range with no step (`from_step`
+                 *     after `to_step`) has no items.
+                 */
                 to_step?: number;
             };
             header?: never;

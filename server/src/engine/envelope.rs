@@ -144,23 +144,22 @@ fn tag_text(value: Option<Value>, name: &str) -> Result<Option<String>, String> 
     Ok(Some(text))
 }
 
-/// Gives every item without a `run` the request's `run` (and `step`), and every item of that run
-/// without a `step` the request's `step`: the per-request defaults of the scoring routes. Items
-/// that are not objects are left for the envelope to refuse.
+/// Gives every item without a `run` the request's `run`, then every item of a run without a
+/// `step` the request's `step`: the per-request defaults of the scoring routes. Items that are
+/// not objects are left for the envelope to refuse.
 pub fn apply_run_defaults(items: &mut [Value], run: Option<&str>, step: Option<u64>) {
-    let Some(run) = run else { return };
+    if run.is_none() && step.is_none() {
+        return;
+    }
     for item in items {
         let Value::Object(fields) = item else { continue };
-        let same_run = match fields.get("run") {
-            None | Some(Value::Null) => {
-                fields.insert("run".to_owned(), Value::String(run.to_owned()));
-                true
-            }
-            Some(Value::String(own)) => own == run,
-            Some(_) => false,
-        };
+        if let Some(run) = run
+            && fields.get("run").is_none_or(Value::is_null)
+        {
+            fields.insert("run".to_owned(), Value::String(run.to_owned()));
+        }
         if let Some(step) = step
-            && same_run
+            && fields.get("run").is_some_and(|run| !run.is_null())
             && fields.get("step").is_none_or(Value::is_null)
         {
             fields.insert("step".to_owned(), Value::from(step));

@@ -52,23 +52,19 @@ pub struct ScoreRequest {
     #[serde(default)]
     pub correction: Correction,
     /// The run of every item that names none (1 to 256 bytes).
-    #[schema(max_length = 256)]
+    #[schema(min_length = 1, max_length = 256)]
     pub run: Option<String>,
-    /// The step of this request's run's items that name none.
+    /// The step of every item of a run (its own or the request's) that names none.
     #[serde(default, deserialize_with = "step")]
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 9_007_199_254_740_992_u64)]
     pub step: Option<u64>,
 }
 
 /// Checks a request's `run` and `step` and gives them to its items: the run to every item that
-/// names none, the step to every item of that run that names none.
+/// names none, then the step to every item of a run that names none.
 fn apply_defaults(items: &mut [Value], run: Option<&str>, step: Option<u64>) -> Result<(), ApiError> {
-    match (run, step) {
-        (None, Some(_)) => return Err(ApiError::invalid_body("`step` belongs to a run: give `run` too")),
-        (Some(run), _) if run.is_empty() || run.len() > MAX_TAG_BYTES => {
-            return Err(ApiError::invalid_body(format!("`run` must have 1 to {MAX_TAG_BYTES} bytes")));
-        }
-        _ => {}
+    if run.is_some_and(|run| run.is_empty() || run.len() > MAX_TAG_BYTES) {
+        return Err(ApiError::invalid_body(format!("`run` must have 1 to {MAX_TAG_BYTES} bytes")));
     }
     apply_run_defaults(items, run, step);
     Ok(())
@@ -104,18 +100,18 @@ pub struct VerifierScoreItem {
     /// The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
     /// Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
     /// per-prompt pass rates. Items without one are not recorded.
-    #[schema(max_length = 256)]
+    #[schema(min_length = 1, max_length = 256)]
     pub run: Option<String>,
     /// The training step (0 when absent; the request's `step` for items of the request's run).
     #[schema(minimum = 0)]
     pub step: Option<u64>,
     /// The prompt the response answers (a string, or an integer taken as its decimal text; at
     /// most 256 bytes): pass rates are kept per prompt.
-    #[schema(max_length = 256)]
+    #[schema(min_length = 1, max_length = 256)]
     pub prompt_id: Option<String>,
     /// The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
     /// without one are grouped by `prompt_id` within their step.
-    #[schema(max_length = 256)]
+    #[schema(min_length = 1, max_length = 256)]
     pub group: Option<String>,
 }
 
@@ -136,11 +132,11 @@ pub struct VerifierScoreRequest {
     #[serde(default)]
     pub correction: Correction,
     /// The run of every item that names none (1 to 256 bytes).
-    #[schema(max_length = 256)]
+    #[schema(min_length = 1, max_length = 256)]
     pub run: Option<String>,
-    /// The step of this request's run's items that name none.
+    /// The step of every item of a run (its own or the request's) that names none.
     #[serde(default, deserialize_with = "step")]
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 9_007_199_254_740_992_u64)]
     pub step: Option<u64>,
 }
 

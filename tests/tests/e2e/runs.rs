@@ -317,8 +317,9 @@ async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result
     for (error, expected) in errors.iter().zip(expected) {
         assert!(error.contains(expected), "{error:?} should say {expected:?}: {body}");
     }
+    // A request's step without any run tags nothing: the item is scored and not recorded.
     let (status, body) = server.post("/v1/score", &json!({"items": [item(json!({}))], "step": 2})).await?;
-    assert_eq!((status, body["code"].as_str()), (422, Some("invalid_body")), "{body}");
+    assert_eq!((status, body["results"][0]["status"].as_str()), (200, Some("correct")), "{body}");
     let (status, body) =
         server.post("/v1/verifiers/exact-match/score", &json!({"items": [], "run": "y".repeat(300)})).await?;
     assert_eq!(status, 422, "{body}");
@@ -328,11 +329,12 @@ async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result
         ("/v1/runs/nope/stats", 404, "unknown_run"),
         ("/v1/runs/nope/prompts", 404, "unknown_run"),
         ("/v1/runs/r/prompts?window=0", 422, "invalid_query"),
-        ("/v1/runs/r/prompts?window=2&half_life=3", 422, "invalid_query"),
+        ("/v1/runs/r/prompts?window=2&half_life=0", 422, "invalid_query"),
         ("/v1/runs/r/prompts?half_life=-1", 422, "invalid_query"),
         ("/v1/runs/r/prompts?sort=luck", 422, "invalid_query"),
         ("/v1/runs/r/prompts?limit=0", 422, "invalid_query"),
-        ("/v1/runs/r/stats?from_step=3&to_step=1", 422, "invalid_query"),
+        ("/v1/runs/r/stats?to_step=9223372036854775808", 422, "invalid_query"),
+        ("/v1/runs?offset=9223372036854775808", 422, "invalid_query"),
         ("/v1/runs?limit=5000", 422, "invalid_query"),
     ];
     for (path, status, code) in cases {
@@ -342,8 +344,8 @@ async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result
     let samples = [
         json!({"prompt_ids": [], "policy": {"name": "dapo"}}),
         json!({"prompt_ids": ["a"], "policy": {"name": "luck"}}),
-        json!({"prompt_ids": ["a"], "policy": {"name": "band", "low": 0.8, "high": 0.2}}),
-        json!({"prompt_ids": ["a"], "policy": {"name": "difficulty", "count": 2}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "band", "low": 0.2, "high": 1.5}}),
+        json!({"prompt_ids": ["a"], "policy": {"name": "difficulty", "prior": 0}}),
         json!({"prompt_ids": ["a"], "policy": {"name": "dapo"}, "decay": {"kind": "window", "steps": 0}}),
     ];
     for body in samples {
@@ -351,6 +353,13 @@ async fn bad_run_fields_are_the_items_or_the_requests_errors() -> anyhow::Result
         assert_eq!(status, 422, "{body}: {answer}");
         assert!(answer["message"].as_str().is_some(), "{answer}");
     }
+    // A range with no step is empty, not an error.
+    let (status, empty) = server.get("/v1/runs/r/stats?from_step=3&to_step=1").await?;
+    assert_eq!(
+        (status, empty["items"].as_u64(), empty["steps"].as_array().map(Vec::len)),
+        (200, Some(0), Some(0)),
+        "{empty}"
+    );
     // A run never scored: every prompt is unseen, and kept.
     let (status, answer) =
         server.post("/v1/runs/fresh/sample", &json!({"prompt_ids": ["a"], "policy": {"name": "dapo"}})).await?;

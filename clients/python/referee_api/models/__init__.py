@@ -175,6 +175,8 @@ from .pass_rate_decay_type_1 import PassRateDecayType1
 from .pass_rate_decay_type_1_kind import PassRateDecayType1Kind
 from .pass_rate_decay_type_2 import PassRateDecayType2
 from .pass_rate_decay_type_2_kind import PassRateDecayType2Kind
+from .pass_rate_decay_type_3 import PassRateDecayType3
+from .pass_rate_decay_type_3_kind import PassRateDecayType3Kind
 from .percent_policy import PercentPolicy
 from .prepare_answer import PrepareAnswer
 from .prepare_item import PrepareItem
@@ -460,6 +462,8 @@ __all__ = (
     "PassRateDecayType1Kind",
     "PassRateDecayType2",
     "PassRateDecayType2Kind",
+    "PassRateDecayType3",
+    "PassRateDecayType3Kind",
     "PercentPolicy",
     "PrepareAnswer",
     "PrepareItem",

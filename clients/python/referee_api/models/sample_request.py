@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.pass_rate_decay_type_0 import PassRateDecayType0
     from ..models.pass_rate_decay_type_1 import PassRateDecayType1
     from ..models.pass_rate_decay_type_2 import PassRateDecayType2
+    from ..models.pass_rate_decay_type_3 import PassRateDecayType3
     from ..models.sampling_policy_type_0 import SamplingPolicyType0
     from ..models.sampling_policy_type_1 import SamplingPolicyType1
     from ..models.sampling_policy_type_2 import SamplingPolicyType2
@@ -29,17 +30,24 @@ class SampleRequest:
         policy (SamplingPolicyType0 | SamplingPolicyType1 | SamplingPolicyType2): A named sampling policy over candidate
             prompts.
         prompt_ids (list[str]): The candidates (1 to 100000), answered in this order.
-        decay (PassRateDecayType0 | PassRateDecayType1 | PassRateDecayType2 | Unset): How older steps count in a pass
-            rate. `S` is the run's latest step.
+        decay (PassRateDecayType0 | PassRateDecayType1 | PassRateDecayType2 | PassRateDecayType3 | Unset): How older
+            steps count in a pass rate. `S` is the run's latest step.
     """
 
     policy: SamplingPolicyType0 | SamplingPolicyType1 | SamplingPolicyType2
     prompt_ids: list[str]
-    decay: PassRateDecayType0 | PassRateDecayType1 | PassRateDecayType2 | Unset = UNSET
+    decay: (
+        PassRateDecayType0
+        | PassRateDecayType1
+        | PassRateDecayType2
+        | PassRateDecayType3
+        | Unset
+    ) = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.pass_rate_decay_type_0 import PassRateDecayType0
         from ..models.pass_rate_decay_type_1 import PassRateDecayType1
+        from ..models.pass_rate_decay_type_2 import PassRateDecayType2
         from ..models.sampling_policy_type_0 import SamplingPolicyType0
         from ..models.sampling_policy_type_1 import SamplingPolicyType1
 
@@ -56,8 +64,10 @@ class SampleRequest:
         decay: dict[str, Any] | Unset
         if isinstance(self.decay, Unset):
             decay = UNSET
-        elif isinstance(self.decay, PassRateDecayType0) or isinstance(
-            self.decay, PassRateDecayType1
+        elif (
+            isinstance(self.decay, PassRateDecayType0)
+            or isinstance(self.decay, PassRateDecayType1)
+            or isinstance(self.decay, PassRateDecayType2)
         ):
             decay = self.decay.to_dict()
         else:
@@ -81,6 +91,7 @@ class SampleRequest:
         from ..models.pass_rate_decay_type_0 import PassRateDecayType0
         from ..models.pass_rate_decay_type_1 import PassRateDecayType1
         from ..models.pass_rate_decay_type_2 import PassRateDecayType2
+        from ..models.pass_rate_decay_type_3 import PassRateDecayType3
         from ..models.sampling_policy_type_0 import SamplingPolicyType0
         from ..models.sampling_policy_type_1 import SamplingPolicyType1
         from ..models.sampling_policy_type_2 import SamplingPolicyType2
@@ -124,7 +135,13 @@ class SampleRequest:
 
         def _parse_decay(
             data: object,
-        ) -> PassRateDecayType0 | PassRateDecayType1 | PassRateDecayType2 | Unset:
+        ) -> (
+            PassRateDecayType0
+            | PassRateDecayType1
+            | PassRateDecayType2
+            | PassRateDecayType3
+            | Unset
+        ):
             if isinstance(data, Unset):
                 return data
             try:
@@ -147,13 +164,23 @@ class SampleRequest:
                 return componentsschemas_pass_rate_decay_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_pass_rate_decay_type_2 = PassRateDecayType2.from_dict(
+                    data
+                )
+
+                return componentsschemas_pass_rate_decay_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_pass_rate_decay_type_2 = PassRateDecayType2.from_dict(
+            componentsschemas_pass_rate_decay_type_3 = PassRateDecayType3.from_dict(
                 data
             )
 
-            return componentsschemas_pass_rate_decay_type_2
+            return componentsschemas_pass_rate_decay_type_3
 
         decay = _parse_decay(d.pop("decay", UNSET))
 

@@ -21,7 +21,8 @@ T = TypeVar("T", bound="SamplingPolicyType1")
 class SamplingPolicyType1:
     """A target pass-rate band (online difficulty filtering, Bae et al., "Online Difficulty
     Filtering for Reasoning Oriented Reinforcement Learning", 2025): kept when
-    `low <= pass_rate <= high`, and prompts with fewer than `min_attempts` weighted attempts.
+    `low <= pass_rate <= high` (so nothing scored is kept when `low > high`), and prompts with
+    fewer than `min_attempts` weighted attempts.
 
         Attributes:
             high (float):

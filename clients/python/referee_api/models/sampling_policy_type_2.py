@@ -23,7 +23,8 @@ class SamplingPolicyType2:
     at the Frontier of Learnability", 2025): weight `p (1 - p)` with the smoothed pass rate
     `p = (weighted_successes + prior) / (weighted_attempts + 2 prior)`, so an unseen prompt
     has `p = 0.5` and the largest weight; weights are normalised to sum to 1. With `count`,
-    that many prompts are drawn without replacement in proportion to their weights.
+    that many prompts (all of them when there are fewer) are drawn without replacement in
+    proportion to their weights.
 
         Attributes:
             name (SamplingPolicyType2Name):

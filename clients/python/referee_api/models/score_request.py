@@ -42,7 +42,7 @@ class ScoreRequest:
                 fails the request.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             run (None | str | Unset): The run of every item that names none (1 to 256 bytes).
-            step (int | None | Unset): The step of this request's run's items that name none.
+            step (int | None | Unset): The step of every item of a run (its own or the request's) that names none.
             timeout_ms (int | None | Unset): This request's time budget in milliseconds (1 ms to 1 hour), capped by the
                 server's own.
                 Items not judged in time get `timeout`.

@@ -61,6 +61,14 @@ fn unknown_run(run: &str) -> ApiError {
     ApiError::not_found("unknown_run", format!("no item of run `{run}` has been recorded"))
 }
 
+/// Refuses a query integer the document's `int64` cannot hold.
+fn int64(name: &str, value: Option<u64>) -> Result<Option<u64>, ApiError> {
+    match value {
+        Some(n) if i64::try_from(n).is_err() => Err(bad_query(format!("`{name}` must be at most {}", i64::MAX))),
+        other => Ok(other),
+    }
+}
+
 fn limit(limit: Option<u64>) -> Result<i64, ApiError> {
     match limit {
         None => Ok(100),
@@ -75,6 +83,7 @@ fn limit(limit: Option<u64>) -> Result<i64, ApiError> {
 #[into_params(parameter_in = Query)]
 pub struct Page {
     /// Most entries to return (1 to 1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
     /// Entries to skip.
     pub offset: Option<u64>,
@@ -101,7 +110,7 @@ pub async fn list(
 ) -> Result<axum::Json<RunList>, ApiError> {
     let page = query(page)?;
     let limit = limit(page.limit)?;
-    let offset = page.offset.unwrap_or(0);
+    let offset = int64("offset", page.offset)?.unwrap_or(0);
     let runs = recorder(&state)?
         .store()
         .list(limit + 1, i64::try_from(offset).unwrap_or(i64::MAX))
@@ -155,8 +164,11 @@ pub enum SortOrder {
 #[into_params(parameter_in = Query)]
 pub struct PromptQuery {
     /// Counts only the last this many steps of the run (a windowed pass rate).
+    #[param(minimum = 1)]
     pub window: Option<u64>,
-    /// Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step.
+    /// Weighs a step `s` by `0.5^((S - s) / half_life)`, `S` the run's latest step (inside the
+    /// window when `window` is given too).
+    #[param(exclusive_minimum = 0.0)]
     pub half_life: Option<f64>,
     /// Keeps prompts with at least this many attempts (all recorded, whatever the decay).
     pub min_attempts: Option<u64>,
@@ -171,6 +183,7 @@ pub struct PromptQuery {
     #[param(inline)]
     pub order: Option<SortOrder>,
     /// Most prompts to return (1 to 1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
     /// Prompts to skip.
     pub offset: Option<u64>,
@@ -178,8 +191,8 @@ pub struct PromptQuery {
 
 impl PromptQuery {
     fn decay(&self) -> Result<PassRateDecay, ApiError> {
-        let decay = match (self.window, self.half_life) {
-            (Some(_), Some(_)) => return Err(bad_query("give `window` or `half_life`, not both")),
+        let decay = match (int64("window", self.window)?, self.half_life) {
+            (Some(steps), Some(half_life)) => PassRateDecay::WindowedExponential { steps, half_life },
             (Some(steps), None) => PassRateDecay::Window { steps },
             (None, Some(half_life)) => PassRateDecay::Exponential { half_life },
             (None, None) => PassRateDecay::None,
@@ -222,6 +235,7 @@ pub async fn prompts(
     check_run(&run)?;
     let params = query(params)?;
     let decay = params.decay()?;
+    int64("min_attempts", params.min_attempts)?;
     let limit = limit(params.limit)?;
     let recorder = recorder(&state)?;
     let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
@@ -245,7 +259,7 @@ pub async fn prompts(
         prompts.reverse();
     }
     let total = prompts.len() as u64;
-    let offset = params.offset.unwrap_or(0);
+    let offset = int64("offset", params.offset)?.unwrap_or(0);
     let page: Vec<PromptRate> = prompts
         .into_iter()
         .skip(usize::try_from(offset).unwrap_or(usize::MAX))
@@ -260,6 +274,7 @@ pub async fn prompts(
 #[serde(deny_unknown_fields)]
 pub struct SampleRequest {
     /// The candidates (1 to 100000), answered in this order.
+    #[schema(min_items = 1, max_items = 100_000)]
     pub prompt_ids: Vec<String>,
     pub policy: SamplingPolicy,
     /// How older steps count in the pass rates the policy reads (default: fully).
@@ -286,6 +301,7 @@ pub struct SampleResponse {
         (status = 200, description = "One decision per candidate, in order.", body = SampleResponse),
         (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
         (status = 422, description = "The body is JSON but not a valid sampling request.", body = ErrorBody),
         (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
@@ -299,7 +315,7 @@ pub async fn sample(
     if request.prompt_ids.is_empty() || request.prompt_ids.len() > MAX_CANDIDATES {
         return Err(ApiError::invalid_body(format!("`prompt_ids` must hold 1 to {MAX_CANDIDATES} prompt ids")));
     }
-    request.policy.validate(request.prompt_ids.len()).map_err(ApiError::invalid_body)?;
+    request.policy.validate().map_err(ApiError::invalid_body)?;
     request.decay.validate().map_err(ApiError::invalid_body)?;
     let recorder = recorder(&state)?;
     let latest = recorder.store().get(&run).await.map_err(storage_error)?.map_or(0, |s| s.last_step);
@@ -317,7 +333,8 @@ pub async fn sample(
 pub struct StepRange {
     /// The first step (default: the run's first).
     pub from_step: Option<u64>,
-    /// The last step, inclusive (default: the run's latest).
+    /// The last step, inclusive (default: the run's latest). A range with no step (`from_step`
+    /// after `to_step`) has no items.
     pub to_step: Option<u64>,
 }
 
@@ -346,10 +363,8 @@ pub async fn stats(
     let recorder = recorder(&state)?;
     let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
     let step = |step: Option<u64>, default: i64| step.map_or(default, |s| i64::try_from(s).unwrap_or(i64::MAX));
-    let (from, to) = (step(range.from_step, summary.first_step), step(range.to_step, summary.last_step));
-    if from > to {
-        return Err(bad_query(format!("`from_step` {from} is after `to_step` {to}")));
-    }
+    let (from_step, to_step) = (int64("from_step", range.from_step)?, int64("to_step", range.to_step)?);
+    let (from, to) = (step(from_step, summary.first_step), step(to_step, summary.last_step));
     let count = recorder.store().count_items(&run, from, to).await.map_err(storage_error)?;
     let cap = recorder.config().max_stats_items;
     if u64::try_from(count).unwrap_or(0) > cap {

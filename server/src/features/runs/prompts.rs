@@ -9,6 +9,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::http::integers::{integer, optional_integer};
+
 /// One prompt's counts at one step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptStep {
@@ -21,15 +23,30 @@ pub struct PromptStep {
 
 /// How older steps count in a pass rate. `S` is the run's latest step.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PassRateDecay {
     /// Every step counts fully.
     #[default]
     None,
     /// Only the last `steps` steps count: those after `S - steps`.
-    Window { steps: u64 },
+    Window {
+        #[serde(deserialize_with = "integer")]
+        #[schema(minimum = 1)]
+        steps: u64,
+    },
     /// A step `s` counts with weight `0.5^((S - s) / half_life)`.
-    Exponential { half_life: f64 },
+    Exponential {
+        #[schema(exclusive_minimum = 0.0)]
+        half_life: f64,
+    },
+    /// Both: only the last `steps` steps count, each with the exponential weight.
+    WindowedExponential {
+        #[serde(deserialize_with = "integer")]
+        #[schema(minimum = 1)]
+        steps: u64,
+        #[schema(exclusive_minimum = 0.0)]
+        half_life: f64,
+    },
 }
 
 impl PassRateDecay {
@@ -37,12 +54,18 @@ impl PassRateDecay {
     pub fn validate(&self) -> Result<(), String> {
         match *self {
             PassRateDecay::None => Ok(()),
-            PassRateDecay::Window { steps: 0 } => Err("decay window `steps` must be at least 1".to_owned()),
+            PassRateDecay::Window { steps } if steps == 0 || i64::try_from(steps).is_err() => {
+                Err(format!("decay window `steps` must be from 1 to {}", i64::MAX))
+            }
             PassRateDecay::Window { .. } => Ok(()),
             PassRateDecay::Exponential { half_life } if !(half_life.is_finite() && half_life > 0.0) => {
                 Err(format!("decay `half_life` must be a positive number of steps, got {half_life}"))
             }
             PassRateDecay::Exponential { .. } => Ok(()),
+            PassRateDecay::WindowedExponential { steps, half_life } => {
+                PassRateDecay::Window { steps }.validate()?;
+                PassRateDecay::Exponential { half_life }.validate()
+            }
         }
     }
 
@@ -59,6 +82,10 @@ impl PassRateDecay {
                 }
             }
             PassRateDecay::Exponential { half_life } => 0.5_f64.powf(age as f64 / half_life),
+            PassRateDecay::WindowedExponential { steps, half_life } => {
+                PassRateDecay::Window { steps }.weight(step, latest)
+                    * PassRateDecay::Exponential { half_life }.weight(step, latest)
+            }
         }
     }
 }
@@ -128,7 +155,7 @@ pub fn rates(rows: &[PromptStep], decay: PassRateDecay, latest: i64) -> Vec<Prom
 
 /// A named sampling policy over candidate prompts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "name", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "name", rename_all = "snake_case")]
 pub enum SamplingPolicy {
     /// DAPO's dynamic sampling (Yu et al., "DAPO: An Open-Source LLM Reinforcement Learning
     /// System at Scale", 2025): a group whose attempts all succeeded or all failed has zero
@@ -137,25 +164,31 @@ pub enum SamplingPolicy {
     Dapo,
     /// A target pass-rate band (online difficulty filtering, Bae et al., "Online Difficulty
     /// Filtering for Reasoning Oriented Reinforcement Learning", 2025): kept when
-    /// `low <= pass_rate <= high`, and prompts with fewer than `min_attempts` weighted attempts.
+    /// `low <= pass_rate <= high` (so nothing scored is kept when `low > high`), and prompts with
+    /// fewer than `min_attempts` weighted attempts.
     Band {
+        #[schema(minimum = 0.0, maximum = 1.0)]
         low: f64,
+        #[schema(minimum = 0.0, maximum = 1.0)]
         high: f64,
         #[serde(default = "one")]
+        #[schema(minimum = 0.0)]
         min_attempts: f64,
     },
     /// Difficulty-weighted sampling by learnability (Foster and Foerster, "Learning to Reason
     /// at the Frontier of Learnability", 2025): weight `p (1 - p)` with the smoothed pass rate
     /// `p = (weighted_successes + prior) / (weighted_attempts + 2 prior)`, so an unseen prompt
     /// has `p = 0.5` and the largest weight; weights are normalised to sum to 1. With `count`,
-    /// that many prompts are drawn without replacement in proportion to their weights.
+    /// that many prompts (all of them when there are fewer) are drawn without replacement in
+    /// proportion to their weights.
     Difficulty {
         #[serde(default = "one")]
+        #[schema(exclusive_minimum = 0.0)]
         prior: f64,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "optional_integer")]
         count: Option<usize>,
         /// Seeds the draw; the same seed and counts give the same sample.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "integer")]
         seed: u64,
     },
 }
@@ -166,28 +199,26 @@ fn one() -> f64 {
 
 impl SamplingPolicy {
     /// Checks the parameters; the message names the bad one.
-    pub fn validate(&self, candidates: usize) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), String> {
         match *self {
             SamplingPolicy::Dapo => Ok(()),
             SamplingPolicy::Band { low, high, min_attempts } => {
-                if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
-                    return Err(format!("band needs 0 <= low <= high <= 1, got low {low} and high {high}"));
+                if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) {
+                    return Err(format!("band needs low and high from 0 to 1, got low {low} and high {high}"));
                 }
                 if !(min_attempts.is_finite() && min_attempts >= 0.0) {
                     return Err(format!("band `min_attempts` must be at least 0, got {min_attempts}"));
                 }
                 Ok(())
             }
-            SamplingPolicy::Difficulty { prior, count, .. } => {
+            SamplingPolicy::Difficulty { prior, count, seed } => {
                 if !(prior.is_finite() && prior > 0.0) {
                     return Err(format!("difficulty `prior` must be positive, got {prior}"));
                 }
-                match count {
-                    Some(count) if count > candidates => {
-                        Err(format!("`count` is {count} but only {candidates} prompts were given"))
-                    }
-                    _ => Ok(()),
+                if i64::try_from(seed).is_err() || count.is_some_and(|count| i64::try_from(count).is_err()) {
+                    return Err(format!("difficulty `seed` and `count` must be at most {}", i64::MAX));
                 }
+                Ok(())
             }
         }
     }
@@ -374,7 +405,10 @@ mod tests {
         let policy = SamplingPolicy::Band { low: 0.2, high: 0.8, min_attempts: 1.0 };
         let (decisions, _) = decided(policy, &rows, &["easy", "hard", "mid", "new"]);
         assert_eq!(decisions.iter().map(|d| d.keep).collect::<Vec<_>>(), [false, false, true, true]);
-        assert!(SamplingPolicy::Band { low: 0.9, high: 0.1, min_attempts: 1.0 }.validate(1).is_err());
+        assert!(SamplingPolicy::Band { low: 0.9, high: 1.1, min_attempts: 1.0 }.validate().is_err());
+        let empty = SamplingPolicy::Band { low: 0.9, high: 0.1, min_attempts: 1.0 };
+        let (decisions, _) = decided(empty, &rows, &["easy", "hard", "mid", "new"]);
+        assert_eq!(decisions.iter().map(|d| d.keep).collect::<Vec<_>>(), [false, false, false, true]);
     }
 
     #[test]
@@ -390,7 +424,9 @@ mod tests {
         let sample = sample.unwrap_or_default();
         assert_eq!(sample.len(), 2);
         assert_eq!(decided(policy, &rows, &["easy", "mid", "new"]).1, Some(sample), "seeded");
-        assert!(SamplingPolicy::Difficulty { prior: 1.0, count: Some(4), seed: 0 }.validate(3).is_err());
+        assert!(SamplingPolicy::Difficulty { prior: 0.0, count: None, seed: 0 }.validate().is_err());
+        let all = SamplingPolicy::Difficulty { prior: 1.0, count: Some(9), seed: 0 };
+        assert_eq!(decided(all, &rows, &["easy", "mid", "new"]).1.map(|s| s.len()), Some(3), "at most every candidate");
     }
 
     #[test]

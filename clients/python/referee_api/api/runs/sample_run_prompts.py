@@ -57,6 +57,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(response.json())
+
+        return response_415
+
     if response.status_code == 422:
         response_422 = ErrorBody.from_dict(response.json())
 
