@@ -63,11 +63,10 @@ pub fn interquartile_mean(values: &mut [f64]) -> Option<f64> {
     }
     let n = values.len();
     let cut = n / 4;
-    let kept = &mut values[..];
     // Selection instead of a sort: the bootstrap calls this thousands of times.
     if cut > 0 {
-        kept.select_nth_unstable_by(cut - 1, f64::total_cmp);
-        let upper = &mut kept[cut..];
+        values.select_nth_unstable_by(cut - 1, f64::total_cmp);
+        let upper = &mut values[cut..];
         let keep = n - 2 * cut;
         upper.select_nth_unstable_by(keep - 1, f64::total_cmp);
     }
@@ -118,15 +117,19 @@ pub fn bootstrap(values: &[f64], resamples: usize, seed: u64) -> Option<(Bootstr
         means.push(sample.iter().sum::<f64>() / sample.len() as f64);
         iqms.extend(interquartile_mean(&mut sample));
     }
-    let interval = |estimate: f64, mut distribution: Vec<f64>| {
+    Some((BootstrapInterval::percentile(mean, means), BootstrapInterval::percentile(iqm, iqms)))
+}
+
+impl BootstrapInterval {
+    /// `estimate` with the 2.5th and 97.5th percentiles of its bootstrap `distribution`.
+    fn percentile(estimate: f64, mut distribution: Vec<f64>) -> BootstrapInterval {
         distribution.sort_unstable_by(f64::total_cmp);
         BootstrapInterval {
             estimate,
             lower: quantile(&distribution, 0.025).unwrap_or(estimate),
             upper: quantile(&distribution, 0.975).unwrap_or(estimate),
         }
-    };
-    Some((interval(mean, means), interval(iqm, iqms)))
+    }
 }
 
 /// The resamples a bootstrap of `units` values gets: `wanted`, fewer for large inputs so one
@@ -489,7 +492,7 @@ fn summarize(verifier: &str, items: &[&ItemRow], wanted: usize, seed: u64) -> Op
         let estimate = successes as f64 / attempts as f64;
         // A ratio estimator: each resample sums successes and attempts of the drawn units.
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-        let mut rates: Vec<f64> = (0..resamples)
+        let rates: Vec<f64> = (0..resamples)
             .map(|_| {
                 let (mut s, mut a) = (0, 0);
                 for _ in 0..units.len() {
@@ -500,12 +503,7 @@ fn summarize(verifier: &str, items: &[&ItemRow], wanted: usize, seed: u64) -> Op
                 if a == 0 { estimate } else { s as f64 / a as f64 }
             })
             .collect();
-        rates.sort_unstable_by(f64::total_cmp);
-        BootstrapInterval {
-            estimate,
-            lower: quantile(&rates, 0.025).unwrap_or(estimate),
-            upper: quantile(&rates, 0.975).unwrap_or(estimate),
-        }
+        BootstrapInterval::percentile(estimate, rates)
     });
     Some(VerifierSummary {
         verifier: verifier.to_owned(),
