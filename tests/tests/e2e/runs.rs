@@ -411,3 +411,104 @@ async fn job_lines_are_recorded_with_their_runs() -> anyhow::Result<()> {
     );
     server.finish().await
 }
+
+// A database as migration 15 left it (a row per item in `run_items`), holding one run: the next
+// start carries its items over into the aggregates, and the run reads as it did.
+on_both_backends!(items_recorded_as_rows_are_carried_into_the_aggregates, |backend| async move {
+    let (url, database) = match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir()?;
+            (format!("sqlite://{}?mode=rwc", dir.path().join("referee.db").display()), Err(dir))
+        }
+        Backend::Postgres => {
+            let (name, url) = referee_tests::create_postgres_database().await?;
+            (url, Ok(name))
+        }
+    };
+    sqlx::any::install_default_drivers();
+    let mut migrator = sqlx::migrate::Migrator::new(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../server/migrations"
+    )))
+    .await?;
+    migrator.migrations = migrator.migrations.iter().filter(|m| m.version <= 15).cloned().collect();
+    let pool = sqlx::AnyPool::connect(&url).await?;
+    migrator.run(&pool).await?;
+    // Step 1: prompt a (two correct of three, one 40 ms), prompt b (one wrong); an internal
+    // error of prompt a; step 2: an item of no prompt. Latencies in microseconds.
+    // (step, prompt, group, score, status, latency)
+    type Row = (i64, Option<&'static str>, Option<&'static str>, f64, &'static str, i64);
+    let items: [Row; 6] = [
+        (1, Some("a"), Some("ga"), 1.0, "correct", 1_000),
+        (1, Some("a"), Some("ga"), 1.0, "correct", 3_000),
+        (1, Some("a"), Some("ga"), 0.0, "incorrect", 40_000),
+        (1, Some("b"), None, 0.0, "incorrect", 2_000),
+        (1, Some("a"), Some("ga"), 0.0, "internal_error", 10),
+        (2, None, None, 0.5, "partial", 5_000),
+    ];
+    for (step, prompt, group, score, status, latency) in items {
+        sqlx::query(
+            "INSERT INTO run_items (run, step, prompt_id, group_id, verifier, score, status, latency_us, created_at_ms) \
+             VALUES ('old', $1, $2, $3, 'math', $4, $5, $6, 1)",
+        )
+        .bind(step)
+        .bind(prompt)
+        .bind(group)
+        .bind(score)
+        .bind(status)
+        .bind(latency)
+        .execute(&pool)
+        .await?;
+    }
+    sqlx::query("INSERT INTO runs (run, items, first_step, last_step, created_at_ms, updated_at_ms) VALUES ('old', 6, 1, 2, 1, 1)")
+        .execute(&pool)
+        .await?;
+    pool.close().await;
+
+    let mut config = referee_server::Config::default();
+    config.server.listen = "127.0.0.1:0".parse()?;
+    config.database_url = Some(url.clone());
+    let server = referee_server::start(&config).await?;
+    let client = reqwest::Client::new();
+    let base = format!("http://{}", server.addr());
+    let stats: Value = client.get(format!("{base}/v1/runs/old/stats")).send().await?.json().await?;
+    let prompts: Value = client.get(format!("{base}/v1/runs/old/prompts?sort=prompt_id")).send().await?.json().await?;
+    server.shutdown().await?;
+    match database {
+        Ok(name) => referee_tests::drop_postgres_database(&name).await?,
+        Err(dir) => drop(dir),
+    }
+
+    assert_eq!(stats["items"], 6, "{stats}");
+    let step1 = &stats["steps"][0]["verifiers"][0];
+    assert_eq!(step1["count"], 5, "{stats}");
+    assert!(close(&step1["mean"], 0.4), "{step1}");
+    assert!(close(&step1["pass_rate"], 0.5), "two correct of four attempts: {step1}");
+    assert_eq!(step1["statuses"], json!({"correct": 2, "incorrect": 2, "internal_error": 1}));
+    assert!(close(&step1["latency"]["mean_ms"], 46.01 / 5.0), "{step1}");
+    // A carried-over latency of 2^k to 2^(k+1) us goes to bucket 8k + 4, read as 2^(k + 9/16) us.
+    let read_as = |k: f64| (k + 0.5625).exp2() / 1000.0;
+    let (p50, p99) = (step1["latency"]["p50_ms"].as_f64(), step1["latency"]["p99_ms"].as_f64());
+    assert!(p50.is_some_and(|p50| (p50 - read_as(10.0)).abs() < 1e-9), "2000 us: {step1}");
+    let expected = read_as(11.0) + (read_as(15.0) - read_as(11.0)) * 0.96;
+    assert!(p99.is_some_and(|p99| (p99 - expected).abs() < 1e-9), "between 3 and 40 ms: {step1}");
+    // Groups: ga (three attempts, two correct) and prompt b standing for its group.
+    let groups = &stats["steps"][0]["groups"];
+    assert_eq!((groups["groups"].as_u64(), groups["all_wrong"].as_u64()), (Some(2), Some(1)), "{groups}");
+    assert!(close(&groups["pass_at_k"][0]["value"], (2.0 / 3.0 + 0.0) / 2.0), "{groups}");
+    assert_eq!(stats["steps"][1]["verifiers"][0]["statuses"], json!({"partial": 1}));
+    assert_eq!(stats["summary"][0]["unit"], "item", "step 2's item has no prompt: {stats}");
+    let rates: Vec<(String, f64, u64)> = prompts["prompts"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    let name = row["prompt_id"].as_str().unwrap_or_default().to_owned();
+                    (name, row["pass_rate"].as_f64().unwrap_or(f64::NAN), row["attempts"].as_u64().unwrap_or(0))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(rates, [("a".to_owned(), 2.0 / 3.0, 3), ("b".to_owned(), 0.0, 1)], "{prompts}");
+    Ok(())
+});

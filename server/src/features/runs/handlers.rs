@@ -375,7 +375,7 @@ pub async fn stats(
             ),
         ));
     }
-    let rows = recorder.store().items(&run, from, to).await.map_err(storage_error)?;
+    let rows = recorder.store().rows(&run, from, to).await.map_err(storage_error)?;
     let resamples = recorder.config().bootstrap_resamples;
     // The seed depends on the run only: the same items give the same intervals.
     let seed = run.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));

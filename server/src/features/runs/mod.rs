@@ -1,5 +1,6 @@
 //! Training runs: items scored with a `run` (and `step`, `prompt_id`, `group`) are recorded
-//! through the scoring pipeline's hook, written in batches off the request path, and read back
+//! through the scoring pipeline's hook, merged in memory into aggregates ([`store`]) written in
+//! batches off the request path, and read back
 //! as per-prompt pass rates, sampling decisions for curricula ([`prompts`]) and run statistics
 //! with bootstrap intervals ([`stats`]). Everything lives in the database, so every replica
 //! adds to and reads the same run.
@@ -19,8 +20,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use self::settings::RunsConfig;
-use self::stats::{is_attempt, is_success};
-use self::store::{Pending, PendingItem, RunDelta};
+use self::store::Pending;
 pub use self::store::{RunStore, RunSummary};
 use crate::engine::{Correction, Observed, RequestHook, RunTag, ScoreResult, ScoringHook};
 use crate::store::Storage;
@@ -86,29 +86,9 @@ impl RunRecorder {
         let mut dropped = 0_u64;
         for (position, verifier, tag) in tagged {
             let Some(result) = results.get(position) else { continue };
-            if let Some(prompt) = &tag.prompt_id
-                && is_attempt(result.status)
-            {
-                let counts = pending.prompts.entry((tag.run.clone(), prompt.clone(), tag.step)).or_default();
-                counts.attempts += 1;
-                counts.successes += u64::from(is_success(result.status));
-                counts.score_sum += result.score;
-            }
-            pending.add_run(tag.run.clone(), RunDelta { items: 1, first_step: tag.step, last_step: tag.step });
-            if pending.items.len() >= self.config.max_pending_items {
-                dropped += 1;
-                continue;
-            }
-            pending.items.push(PendingItem {
-                run: tag.run,
-                step: tag.step,
-                prompt_id: tag.prompt_id,
-                group: tag.group,
-                verifier,
-                score: result.score,
-                status: result.status,
-                latency_us: i64::try_from(result.elapsed_us).unwrap_or(i64::MAX),
-            });
+            let detailed = pending.detailed < self.config.max_pending_items;
+            dropped += u64::from(!detailed);
+            pending.add(tag, verifier, result.score, result.status, result.elapsed_us, detailed);
         }
         drop(pending);
         if dropped > 0 {
@@ -116,14 +96,14 @@ impl RunRecorder {
         }
     }
 
-    /// Writes what is pending; on failure it is kept for the next attempt (items beyond
-    /// `max_pending_items` are then dropped and counted; counts are always kept).
+    /// Writes what is pending; on failure it is kept for the next attempt (while writes fail,
+    /// items beyond `max_pending_items` keep only their pass-rate counts, and are counted).
     async fn flush(&self) {
         let batch = std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
         if batch.is_empty() {
             return;
         }
-        let items = batch.items.len() as u64;
+        let items: u64 = batch.runs.values().map(|run| run.items).sum();
         match self.store.write(&batch).await {
             Ok(()) => metrics::counter!("referee_runs_recorded_items_total").increment(items),
             Err(error) => {
@@ -132,11 +112,6 @@ impl RunRecorder {
                 let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
                 let mut kept = batch;
                 kept.merge(std::mem::take(&mut *pending));
-                let excess = kept.items.len().saturating_sub(self.config.max_pending_items);
-                if excess > 0 {
-                    kept.items.truncate(self.config.max_pending_items);
-                    metrics::counter!("referee_runs_dropped_items_total").increment(excess as u64);
-                }
                 *pending = kept;
             }
         }

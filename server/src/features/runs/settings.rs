@@ -11,8 +11,9 @@ pub struct RunsConfig {
     /// How often recorded items are written, in milliseconds: statistics and pass rates lag
     /// scoring by at most this (plus the write).
     pub flush_interval_ms: u64,
-    /// Items recorded but not yet written; beyond it, further items' rows are dropped (counted
-    /// in `referee_runs_dropped_items_total`) while their pass-rate counts are still kept.
+    /// Items recorded but not yet written (merged in memory; they pile up only while writes
+    /// fail); beyond it, further items' statistics are dropped (counted in
+    /// `referee_runs_dropped_items_total`) while their pass-rate counts are still kept.
     pub max_pending_items: usize,
     /// Most items one `GET /v1/runs/{run}/stats` reads; a wider step range is refused with the
     /// count, to be narrowed with `from_step` and `to_step`.

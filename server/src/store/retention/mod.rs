@@ -24,7 +24,7 @@ mod settings;
 pub use settings::{EpisodeRetention, MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, RunRetention, TableRetention};
 
 /// Tables whose row counts are published as `referee_table_rows{table}`.
-pub const MEASURED_TABLES: [&str; 14] = [
+pub const MEASURED_TABLES: [&str; 16] = [
     "scoring_log",
     "result_cache",
     "jobs",
@@ -37,8 +37,10 @@ pub const MEASURED_TABLES: [&str; 14] = [
     "episodes",
     "episode_steps",
     "runs",
-    "run_items",
-    "run_prompt_steps",
+    "run_scores",
+    "run_latencies",
+    "run_groups",
+    "run_prompts",
 ];
 
 /// On PostgreSQL, tables are counted exactly up to this many rows; a larger one reports the
@@ -229,8 +231,9 @@ impl<'a> Sweep<'a> {
         if let Some(cutoff) = self.cutoff(config.runs.max_age_secs)
             && !self.stopping()
         {
-            self.delete_where("run_items", "created_at_ms < $1", &[Bind::Int(cutoff)]).await?;
-            self.delete_where("run_prompt_steps", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+            for table in ["run_scores", "run_latencies", "run_groups", "run_prompts"] {
+                self.delete_where(table, "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+            }
             self.delete_where("runs", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
         }
         Ok(())
