@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
-# What recording training runs costs POST /v1/score: the same 256-item (or 1-item) exact-match
+# What recording training runs costs POST /v1/score: the same 64-item (or 1-item) exact-match
 # requests, every item tagged with `run`, `step`, `prompt_id` and `group`, sent at 64
 # connections to two release servers on SQLite that differ only in `[runs] enabled` (true: every
 # item is recorded and written; false: the same tagged items, nothing recorded). The two are
-# measured alternately, ROUNDS times per batch size; the table gives the median items/s of each
-# and the cost of recording (1 - on/off).
+# measured alternately, ROUNDS times per batch size, the first of the pair swapped every round and
+# each measurement after SETTLE_SECS of quiet (a server's background writes of the previous
+# measurement would otherwise fall on the other's); the table gives the median items/s of each
+# and the cost of recording (1 - on/off). AA=1 runs both servers with recording off: the "cost"
+# it reports is the bench's own bias, which a real result must clear.
 #
 # Settings (environment variables, defaults in brackets):
-#   DURATION_SECS [5] WARMUP_SECS [1] ROUNDS [3] CONNECTIONS [64] BATCH_SIZES ["1 256"]
-#   CARGO_TARGET_DIR [$HOME/.cache/referee/target]
+#   DURATION_SECS [5] WARMUP_SECS [1] ROUNDS [4] SETTLE_SECS [2] CONNECTIONS [64]
+#   BATCH_SIZES ["1 64"] AA [0] CARGO_TARGET_DIR [$HOME/.cache/referee/target]
 set -euo pipefail
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
 duration_secs="${DURATION_SECS:-5}"
 warmup_secs="${WARMUP_SECS:-1}"
-rounds="${ROUNDS:-3}"
+rounds="${ROUNDS:-4}"
+settle_secs="${SETTLE_SECS:-2}"
+aa="${AA:-0}"
 connections="${CONNECTIONS:-64}"
-batch_sizes="${BATCH_SIZES:-1 256}"
+batch_sizes="${BATCH_SIZES:-1 64}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
 log() { echo "[runs] $*" >&2; }
 
@@ -57,10 +62,10 @@ start() {
     url[$name]="$addr"
     log "$name (runs.enabled = $enabled) ready at $addr"
 }
-start on true
+if [[ "$aa" == 1 ]]; then start on false; else start on true; fi
 start off false
 
-# Bodies: 64 prompts with 4 rollouts each (group = prompt), half of them correct; one item for
+# Bodies: 4 rollouts per prompt (group = prompt), half of them correct; one item for
 # the single-item case. Every request is one step: the step advances with each round.
 make_body() {
     python3 - "$1" "$2" "$3" <<'PY'
@@ -88,7 +93,10 @@ for batch in $batch_sizes; do
     for round in $(seq 1 "$rounds"); do
         body="$work_dir/body-$batch-$round.json"
         make_body "$batch" "$round" "$body"
-        for name in on off; do
+        pair="on off"
+        if (( round % 2 == 0 )); then pair="off on"; fi
+        for name in $pair; do
+            sleep "$settle_secs"
             kill -0 "${pid[$name]}" 2>/dev/null || { log "$name exited"; tail -n 20 "$work_dir/$name.log" >&2; exit 1; }
             log "$name: $batch items per request, $connections connections, round $round"
             "$loadgen" --url "${url[$name]}/v1/score" --label "$name" --body "$body" \

@@ -685,6 +685,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/run-comparisons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compares runs (seeds or settings of one experiment): per run and verifier the items, mean
+         *     score and pass rate over the steps asked for; per verifier across the runs, the mean and the
+         *     interquartile mean of the runs' mean scores and their pass rate, with percentile-bootstrap
+         *     95% intervals over runs (as `rliable` aggregates runs).
+         */
+        post: operations["compare_runs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -845,6 +867,25 @@ export interface components {
          *     `{"significant_figures": n}`.
          */
         AcceptRounded: boolean | components["schemas"]["RoundedFigures"];
+        /**
+         * @description One verifier across the runs compared: each run is one unit (its mean score, attempts and
+         *     successes), as `rliable` aggregates over runs.
+         */
+        AcrossRuns: {
+            /** @description Interquartile mean of the runs' mean scores. */
+            iqm: components["schemas"]["BootstrapInterval"];
+            /** @description Mean of the runs' mean scores. */
+            mean: components["schemas"]["BootstrapInterval"];
+            pass_rate?: components["schemas"]["BootstrapInterval"] | null;
+            /** Format: int64 */
+            resamples: number;
+            /**
+             * Format: int64
+             * @description Runs with items of this verifier.
+             */
+            runs: number;
+            verifier: string;
+        };
         /** @description Rewards grouped by prompt, and how to turn them into advantages. */
         AdvantageRequest: {
             /**
@@ -1265,6 +1306,21 @@ export interface components {
             status: string;
             stderr?: string | null;
             stdout?: string | null;
+        };
+        /** @description Runs to compare, over which steps. */
+        CompareRequest: {
+            /**
+             * Format: int64
+             * @description The first step counted in every run (default: each run's first).
+             */
+            from_step?: number | null;
+            /** @description The runs: 1 to 1000 distinct names of recorded runs. */
+            runs: string[];
+            /**
+             * Format: int64
+             * @description The last step counted in every run, inclusive (default: each run's latest).
+             */
+            to_step?: number | null;
         };
         /**
          * @description How the parts' scores combine into the item's score.
@@ -2235,7 +2291,10 @@ export interface components {
          * @enum {string}
          */
         LanguageState: "available" | "unavailable" | "unchecked";
-        /** @description LatencyStats of a set of items, in milliseconds. */
+        /**
+         * @description The latency of a set of items, in milliseconds: the mean exact, the quantiles from a
+         *     histogram of 8 buckets per doubling (within about 4.5%).
+         */
         LatencyStats: {
             /** Format: double */
             mean_ms: number;
@@ -3401,6 +3460,13 @@ export interface components {
              */
             status: string;
         };
+        /** @description What `POST /v1/runs/compare` reports. */
+        RunComparison: {
+            /** @description Per run, in the order asked for. */
+            runs: components["schemas"]["RunTotals"][];
+            /** @description Per verifier, across the runs. */
+            summary: components["schemas"]["AcrossRuns"][];
+        };
         /** @description Runs, most recently updated first. */
         RunList: {
             /**
@@ -3454,6 +3520,11 @@ export interface components {
             run: string;
             /** Format: int64 */
             updated_at_ms: number;
+        };
+        /** @description One run of a comparison. */
+        RunTotals: {
+            run: string;
+            verifiers: components["schemas"]["VerifierTotals"][];
         };
         /** @description Candidate prompts and the policy to decide on them. */
         SampleRequest: {
@@ -4032,6 +4103,26 @@ export interface components {
             unit: string;
             /** Format: int64 */
             units: number;
+            verifier: string;
+        };
+        /** @description One verifier's items in one run over the steps compared. */
+        VerifierTotals: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            items: number;
+            /**
+             * Format: double
+             * @description Mean score of the items.
+             */
+            mean: number;
+            /**
+             * Format: double
+             * @description Successes over attempts; absent without attempts.
+             */
+            pass_rate?: number | null;
+            /** Format: int64 */
+            successes: number;
             verifier: string;
         };
         /** @description One version of a rubric in its history. */
@@ -7724,6 +7815,84 @@ export interface operations {
                 };
             };
             /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    compare_runs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompareRequest"];
+            };
+        };
+        responses: {
+            /** @description Each run's totals and the aggregates across them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunComparison"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A run has nothing recorded (code `unknown_run`, naming it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is JSON but not a valid comparison: no runs, more than 1000, a name twice or a bad name. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

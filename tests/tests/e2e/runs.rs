@@ -512,3 +512,61 @@ on_both_backends!(items_recorded_as_rows_are_carried_into_the_aggregates, |backe
     assert_eq!(rates, [("a".to_owned(), 2.0 / 3.0, 3), ("b".to_owned(), 0.0, 1)], "{prompts}");
     Ok(())
 });
+
+// Five runs of one experiment, with 0, 1, 2, 4 and 5 correct of five rollouts: the comparison
+// gives each run's mean and pass rate, and across runs the mean, the interquartile mean (one run
+// cut from each end) and the pooled pass rate, each inside its interval.
+on_both_backends!(runs_compare_with_intervals_over_runs, |backend| async move {
+    let server = start(backend).await?;
+    let correct = [0_usize, 1, 2, 4, 5];
+    let names: Vec<String> = (0..correct.len()).map(|i| format!("seed-{i}")).collect();
+    for (name, &c) in names.iter().zip(&correct) {
+        let items: Vec<Value> = (0..5)
+            .map(|r| {
+                let response = if r < c { "4" } else { "5" };
+                json!({"verifier": "exact-match", "input": {"response": response, "reference": "4"}, "prompt_id": r})
+            })
+            .collect();
+        let (status, body) = server.post("/v1/score", &json!({"run": name, "step": 1, "items": items})).await?;
+        anyhow::ensure!(status == 200, "{body}");
+    }
+    for name in &names {
+        wait_for(&server, name, 5).await?;
+    }
+    let (status, body) = server.post("/v1/run-comparisons", &json!({"runs": names})).await?;
+    assert_eq!(status, 200, "{body}");
+    for (i, run) in body["runs"].as_array().into_iter().flatten().enumerate() {
+        assert_eq!(run["run"], names[i].as_str(), "in the order asked for: {body}");
+        let mean = correct[i] as f64 / 5.0;
+        assert!(close(&run["verifiers"][0]["mean"], mean) && close(&run["verifiers"][0]["pass_rate"], mean), "{run}");
+    }
+    let summary = &body["summary"][0];
+    assert_eq!((summary["verifier"].as_str(), summary["runs"].as_u64()), (Some("exact-match"), Some(5)), "{summary}");
+    // Run means 0, 0.2, 0.4, 0.8, 1: the mean is 0.48; scipy.stats.trim_mean(.., 0.25) cuts one
+    // from each end, leaving 0.2, 0.4 and 0.8; the pooled pass rate is 12 of 25.
+    for (key, expected) in [("mean", 0.48), ("iqm", (0.2 + 0.4 + 0.8) / 3.0), ("pass_rate", 12.0 / 25.0)] {
+        let interval = &summary[key];
+        assert!(close(&interval["estimate"], expected), "{key}: {summary}");
+        let (lower, upper) =
+            (interval["lower"].as_f64().unwrap_or(f64::NAN), interval["upper"].as_f64().unwrap_or(f64::NAN));
+        assert!(lower <= expected && expected <= upper && lower < upper, "{key}: {summary}");
+    }
+    let (_, again) = server.post("/v1/run-comparisons", &json!({"runs": names})).await?;
+    assert_eq!(again, body, "the same runs give the same intervals");
+    // A step range with none of the runs' items: no totals, nothing to aggregate.
+    let (status, empty) = server.post("/v1/run-comparisons", &json!({"runs": names, "from_step": 2})).await?;
+    assert_eq!(status, 200, "{empty}");
+    assert_eq!((empty["runs"][0]["verifiers"].clone(), empty["summary"].clone()), (json!([]), json!([])));
+
+    for (body, code, status) in [
+        (json!({"runs": []}), "invalid_body", 422),
+        (json!({"runs": ["seed-0", "seed-0"]}), "invalid_body", 422),
+        (json!({"runs": [""]}), "invalid_run", 422),
+        (json!({"runs": ["seed-0", "never"]}), "unknown_run", 404),
+        (json!({"runs": ["seed-0"], "from_step": -1}), "invalid_body", 422),
+    ] {
+        let (got, answer) = server.post("/v1/run-comparisons", &body).await?;
+        assert_eq!((got, answer["code"].as_str()), (status, Some(code)), "{body}: {answer}");
+    }
+    server.finish().await
+});

@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .across_runs import AcrossRuns
 from .advantage_request import AdvantageRequest
 from .advantage_response import AdvantageResponse
 from .advantage_single_rollout import AdvantageSingleRollout
@@ -27,6 +28,7 @@ from .code_tests_input import CodeTestsInput
 from .code_tests_score_item import CodeTestsScoreItem
 from .code_tests_score_item_verifier import CodeTestsScoreItemVerifier
 from .command_run_result import CommandRunResult
+from .compare_request import CompareRequest
 from .composite_aggregate import CompositeAggregate
 from .composite_input import CompositeInput
 from .composite_part import CompositePart
@@ -227,10 +229,12 @@ from .run_code_request import RunCodeRequest
 from .run_code_request_files import RunCodeRequestFiles
 from .run_code_response import RunCodeResponse
 from .run_code_response_files import RunCodeResponseFiles
+from .run_comparison import RunComparison
 from .run_list import RunList
 from .run_stats import RunStats
 from .run_status import RunStatus
 from .run_summary import RunSummary
+from .run_totals import RunTotals
 from .sample_request import SampleRequest
 from .sample_response import SampleResponse
 from .sampling_decision import SamplingDecision
@@ -284,9 +288,11 @@ from .verifier_status import VerifierStatus
 from .verifier_step import VerifierStep
 from .verifier_step_statuses import VerifierStepStatuses
 from .verifier_summary import VerifierSummary
+from .verifier_totals import VerifierTotals
 from .version_summary import VersionSummary
 
 __all__ = (
+    "AcrossRuns",
     "AdvantageRequest",
     "AdvantageResponse",
     "AdvantageSingleRollout",
@@ -314,6 +320,7 @@ __all__ = (
     "CodeTestsScoreItem",
     "CodeTestsScoreItemVerifier",
     "CommandRunResult",
+    "CompareRequest",
     "CompositeAggregate",
     "CompositeInput",
     "CompositePart",
@@ -514,10 +521,12 @@ __all__ = (
     "RunCodeRequestFiles",
     "RunCodeResponse",
     "RunCodeResponseFiles",
+    "RunComparison",
     "RunList",
     "RunStats",
     "RunStatus",
     "RunSummary",
+    "RunTotals",
     "SampleRequest",
     "SampleResponse",
     "SamplingDecision",
@@ -571,5 +580,6 @@ __all__ = (
     "VerifierStep",
     "VerifierStepStatuses",
     "VerifierSummary",
+    "VerifierTotals",
     "VersionSummary",
 )

@@ -12,17 +12,20 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::prompts::{PassRateDecay, PromptRate, SamplingDecision, SamplingPolicy, decide, rates};
-use super::stats::{RunStats, run_stats};
+use super::stats::{RunComparison, RunStats, compare_runs, run_stats};
 use super::{RunRecorder, RunSummary};
 use crate::engine::MAX_TAG_BYTES;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::integers::optional_integer;
 use crate::http::json::ApiJson;
 
 /// Most entries one listing returns.
 const MAX_LIMIT: u64 = 1000;
 /// Most candidate prompts one sampling request may name.
 const MAX_CANDIDATES: usize = 100_000;
+/// Most runs one comparison may name.
+const MAX_COMPARED: usize = 1000;
 
 /// The runs routes.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -32,6 +35,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(prompts))
         .routes(routes!(sample))
         .routes(routes!(stats))
+        .routes(routes!(compare))
 }
 
 fn recorder(state: &AppState) -> Result<Arc<RunRecorder>, ApiError> {
@@ -378,9 +382,77 @@ pub async fn stats(
     let rows = recorder.store().rows(&run, from, to).await.map_err(storage_error)?;
     let resamples = recorder.config().bootstrap_resamples;
     // The seed depends on the run only: the same items give the same intervals.
-    let seed = run.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let seed = seed_of([run.as_str()]);
     let stats = tokio::task::spawn_blocking(move || run_stats(&run, &rows, resamples, seed))
         .await
         .map_err(|error| ApiError::internal(format!("run statistics: {error}")))?;
     Ok(axum::Json(stats))
+}
+
+/// A bootstrap seed from run names (FNV-1a), so the same runs give the same intervals.
+fn seed_of<'a>(runs: impl IntoIterator<Item = &'a str>) -> u64 {
+    runs.into_iter()
+        .flat_map(|run| run.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Runs to compare, over which steps.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest {
+    /// The runs: 1 to 1000 distinct names of recorded runs.
+    pub runs: Vec<String>,
+    /// The first step counted in every run (default: each run's first).
+    #[serde(default, deserialize_with = "optional_integer")]
+    #[schema(minimum = 0, value_type = Option<u64>)]
+    pub from_step: Option<i64>,
+    /// The last step counted in every run, inclusive (default: each run's latest).
+    #[serde(default, deserialize_with = "optional_integer")]
+    #[schema(minimum = 0, value_type = Option<u64>)]
+    pub to_step: Option<i64>,
+}
+
+/// Compares runs (seeds or settings of one experiment): per run and verifier the items, mean
+/// score and pass rate over the steps asked for; per verifier across the runs, the mean and the
+/// interquartile mean of the runs' mean scores and their pass rate, with percentile-bootstrap
+/// 95% intervals over runs (as `rliable` aggregates runs).
+#[utoipa::path(post, path = "/v1/run-comparisons", operation_id = "compare_runs", tag = "runs", request_body = CompareRequest,
+    responses(
+        (status = 200, description = "Each run's totals and the aggregates across them.", body = RunComparison),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "A run has nothing recorded (code `unknown_run`, naming it).", body = ErrorBody),
+        (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
+        (status = 422, description = "The body is JSON but not a valid comparison: no runs, more than 1000, a name twice or a bad name.", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn compare(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<CompareRequest>,
+) -> Result<axum::Json<RunComparison>, ApiError> {
+    if request.runs.is_empty() || request.runs.len() > MAX_COMPARED {
+        return Err(ApiError::invalid_body(format!("`runs` must name 1 to {MAX_COMPARED} runs")));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for run in &request.runs {
+        check_run(run)?;
+        if !seen.insert(run.as_str()) {
+            return Err(ApiError::invalid_body(format!("`runs` names run `{run}` twice")));
+        }
+    }
+    let recorder = recorder(&state)?;
+    let mut totals = Vec::with_capacity(request.runs.len());
+    for run in &request.runs {
+        let summary = recorder.store().get(run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(run))?;
+        let from = request.from_step.unwrap_or(summary.first_step);
+        let to = request.to_step.unwrap_or(summary.last_step);
+        totals.push((run.clone(), recorder.store().totals(run, from, to).await.map_err(storage_error)?));
+    }
+    let resamples = recorder.config().bootstrap_resamples;
+    let seed = seed_of(request.runs.iter().map(String::as_str));
+    let comparison = tokio::task::spawn_blocking(move || compare_runs(totals, resamples, seed))
+        .await
+        .map_err(|error| ApiError::internal(format!("run comparison: {error}")))?;
+    Ok(axum::Json(comparison))
 }

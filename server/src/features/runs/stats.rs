@@ -695,6 +695,120 @@ fn summarize(
     })
 }
 
+/// One verifier's items of one status in one run over a range of steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusTotal {
+    pub verifier: String,
+    pub status: Status,
+    pub items: u64,
+    pub score_sum: f64,
+}
+
+/// One verifier's items in one run over the steps compared.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct VerifierTotals {
+    pub verifier: String,
+    pub items: u64,
+    /// Mean score of the items.
+    pub mean: f64,
+    pub attempts: u64,
+    pub successes: u64,
+    /// Successes over attempts; absent without attempts.
+    pub pass_rate: Option<f64>,
+}
+
+/// One run of a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct RunTotals {
+    pub run: String,
+    pub verifiers: Vec<VerifierTotals>,
+}
+
+/// One verifier across the runs compared: each run is one unit (its mean score, attempts and
+/// successes), as `rliable` aggregates over runs.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct AcrossRuns {
+    pub verifier: String,
+    /// Runs with items of this verifier.
+    pub runs: u64,
+    /// Mean of the runs' mean scores.
+    pub mean: BootstrapInterval,
+    /// Interquartile mean of the runs' mean scores.
+    pub iqm: BootstrapInterval,
+    /// The runs' successes over their attempts.
+    pub pass_rate: Option<BootstrapInterval>,
+    pub resamples: u64,
+}
+
+/// What `POST /v1/runs/compare` reports.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct RunComparison {
+    /// Per run, in the order asked for.
+    pub runs: Vec<RunTotals>,
+    /// Per verifier, across the runs.
+    pub summary: Vec<AcrossRuns>,
+}
+
+/// Compares runs from their totals per verifier and status (`runs` in the order asked for);
+/// `resamples` and `seed` drive the bootstrap over runs.
+pub fn compare_runs(runs: Vec<(String, Vec<StatusTotal>)>, resamples: usize, seed: u64) -> RunComparison {
+    let runs: Vec<RunTotals> = runs
+        .into_iter()
+        .map(|(run, totals)| {
+            let mut verifiers: BTreeMap<String, (u64, f64, u64, u64)> = BTreeMap::new();
+            for total in totals {
+                let (items, score, attempts, successes) = verifiers.entry(total.verifier).or_default();
+                *items += total.items;
+                *score += total.score_sum;
+                if is_attempt(total.status) {
+                    *attempts += total.items;
+                    *successes += if is_success(total.status) { total.items } else { 0 };
+                }
+            }
+            let verifiers = verifiers
+                .into_iter()
+                .filter(|(_, (items, ..))| *items > 0)
+                .map(|(verifier, (items, score, attempts, successes))| VerifierTotals {
+                    verifier,
+                    items,
+                    mean: score / items as f64,
+                    attempts,
+                    successes,
+                    pass_rate: (attempts > 0).then(|| successes as f64 / attempts as f64),
+                })
+                .collect();
+            RunTotals { run, verifiers }
+        })
+        .collect();
+    let mut units: BTreeMap<&str, Vec<Unit>> = BTreeMap::new();
+    for run in &runs {
+        for totals in &run.verifiers {
+            units.entry(totals.verifier.as_str()).or_default().push(Unit {
+                score: totals.mean,
+                attempts: totals.attempts,
+                successes: totals.successes,
+                weight: 1,
+            });
+        }
+    }
+    let summary = units
+        .into_iter()
+        .filter_map(|(verifier, units)| {
+            let resamples = resamples_for(units.len() as u64, resamples);
+            let intervals = bootstrap(&units, resamples, seed)?;
+            Some(AcrossRuns {
+                verifier: verifier.to_owned(),
+                runs: units.len() as u64,
+                mean: intervals.mean,
+                iqm: intervals.iqm,
+                pass_rate: intervals.pass_rate,
+                resamples: resamples as u64,
+            })
+        })
+        .collect();
+    RunComparison { runs, summary }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,9 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::prompts::PromptStep;
-use super::stats::{GroupRow, LatencyRow, PromptRow, RunRows, ScoreRow, Tally, is_attempt, is_success, latency_bucket};
+use super::stats::{
+    GroupRow, LatencyRow, PromptRow, RunRows, ScoreRow, StatusTotal, Tally, is_attempt, is_success, latency_bucket,
+};
 use crate::engine::RunTag;
 use crate::store::{Storage, now_ms, placeholders};
 
@@ -458,6 +460,30 @@ impl RunStore {
         .fetch_one(self.storage.pool())
         .await?
         .try_get(0)
+    }
+
+    /// A run's items per verifier and status from `from` to `to` (steps, inclusive), with their
+    /// summed score.
+    pub async fn totals(&self, run: &str, from: i64, to: i64) -> Result<Vec<StatusTotal>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT verifier, status, CAST(SUM(items) AS BIGINT), SUM(score * items) FROM run_scores \
+             WHERE run = $1 AND step >= $2 AND step <= $3 GROUP BY verifier, status",
+        )
+        .bind(run)
+        .bind(from)
+        .bind(to)
+        .fetch_all(self.storage.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(StatusTotal {
+                    verifier: row.try_get(0)?,
+                    status: status(row.try_get(1)?),
+                    items: count(row, 2)?,
+                    score_sum: row.try_get(3)?,
+                })
+            })
+            .collect()
     }
 
     /// What the statistics of a run from `from` to `to` (steps, inclusive) are computed from.
