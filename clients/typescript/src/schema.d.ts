@@ -1314,7 +1314,7 @@ export interface components {
              * @description The first step counted in every run (default: each run's first).
              */
             from_step?: number | null;
-            /** @description The runs: 1 to 1000 distinct names of recorded runs. */
+            /** @description The runs: 1 to 1000 names of recorded runs (a name given twice counts once). */
             runs: string[];
             /**
              * Format: int64
@@ -7883,7 +7883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is JSON but not a valid comparison: no runs, more than 1000, a name twice or a bad name. */
+            /** @description The body is JSON but not a valid comparison. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -17,7 +17,7 @@ class CompareRequest:
     """Runs to compare, over which steps.
 
     Attributes:
-        runs (list[str]): The runs: 1 to 1000 distinct names of recorded runs.
+        runs (list[str]): The runs: 1 to 1000 names of recorded runs (a name given twice counts once).
         from_step (int | None | Unset): The first step counted in every run (default: each run's first).
         to_step (int | None | Unset): The last step counted in every run, inclusive (default: each run's latest).
     """
