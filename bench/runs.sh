@@ -6,7 +6,9 @@
 # measured alternately, ROUNDS times per batch size, the first of the pair swapped every round and
 # each measurement after SETTLE_SECS of quiet (a server's background writes of the previous
 # measurement would otherwise fall on the other's); the table gives the median items/s of each
-# and the cost of recording (1 - on/off). AA=1 runs both servers with recording off: the "cost"
+# and the throughput cost of recording (1 - on/off), and the median server CPU time per item of
+# each and its cost (on/off - 1): on a shared machine throughput swings between rounds, while
+# the CPU a server spends per item is what recording adds to. AA=1 runs both servers with recording off: the "cost"
 # it reports is the bench's own bias, which a real result must clear.
 #
 # Settings (environment variables, defaults in brackets):
@@ -25,6 +27,9 @@ connections="${CONNECTIONS:-64}"
 batch_sizes="${BATCH_SIZES:-1 64}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
 log() { echo "[runs] $*" >&2; }
+clock_ticks="$(getconf CLK_TCK)"
+# User and system CPU time of a process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 log "building referee and loadgen (release) into $CARGO_TARGET_DIR"
 (cd "$repo_dir" && cargo build --release -p referee-server -p referee-bench)
@@ -99,10 +104,18 @@ for batch in $batch_sizes; do
             sleep "$settle_secs"
             kill -0 "${pid[$name]}" 2>/dev/null || { log "$name exited"; tail -n 20 "$work_dir/$name.log" >&2; exit 1; }
             log "$name: $batch items per request, $connections connections, round $round"
+            # The server's CPU time over the whole load (warm-up included), for CPU per item.
+            before=$(cpu_ticks "${pid[$name]}")
             "$loadgen" --url "${url[$name]}/v1/score" --label "$name" --body "$body" \
                 --connections "$connections" --duration-secs "$duration_secs" --warmup-secs "$warmup_secs" \
-                | python3 -c 'import json, sys; row = json.load(sys.stdin); row["batch"] = int(sys.argv[1]); print(json.dumps(row))' "$batch" \
-                >>"$results_jsonl" || log "$name: the run had errors (kept in the results as invalid)"
+                >"$work_dir/row.json" || log "$name: the run had errors (kept in the results as invalid)"
+            after=$(cpu_ticks "${pid[$name]}")
+            python3 -c '
+import json, sys
+row = json.load(open(sys.argv[1]))
+row["batch"] = int(sys.argv[2])
+row["server_cpu_s"] = (int(sys.argv[4]) - int(sys.argv[3])) / int(sys.argv[5])
+print(json.dumps(row))' "$work_dir/row.json" "$batch" "$before" "$after" "$clock_ticks" >>"$results_jsonl"
         done
     done
 done
@@ -113,13 +126,19 @@ log "the run as the server with runs on recorded it: $(curl --silent "${url[on]}
 python3 - "$results_jsonl" <<'PY' | tee "$results_dir/runs.md"
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-print("| batch | connections | recording on: items/s (median) | off: items/s (median) | on p99 ms | off p99 ms | cost of recording | refused or failed requests (on / off) |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+# Server CPU per item: the CPU time over the whole load (warm-up included) over the items of the
+# whole load (the counted items scaled by the warm-up's share of the time).
+def cpu_us_per_item(r):
+    items = r["items"] * (r["duration_s"] + r["warmup_s"]) / r["duration_s"]
+    return 1e6 * r["server_cpu_s"] / max(items, 1)
+print("| batch | connections | recording on: items/s (median) | off: items/s (median) | throughput cost | server CPU per item on / off (median, µs) | CPU cost | on p99 ms | off p99 ms | refused or failed requests (on / off) |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for batch in sorted({r["batch"] for r in rows}):
     cell = {name: [r for r in rows if r["batch"] == batch and r["label"] == name] for name in ("on", "off")}
     on = statistics.median(r["items_per_s"] for r in cell["on"])
     off = statistics.median(r["items_per_s"] for r in cell["off"])
     p99 = {name: statistics.median(r["latency_ms"]["p99"] for r in cell[name]) for name in cell}
     errors = {name: sum(r["errors"] + r["transport_errors"] for r in cell[name]) for name in cell}
-    print(f"| {batch} | {cell['on'][0]['connections']} | {on:,.0f} | {off:,.0f} | {p99['on']:.2f} | {p99['off']:.2f} | {100 * (1 - on / off):.1f}% | {errors['on']} / {errors['off']} |")
+    cpu = {name: statistics.median(cpu_us_per_item(r) for r in cell[name]) for name in cell}
+    print(f"| {batch} | {cell['on'][0]['connections']} | {on:,.0f} | {off:,.0f} | {100 * (1 - on / off):.1f}% | {cpu['on']:.2f} / {cpu['off']:.2f} | {100 * (cpu['on'] / cpu['off'] - 1):.1f}% | {p99['on']:.2f} | {p99['off']:.2f} | {errors['on']} / {errors['off']} |")
 PY

@@ -54,12 +54,13 @@ pub trait RequestHook: Send {
     /// Sees an item before its input goes to the verifier.
     fn observe(&mut self, item: Observed<'_>);
 
-    /// Finishes once every item has its verdict: `results` in item order, `labels` the items'
-    /// labels by position; may rewrite results within `budget`.
+    /// Finishes once every item has its verdict: `results` in item order, `labels` and `runs`
+    /// the items' labels and run tags by position; may rewrite results within `budget`.
     fn finish<'a>(
         self: Box<Self>,
         results: &'a mut [ScoreResult],
         labels: &'a [Option<String>],
+        runs: &'a [Option<RunTag>],
         correction: Correction,
         budget: Budget,
     ) -> BoxFuture<'a, ()>;

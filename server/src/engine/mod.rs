@@ -161,6 +161,7 @@ impl Engine {
             self.hooks.get().into_iter().flatten().filter_map(|hook| Arc::clone(hook).begin()).collect();
         let labels: Vec<Option<String>> =
             if hooks.is_empty() { Vec::new() } else { envelopes.iter().map(|e| e.label.clone()).collect() };
+        let mut run_tags: Vec<Option<RunTag>> = Vec::with_capacity(if hooks.is_empty() { 0 } else { envelopes.len() });
         let mut results: Vec<Option<ScoreResult>> = vec![None; envelopes.len()];
         let mut groups: Vec<Vec<(usize, Value)>> = vec![Vec::new(); self.registry.entries().len()];
         let mut names: Vec<(Option<String>, Option<String>)> = Vec::with_capacity(envelopes.len());
@@ -188,6 +189,9 @@ impl Engine {
                 }
             }
             names.push((envelope.id, envelope.verifier));
+            if !hooks.is_empty() {
+                run_tags.push(envelope.run);
+            }
         }
 
         let admissions = self.admit(policy, &groups, &mut budget).await?;
@@ -216,7 +220,7 @@ impl Engine {
             .map(|r| r.unwrap_or_else(|| unscored(Status::InternalError, "the item was not scored")))
             .collect();
         for hook in hooks {
-            hook.finish(&mut results, &labels, correction, budget).await;
+            hook.finish(&mut results, &labels, &run_tags, correction, budget).await;
         }
         Ok(results)
     }

@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 use referee_core::Budget;
 
 use super::{Candidate, NoiseLayer, Snapshot};
-use crate::engine::{Correction, Observed, RequestHook, ScoreResult, ScoringHook};
+use crate::engine::{Correction, Observed, RequestHook, RunTag, ScoreResult, ScoringHook};
 
 /// The noise layer on one request: the models in force when it began, and the appeal candidates
 /// drawn before scoring.
@@ -41,6 +41,7 @@ impl RequestHook for NoiseRequest {
         self: Box<Self>,
         results: &'a mut [ScoreResult],
         labels: &'a [Option<String>],
+        _: &'a [Option<RunTag>],
         correction: Correction,
         budget: Budget,
     ) -> BoxFuture<'a, ()> {

@@ -80,12 +80,13 @@ impl RunRecorder {
         &self.config
     }
 
-    /// Adds a request's tagged items, with their verdicts, to what is pending.
-    fn record(&self, tagged: Vec<(usize, &'static str, RunTag)>, results: &[ScoreResult]) {
+    /// Adds a request's tagged items (positions and verifiers), with their tags and verdicts by
+    /// position, to what is pending.
+    fn record(&self, tagged: &[(usize, &'static str)], runs: &[Option<RunTag>], results: &[ScoreResult]) {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let mut dropped = 0_u64;
-        for (position, verifier, tag) in tagged {
-            let Some(result) = results.get(position) else { continue };
+        for &(position, verifier) in tagged {
+            let (Some(result), Some(Some(tag))) = (results.get(position), runs.get(position)) else { continue };
             let detailed = pending.detailed < self.config.max_pending_items;
             dropped += u64::from(!detailed);
             pending.add(tag, verifier, result.score, result.status, result.elapsed_us, detailed);
@@ -118,10 +119,11 @@ impl RunRecorder {
     }
 }
 
-/// The recorder on one request: the tagged items it saw.
+/// The recorder on one request: the positions and verifiers of the tagged items it saw (their
+/// tags come with the verdicts, without a copy).
 struct RunRequest {
     recorder: Arc<RunRecorder>,
-    tagged: Vec<(usize, &'static str, RunTag)>,
+    tagged: Vec<(usize, &'static str)>,
 }
 
 impl ScoringHook for RunRecorder {
@@ -132,8 +134,8 @@ impl ScoringHook for RunRecorder {
 
 impl RequestHook for RunRequest {
     fn observe(&mut self, item: Observed<'_>) {
-        if let Some(tag) = item.run {
-            self.tagged.push((item.position, item.verifier, tag.clone()));
+        if item.run.is_some() {
+            self.tagged.push((item.position, item.verifier));
         }
     }
 
@@ -141,11 +143,12 @@ impl RequestHook for RunRequest {
         self: Box<Self>,
         results: &'a mut [ScoreResult],
         _: &'a [Option<String>],
+        runs: &'a [Option<RunTag>],
         _: Correction,
         _: Budget,
     ) -> BoxFuture<'a, ()> {
         if !self.tagged.is_empty() {
-            self.recorder.record(self.tagged, results);
+            self.recorder.record(&self.tagged, runs, results);
         }
         Box::pin(std::future::ready(()))
     }

@@ -940,7 +940,7 @@ mod tests {
         for &(prompt, status, score) in items {
             let tag =
                 crate::engine::RunTag { run: "r".to_owned(), step: 1, prompt_id: Some(prompt.to_owned()), group: None };
-            pending.add(tag, "math", score, status, 1000, true);
+            pending.add(&tag, "math", score, status, 1000, true);
         }
         pending.runs.remove("r").map(|run| run.rows()).unwrap_or_default()
     }

@@ -74,8 +74,11 @@ pub(super) struct RunPending {
     pub last_step: i64,
     pub scores: HashMap<ScoreKey, ScoreCell>,
     pub latencies: HashMap<(i64, &'static str, i64), u64>,
-    pub groups: HashMap<(i64, String), Tally>,
-    pub prompts: HashMap<(String, i64, &'static str), PromptCell>,
+    /// By group (or prompt id), then step: looked up by a borrowed name, so an item whose group
+    /// is already held costs no copy of its name.
+    pub groups: HashMap<String, HashMap<i64, Tally>>,
+    /// By prompt, then (step, verifier).
+    pub prompts: HashMap<String, HashMap<(i64, &'static str), PromptCell>>,
 }
 
 impl RunPending {
@@ -97,8 +100,12 @@ impl RunPending {
         self.last_step = self.last_step.max(other.last_step);
         add_all(&mut self.scores, other.scores);
         add_all(&mut self.latencies, other.latencies);
-        add_all(&mut self.groups, other.groups);
-        add_all(&mut self.prompts, other.prompts);
+        for (group, steps) in other.groups {
+            add_all(self.groups.entry(group).or_default(), steps);
+        }
+        for (prompt, cells) in other.prompts {
+            add_all(self.prompts.entry(prompt).or_default(), cells);
+        }
     }
 }
 
@@ -107,8 +114,10 @@ impl RunPending {
     /// The rows the store would read back after writing this alone (every step).
     pub fn rows(&self) -> RunRows {
         let mut prompts: std::collections::BTreeMap<(&str, &str), PromptRow> = std::collections::BTreeMap::new();
-        for ((prompt, _, verifier), cell) in &self.prompts {
-            let row = prompts.entry((prompt.as_str(), verifier)).or_insert_with(|| PromptRow {
+        for ((prompt, verifier), cell) in self.prompts.iter().flat_map(|(prompt, cells)| {
+            cells.iter().map(move |(&(_, verifier), cell)| ((prompt.as_str(), verifier), cell))
+        }) {
+            let row = prompts.entry((prompt, verifier)).or_insert_with(|| PromptRow {
                 verifier: (*verifier).to_owned(),
                 items: 0,
                 score_sum: 0.0,
@@ -144,10 +153,18 @@ impl RunPending {
                     items,
                 })
                 .collect(),
-            groups: self.groups.iter().map(|(&(step, _), &tally)| GroupRow { step, tally }).collect(),
+            groups: self.groups.values().flatten().map(|(&step, &tally)| GroupRow { step, tally }).collect(),
             prompts: prompts.into_values().collect(),
         }
     }
+}
+
+/// The value of `key`, made by `new` when missing: the key is copied only then.
+fn entry<'m, V>(map: &'m mut HashMap<String, V>, key: &str, new: impl FnOnce() -> V) -> &'m mut V {
+    if !map.contains_key(key) {
+        map.insert(key.to_owned(), new());
+    }
+    map.get_mut(key).unwrap_or_else(|| unreachable!("inserted above"))
 }
 
 fn add_all<K: Eq + Hash, V: AddAssign + Default>(into: &mut HashMap<K, V>, from: HashMap<K, V>) {
@@ -173,7 +190,7 @@ impl Pending {
     /// prompt's counts are kept (the pass rates), not its statistics.
     pub fn add(
         &mut self,
-        tag: RunTag,
+        tag: &RunTag,
         verifier: &'static str,
         score: f64,
         status: Status,
@@ -181,7 +198,8 @@ impl Pending {
         detailed: bool,
     ) {
         let RunTag { run, step, prompt_id, group } = tag;
-        let run = self.runs.entry(run).or_insert_with(|| RunPending::new(step));
+        let step = *step;
+        let run = entry(&mut self.runs, run, || RunPending::new(step));
         run.items += 1;
         run.first_step = run.first_step.min(step);
         run.last_step = run.last_step.max(step);
@@ -198,12 +216,12 @@ impl Pending {
             *run.scores.entry((step, verifier, bits, status)).or_default() +=
                 ScoreCell { items: 1, latency_us, unprompted: u64::from(prompt_id.is_none()) };
             *run.latencies.entry((step, verifier, latency_bucket(latency_us))).or_default() += 1;
-            if attempt && let Some(key) = group.or_else(|| prompt_id.clone()) {
-                *run.groups.entry((step, key)).or_default() += tally;
+            if attempt && let Some(key) = group.as_ref().or(prompt_id.as_ref()) {
+                *entry(&mut run.groups, key, HashMap::new).entry(step).or_default() += tally;
             }
         }
         if let Some(prompt) = prompt_id {
-            *run.prompts.entry((prompt, step, verifier)).or_default() +=
+            *entry(&mut run.prompts, prompt, HashMap::new).entry((step, verifier)).or_default() +=
                 PromptCell { items: 1, score_sum: score, attempts: tally };
         }
     }
@@ -326,7 +344,11 @@ impl RunStore {
                 },
             )
             .await?;
-            let groups: Vec<_> = data.groups.iter().collect();
+            let groups: Vec<_> = data
+                .groups
+                .iter()
+                .flat_map(|(group, steps)| steps.iter().map(move |(step, tally)| ((step, group), tally)))
+                .collect();
             upsert(
                 &mut tx,
                 "INSERT INTO run_groups (run, step, group_id, attempts, successes, score_sum, updated_at_ms)",
@@ -347,7 +369,13 @@ impl RunStore {
                 },
             )
             .await?;
-            let prompts: Vec<_> = data.prompts.iter().collect();
+            let prompts: Vec<_> = data
+                .prompts
+                .iter()
+                .flat_map(|(prompt, cells)| {
+                    cells.iter().map(move |((step, verifier), cell)| ((prompt, step, verifier), cell))
+                })
+                .collect();
             upsert(
                 &mut tx,
                 "INSERT INTO run_prompts (run, prompt_id, step, verifier, items, score_sum, attempts, successes, \
@@ -586,21 +614,21 @@ mod tests {
             group: None,
         };
         for _ in 0..3 {
-            pending.add(tag(1, Some("p")), "math", 1.0, Status::Correct, 100, true);
+            pending.add(&tag(1, Some("p")), "math", 1.0, Status::Correct, 100, true);
         }
-        pending.add(tag(1, Some("p")), "math", -0.0, Status::Incorrect, 100, true);
-        pending.add(tag(1, Some("p")), "math", 0.0, Status::Incorrect, 100, true);
-        pending.add(tag(2, None), "math", 0.0, Status::InternalError, 100, false);
+        pending.add(&tag(1, Some("p")), "math", -0.0, Status::Incorrect, 100, true);
+        pending.add(&tag(1, Some("p")), "math", 0.0, Status::Incorrect, 100, true);
+        pending.add(&tag(2, None), "math", 0.0, Status::InternalError, 100, false);
         let run = &pending.runs["r"];
         assert_eq!((run.items, run.first_step, run.last_step), (6, 1, 2));
         assert_eq!(run.scores.len(), 2, "0.0 and -0.0 are one score; the last item kept no statistics");
         assert_eq!(run.scores[&(1, "math", 1.0_f64.to_bits(), Status::Correct)].items, 3);
-        assert_eq!(run.groups[&(1, "p".to_owned())], Tally { attempts: 5, successes: 3, score: 3.0 });
+        assert_eq!(run.groups["p"][&1], Tally { attempts: 5, successes: 3, score: 3.0 });
         assert_eq!(pending.detailed, 5);
         let mut other = Pending::default();
-        other.add(tag(1, Some("p")), "math", 1.0, Status::Correct, 100, true);
+        other.add(&tag(1, Some("p")), "math", 1.0, Status::Correct, 100, true);
         pending.merge(other);
         assert_eq!(pending.runs["r"].scores[&(1, "math", 1.0_f64.to_bits(), Status::Correct)].items, 4);
-        assert_eq!(pending.runs["r"].prompts[&("p".to_owned(), 1, "math")].attempts.attempts, 6);
+        assert_eq!(pending.runs["r"].prompts["p"][&(1, "math")].attempts.attempts, 6);
     }
 }
