@@ -1,9 +1,9 @@
 //! Training runs: items scored with a `run` (and `step`, `prompt_id`, `group`) are recorded
 //! through the scoring pipeline's hook, merged in memory into aggregates ([`store`]) written in
-//! batches off the request path, and read back
-//! as per-prompt pass rates, sampling decisions for curricula ([`prompts`]) and run statistics
-//! with bootstrap intervals ([`stats`]). Everything lives in the database, so every replica
-//! adds to and reads the same run.
+//! batches off the request path, and read back as per-prompt pass rates, sampling decisions for
+//! curricula ([`prompts`]), run statistics with bootstrap intervals and comparisons across runs
+//! ([`stats`]). Everything lives in the database, so every replica adds to and reads the same
+//! run.
 
 pub mod handlers;
 pub mod prompts;
