@@ -358,7 +358,12 @@ impl NativeRuntime {
         // return from `main` (Go's runtime always leaves through `proc_exit`).
         let tests_passed = exit.is_some() && exit == program.tests_passed;
         let exit_called = exit.is_some() && !tests_passed;
+        // Go's runtime cannot go on once the cap refuses it memory: it throws, and its report
+        // prints every goroutine's stack. A run whose time ends during that report met the
+        // memory cap (a C program can live on after a null `malloc`; a Go program cannot).
+        let dying_of_memory = limiter.refused && matches!(program.build, NativeLanguage::Go | NativeLanguage::GoTests);
         let (termination, exit_code) = match called {
+            Err(_elapsed) if dying_of_memory => (Termination::MemoryExhausted, -1),
             Err(_elapsed) => (Termination::TimedOut, -1),
             Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
             Ok(Ok(())) => (Termination::Exited, 0),
@@ -375,6 +380,7 @@ impl NativeRuntime {
                 (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => {
                     (Termination::OutputExceeded, -1)
                 }
+                (Termination::OutOfFuel, _) if dying_of_memory => (Termination::MemoryExhausted, -1),
                 other => other,
             },
         };

@@ -111,6 +111,28 @@ async fn memory_fuel_and_output_limits_hold_for_go() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Go's runtime dies of a refused allocation, but its report (every goroutine's stack) takes time
+/// of its own: a run whose fuel or time ends during that report met the memory cap. Fuel makes
+/// the cut deterministic: the second run stops part way through the first one's report.
+#[tokio::test]
+async fn a_go_run_that_ends_while_reporting_its_memory_death_met_the_memory_cap() -> anyhow::Result<()> {
+    let bomb = "package main\n\nfunc main() {\n    block := make(chan bool)\n    for {\n        go func() { <-block }()\n    }\n}\n";
+    let limits = Limits {
+        memory_bytes: 16 << 20,
+        stderr_bytes: 64 << 20,
+        wall_time: Duration::from_secs(120),
+        ..Limits::default()
+    };
+    let whole = run(bomb, "", limits).await?;
+    assert_eq!(whole.termination, Termination::MemoryExhausted, "{whole:?}");
+    let report = String::from_utf8_lossy(&whole.stderr);
+    assert!(report.contains("out of memory") && report.matches("goroutine ").count() > 100, "{report}");
+    let cut = run(bomb, "", Limits { fuel: whole.fuel_used * 19 / 20, ..limits }).await?;
+    assert_eq!(cut.termination, Termination::MemoryExhausted, "{:?}", cut.termination);
+    assert!(cut.stderr.len() < whole.stderr.len(), "the cut run stopped within the report");
+    Ok(())
+}
+
 #[tokio::test]
 async fn a_go_program_sees_no_host_files_and_no_network() -> anyhow::Result<()> {
     let program = r#"package main
