@@ -6,7 +6,7 @@ use axum::Router;
 use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::features::{adapters, environments, episodes, jobs, noise, rlpr, rubrics, runs};
+use crate::features::{adapters, console, environments, episodes, jobs, noise, rlpr, rubrics, runs};
 use crate::http::{self, AppState, Routes};
 use crate::registry::Registry;
 
@@ -22,7 +22,7 @@ pub fn all() -> Routes {
         .merge(runs::handlers::routes())
         .merge(rlpr::handlers::routes());
     let trainer = adapters::routes().merge(episodes::openenv::routes());
-    Routes { general, trainer, upload: jobs::handlers::upload_routes() }
+    Routes { general, trainer, upload: jobs::handlers::upload_routes(), pages: console::routes() }
 }
 
 /// The OpenAPI document of a server with this registry, as served at `/openapi.json`.

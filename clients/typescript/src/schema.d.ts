@@ -4074,7 +4074,9 @@ export interface components {
             quantiles: components["schemas"]["ScoreQuantiles"];
             rates: components["schemas"]["AlarmRates"];
             /** @description Items by status. */
-            statuses: Record<string, unknown>;
+            statuses: {
+                [key: string]: number;
+            };
             /**
              * Format: double
              * @description Population standard deviation of the scores.
@@ -7865,6 +7867,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A run has nothing recorded (code `unknown_run`, naming it). */
             404: {
                 headers: {
@@ -7885,6 +7896,15 @@ export interface operations {
             };
             /** @description The body is JSON but not a valid comparison. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

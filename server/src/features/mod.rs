@@ -4,6 +4,7 @@
 //! registry of routes ([`crate::http`]) and the engine's hooks.
 
 pub mod adapters;
+pub mod console;
 pub mod environments;
 pub mod episodes;
 pub mod jobs;

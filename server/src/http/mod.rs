@@ -139,6 +139,8 @@ pub struct Routes {
     pub trainer: OpenApiRouter<AppState>,
     /// Job uploads, whose body limit is `jobs.max_upload_bytes`.
     pub upload: OpenApiRouter<AppState>,
+    /// Pages for people (the console): open like the probes, and not in the OpenAPI document.
+    pub pages: Router<AppState>,
 }
 
 impl std::fmt::Debug for Routes {
@@ -224,6 +226,7 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
     Router::new()
         .merge(v1)
         .merge(Router::from(open_routes()))
+        .merge(routes.pages)
         .merge(docs::swagger_ui(document))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -304,3 +304,38 @@ on_both_backends!(without_keys_everything_is_open, |backend| async move {
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs WHERE owner IS NULL").await?, 1);
     server.finish().await
 });
+
+/// The console's page and assets load without a key (they hold no data); what the page shows
+/// comes from `/v1`, which still needs one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_loads_without_a_key_and_its_data_needs_one() -> anyhow::Result<()> {
+    let server = TestServer::start_with(Backend::Sqlite, four_keys).await?;
+    for (path, content_type) in [
+        ("/console", "text/html; charset=utf-8"),
+        ("/console/console.js", "text/javascript; charset=utf-8"),
+        ("/console/console.css", "text/css; charset=utf-8"),
+    ] {
+        let response = server.client.get(server.url(path)).send().await?;
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let headers = response.headers();
+        assert_eq!(headers.get("content-type").and_then(|v| v.to_str().ok()), Some(content_type), "{path}");
+        let policy = headers.get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        assert!(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'"), "{policy}");
+        assert!(!response.bytes().await?.is_empty(), "{path}");
+    }
+    let page = server.client.get(server.url("/console")).send().await?.text().await?;
+    assert!(page.contains(r#"<script src="/console/console.js">"#), "{page}");
+    let redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?
+        .get(server.url("/console/"))
+        .send()
+        .await?;
+    assert_eq!(redirect.status().as_u16(), 308);
+    assert_eq!(redirect.headers().get("location").and_then(|v| v.to_str().ok()), Some("/console"));
+
+    assert_eq!(call(&server, "GET", "/v1/runs", None, None).await?.status, 401);
+    assert_eq!(call(&server, "GET", "/v1/runs", Some(SCORER), None).await?.status, 200);
+    assert_eq!(call(&server, "GET", "/console/missing.js", None, None).await?.body["code"], "not_found");
+    Ok(())
+}

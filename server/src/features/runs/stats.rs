@@ -95,10 +95,26 @@ impl AddAssign for Tally {
     }
 }
 
+impl Tally {
+    /// `items` items of verdict `status` whose scores sum to `score`: all of them attempts or
+    /// none (see [`is_attempt`]), and successes when the verdict is `correct`.
+    pub fn of(status: Status, items: u64, score: f64) -> Tally {
+        if !is_attempt(status) {
+            return Tally::default();
+        }
+        Tally { attempts: items, successes: if status == Status::Correct { items } else { 0 }, score }
+    }
+
+    /// Successes over attempts; `None` without attempts.
+    pub fn pass_rate(&self) -> Option<f64> {
+        (self.attempts > 0).then(|| self.successes as f64 / self.attempts as f64)
+    }
+}
+
 /// Whether an item is an attempt of the policy: every verdict on the response, including
 /// `timeout` and `resource_limit` (the reward the trainer got was the failure's), but not
 /// `invalid_input` or `internal_error`, which say nothing about the response.
-pub fn is_attempt(status: Status) -> bool {
+fn is_attempt(status: Status) -> bool {
     match status {
         Status::Correct
         | Status::Partial
@@ -108,11 +124,6 @@ pub fn is_attempt(status: Status) -> bool {
         | Status::ResourceLimit => true,
         Status::InvalidInput | Status::InternalError => false,
     }
-}
-
-/// Whether an attempt succeeded: its verdict is `correct`.
-pub fn is_success(status: Status) -> bool {
-    status == Status::Correct
 }
 
 /// The quantile `q` of `n` ordered values, `at(rank)` giving the value of a 0-based rank, by
@@ -322,11 +333,21 @@ impl BootstrapInterval {
 /// The resamples a bootstrap gets when one resample costs `work` steps (its draws, or its
 /// distinct units when those are drawn as a multinomial): `wanted`, fewer for large inputs so one
 /// request stays within about 20 million steps, never fewer than 200.
-pub fn resamples_for(work: u64, wanted: usize) -> usize {
+fn resamples_for(work: u64, wanted: usize) -> usize {
     if work == 0 {
         return 0;
     }
     wanted.min(usize::try_from(20_000_000 / work).unwrap_or(0).max(200))
+}
+
+/// [`bootstrap`] with as many of the `wanted` resamples as [`resamples_for`] allows for these
+/// units; the intervals and the resamples drawn.
+pub fn bootstrap_within(units: &[Unit], wanted: usize, seed: u64) -> Option<(Intervals, usize)> {
+    let count: u64 = units.iter().map(|unit| unit.weight).sum();
+    let distinct = units.len() as u64;
+    let work = if drawn_as_multinomial(distinct, count) { distinct } else { count };
+    let resamples = resamples_for(work, wanted);
+    Some((bootstrap(units, resamples, seed)?, resamples))
 }
 
 /// Five quantiles of a distribution.
@@ -416,7 +437,7 @@ pub struct VerifierStep {
     pub quantiles: ScoreQuantiles,
     pub histogram: ScoreHistogram,
     /// Items by status.
-    #[schema(value_type = Object)]
+    #[schema(value_type = BTreeMap<String, u64>)]
     pub statuses: BTreeMap<&'static str, u64>,
     pub rates: AlarmRates,
     /// Successes (`correct`) over attempts (every status but `invalid_input` and
@@ -564,13 +585,10 @@ fn verifier_step(verifier: &str, cells: &[&ScoreRow], mut latencies: Vec<(f64, u
     let mean = scores.iter().map(|&(score, n)| score * n as f64).sum::<f64>() / count;
     let std = (scores.iter().map(|&(score, n)| (score - mean).powi(2) * n as f64).sum::<f64>() / count).sqrt();
     let mut statuses: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let (mut attempts, mut successes, mut latency_us) = (0, 0, 0_u64);
+    let (mut tally, mut latency_us) = (Tally::default(), 0_u64);
     for cell in cells {
         *statuses.entry(cell.status.as_str()).or_default() += cell.items;
-        if is_attempt(cell.status) {
-            attempts += cell.items;
-            successes += if is_success(cell.status) { cell.items } else { 0 };
-        }
+        tally += Tally::of(cell.status, cell.items, 0.0);
         latency_us = latency_us.saturating_add(cell.latency_us);
     }
     let rate = |status: Status| statuses.get(status.as_str()).copied().unwrap_or(0) as f64 / count;
@@ -596,7 +614,7 @@ fn verifier_step(verifier: &str, cells: &[&ScoreRow], mut latencies: Vec<(f64, u
             unparseable: rate(Status::Unparseable),
         },
         statuses,
-        pass_rate: (attempts > 0).then(|| successes as f64 / attempts as f64),
+        pass_rate: tally.pass_rate(),
         latency: LatencyStats {
             mean_ms: latency_us as f64 / 1000.0 / count,
             p50_ms: weighted_quantile(&latencies, 0.50).unwrap_or(0.0),
@@ -657,13 +675,8 @@ fn units(cells: &[&ScoreRow], prompts: &[&PromptRow]) -> (&'static str, Vec<Unit
         let units = cells
             .iter()
             .map(|cell| {
-                let attempt = is_attempt(cell.status);
-                Unit {
-                    score: cell.score,
-                    attempts: u64::from(attempt),
-                    successes: u64::from(attempt && is_success(cell.status)),
-                    weight: cell.items,
-                }
+                let tally = Tally::of(cell.status, 1, cell.score);
+                Unit { score: cell.score, attempts: tally.attempts, successes: tally.successes, weight: cell.items }
             })
             .collect();
         ("item", units)
@@ -678,16 +691,12 @@ fn summarize(
     seed: u64,
 ) -> Option<VerifierSummary> {
     let (unit, units) = units(cells, prompts);
-    let count: u64 = units.iter().map(|unit| unit.weight).sum();
-    let distinct = units.len() as u64;
-    let work = if drawn_as_multinomial(distinct, count) { distinct } else { count };
-    let resamples = resamples_for(work, wanted);
-    let intervals = bootstrap(&units, resamples, seed)?;
+    let (intervals, resamples) = bootstrap_within(&units, wanted, seed)?;
     Some(VerifierSummary {
         verifier: verifier.to_owned(),
         items: cells.iter().map(|cell| cell.items).sum(),
         unit,
-        units: count,
+        units: units.iter().map(|unit| unit.weight).sum(),
         mean: intervals.mean,
         iqm: intervals.iqm,
         pass_rate: intervals.pass_rate,
@@ -755,26 +764,23 @@ pub fn compare_runs(runs: Vec<(String, Vec<StatusTotal>)>, resamples: usize, see
     let runs: Vec<RunTotals> = runs
         .into_iter()
         .map(|(run, totals)| {
-            let mut verifiers: BTreeMap<String, (u64, f64, u64, u64)> = BTreeMap::new();
+            let mut verifiers: BTreeMap<String, (u64, f64, Tally)> = BTreeMap::new();
             for total in totals {
-                let (items, score, attempts, successes) = verifiers.entry(total.verifier).or_default();
+                let (items, score, tally) = verifiers.entry(total.verifier).or_default();
                 *items += total.items;
                 *score += total.score_sum;
-                if is_attempt(total.status) {
-                    *attempts += total.items;
-                    *successes += if is_success(total.status) { total.items } else { 0 };
-                }
+                *tally += Tally::of(total.status, total.items, total.score_sum);
             }
             let verifiers = verifiers
                 .into_iter()
                 .filter(|(_, (items, ..))| *items > 0)
-                .map(|(verifier, (items, score, attempts, successes))| VerifierTotals {
+                .map(|(verifier, (items, score, tally))| VerifierTotals {
                     verifier,
                     items,
                     mean: score / items as f64,
-                    attempts,
-                    successes,
-                    pass_rate: (attempts > 0).then(|| successes as f64 / attempts as f64),
+                    attempts: tally.attempts,
+                    successes: tally.successes,
+                    pass_rate: tally.pass_rate(),
                 })
                 .collect();
             RunTotals { run, verifiers }
@@ -794,8 +800,7 @@ pub fn compare_runs(runs: Vec<(String, Vec<StatusTotal>)>, resamples: usize, see
     let summary = units
         .into_iter()
         .filter_map(|(verifier, units)| {
-            let resamples = resamples_for(units.len() as u64, resamples);
-            let intervals = bootstrap(&units, resamples, seed)?;
+            let (intervals, resamples) = bootstrap_within(&units, resamples, seed)?;
             Some(AcrossRuns {
                 verifier: verifier.to_owned(),
                 runs: units.len() as u64,

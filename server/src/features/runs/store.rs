@@ -23,9 +23,7 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::prompts::PromptStep;
-use super::stats::{
-    GroupRow, LatencyRow, PromptRow, RunRows, ScoreRow, StatusTotal, Tally, is_attempt, is_success, latency_bucket,
-};
+use super::stats::{GroupRow, LatencyRow, PromptRow, RunRows, ScoreRow, StatusTotal, Tally, latency_bucket};
 use crate::engine::RunTag;
 use crate::store::{Storage, now_ms, placeholders};
 
@@ -203,12 +201,7 @@ impl Pending {
         run.items += 1;
         run.first_step = run.first_step.min(step);
         run.last_step = run.last_step.max(step);
-        let attempt = is_attempt(status);
-        let tally = Tally {
-            attempts: u64::from(attempt),
-            successes: u64::from(attempt && is_success(status)),
-            score: if attempt { score } else { 0.0 },
-        };
+        let tally = Tally::of(status, 1, score);
         if detailed {
             self.detailed += 1;
             // 0.0 and -0.0 are one score.
@@ -216,7 +209,9 @@ impl Pending {
             *run.scores.entry((step, verifier, bits, status)).or_default() +=
                 ScoreCell { items: 1, latency_us, unprompted: u64::from(prompt_id.is_none()) };
             *run.latencies.entry((step, verifier, latency_bucket(latency_us))).or_default() += 1;
-            if attempt && let Some(key) = group.as_ref().or(prompt_id.as_ref()) {
+            if tally.attempts > 0
+                && let Some(key) = group.as_ref().or(prompt_id.as_ref())
+            {
                 *entry(&mut run.groups, key, HashMap::new).entry(step).or_default() += tally;
             }
         }
