@@ -23,11 +23,20 @@ the client's own retries, for up to `patience` seconds (`REFEREE_PATIENCE_S`, de
 
 Through TRL's `log_metric` (TRL >= 1.0), each step also logs the fraction of completions with
 each status, `referee/<name>/<status>`, and `referee/<name>/unjudged`.
+
+With `run` (or `REFEREE_RUN`), every completion is recorded in that training run (docs/runs.md):
+its step is TRL's `trainer_state.global_step` (the function's own count of calls where TRL hands
+no state), its prompt id the row's `prompt_id_column` value or else a digest of the prompt, so a
+prompt's generations form its group and the server keeps per-prompt pass rates for curricula.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
+import json
+import os
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -64,13 +73,47 @@ class _Step:
     rewards and metrics of its results."""
 
     def __init__(
-        self, verifier: str, reference_column: str, verifier_column: str | None, unjudged: float | None
+        self,
+        verifier: str,
+        reference_column: str,
+        verifier_column: str | None,
+        unjudged: float | None,
+        run: str | None,
+        prompt_id_column: str | None,
     ) -> None:
         self.verifier = verifier
         self.reference_column = reference_column
         self.verifier_column = verifier_column
         self.unjudged = unjudged
         self.name = f"referee_{verifier.replace('-', '_')}"
+        self.run = run if run is not None else os.environ.get("REFEREE_RUN") or None
+        self.prompt_id_column = prompt_id_column
+        self.calls = itertools.count()
+
+    def tags(self, prompts: Sequence[Any], columns: dict[str, Any]) -> tuple[list[str], int | None]:
+        """The prompt id of each completion and the step, when the function records a run."""
+        if self.run is None:
+            return [], None
+        call = next(self.calls)
+        if self.prompt_id_column is None:
+            ids = [_digest(prompt) for prompt in prompts]
+        elif self.prompt_id_column in columns:
+            ids = [str(value) for value in columns[self.prompt_id_column]]
+        else:
+            raise KeyError(f"the dataset has no `{self.prompt_id_column}` column; set prompt_id_column")
+        step = getattr(columns.get("trainer_state"), "global_step", None)
+        return ids, step if isinstance(step, int) else call
+
+    def request(self, prompts: Sequence[Any], completions: Sequence[Any], columns: dict[str, Any]) -> _Request:
+        """The items of a step, and how they are sent: to the verifier's own route when every
+        item is the function's verifier and no run is recorded, else to `/v1/score`."""
+        items = self.items(completions, columns)
+        prompt_ids, step = self.tags(prompts, columns)
+        if prompt_ids:
+            for item, prompt_id in zip(items, prompt_ids, strict=True):
+                item["prompt_id"] = prompt_id
+        single = self.run is None and all(item["verifier"] == self.verifier for item in items)
+        return _Request(items, self.verifier if single else None, self.run, step)
 
     def items(self, completions: Sequence[Any], columns: dict[str, Any]) -> list[dict[str, Any]]:
         references = columns.get(self.reference_column)
@@ -98,8 +141,31 @@ class _Step:
             log_metric(f"referee/{self.name}/unjudged", sum(r["status"] in UNJUDGED for r in results) / len(results))
         return [float(r["score"]) if is_judged(r) else self.unjudged for r in results]
 
-    def single_verifier(self, items: list[dict[str, Any]]) -> bool:
-        return all(item["verifier"] == self.verifier for item in items)
+
+class _Request:
+    """One step's request: its items, the verifier route (or `None` for `/v1/score`), the run
+    and the step."""
+
+    def __init__(self, items: list[dict[str, Any]], verifier: str | None, run: str | None, step: int | None) -> None:
+        self.items, self.verifier, self.run, self.step = items, verifier, run, step
+
+    def sender(self, referee: Referee, timeout_ms: int | None) -> Callable[[Sequence[dict[str, Any]]], list[Result]]:
+        """The call that sends items as this request does."""
+        if self.verifier is not None:
+            verifier = self.verifier
+            return lambda items: referee.score_with(verifier, [i["input"] for i in items], timeout_ms=timeout_ms)
+        return lambda items: referee.score(items, timeout_ms=timeout_ms, run=self.run, step=self.step)
+
+    async def send_async(self, referee: AsyncReferee, timeout_ms: int | None) -> list[Result]:
+        if self.verifier is not None:
+            return await referee.score_with(self.verifier, [i["input"] for i in self.items], timeout_ms=timeout_ms)
+        return await referee.score(self.items, timeout_ms=timeout_ms, run=self.run, step=self.step)
+
+
+def _digest(prompt: Any) -> str:
+    """A prompt's id when the dataset gives none: a digest of its text (or its messages)."""
+    text = prompt if isinstance(prompt, str) else json.dumps(prompt, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def reward_function(
@@ -113,21 +179,21 @@ def reward_function(
     client: Referee | None = None,
     timeout_ms: int | None = None,
     patience: float | None = None,
+    run: str | None = None,
+    prompt_id_column: str | None = None,
 ) -> RewardFunction:
     """A `GRPOTrainer` reward function that scores completions with `verifier` (or each row's
     `verifier_column` value). Its `__name__`, the name TRL logs, is `referee_<verifier>`. A step
     the server pushes back on (429, 503) is sent again for up to `patience` seconds (default
-    `REFEREE_PATIENCE_S`, 600)."""
+    `REFEREE_PATIENCE_S`, 600). With `run` (default `REFEREE_RUN`) the completions are recorded
+    in that training run, by step and prompt (`prompt_id_column`, else a digest of the prompt)."""
     referee = client if client is not None else Referee(base_url, api_key=api_key, chunk_size=16_384)
-    step = _Step(verifier, reference_column, verifier_column, unjudged)
+    step = _Step(verifier, reference_column, verifier_column, unjudged, run, prompt_id_column)
 
     def reward(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float | None]:
-        items = step.items(completions, columns)
-        if step.single_verifier(items):
-            send = lambda items: referee.score_with(verifier, [i["input"] for i in items], timeout_ms=timeout_ms)
-        else:
-            send = lambda items: referee.score(items, timeout_ms=timeout_ms)
-        results = patient(send, _env.patience() if patience is None else patience)(items)
+        request = step.request(prompts, completions, columns)
+        send = request.sender(referee, timeout_ms)
+        results = patient(send, _env.patience() if patience is None else patience)(request.items)
         return step.rewards(results, columns)
 
     reward.__name__ = step.name
@@ -145,10 +211,12 @@ def async_reward_function(
     api_key: str | None = None,
     timeout_ms: int | None = None,
     patience: float | None = None,
+    run: str | None = None,
+    prompt_id_column: str | None = None,
 ) -> AsyncRewardFunction:
     """[`reward_function`] as a coroutine function. TRL awaits it on its own event-loop thread;
     the HTTP client is made there, on first use, since an asyncio client belongs to one loop."""
-    step = _Step(verifier, reference_column, verifier_column, unjudged)
+    step = _Step(verifier, reference_column, verifier_column, unjudged, run, prompt_id_column)
     clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncReferee] = weakref.WeakKeyDictionary()
 
     async def reward(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float | None]:
@@ -156,11 +224,8 @@ def async_reward_function(
         referee = clients.get(loop)
         if referee is None:
             referee = clients[loop] = AsyncReferee(base_url, api_key=api_key, chunk_size=16_384)
-        items = step.items(completions, columns)
-        if step.single_verifier(items):
-            send = lambda: referee.score_with(verifier, [i["input"] for i in items], timeout_ms=timeout_ms)
-        else:
-            send = lambda: referee.score(items, timeout_ms=timeout_ms)
+        request = step.request(prompts, completions, columns)
+        send = lambda: request.send_async(referee, timeout_ms)
         results = await patient_async(send, _env.patience() if patience is None else patience)
         return step.rewards(results, columns)
 

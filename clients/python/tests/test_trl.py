@@ -4,14 +4,19 @@ code, against a live server."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import math
 import threading
+import time
+import uuid
 from collections import defaultdict
 from typing import Any
 
+import httpx
 import pytest
 from referee_client.trl import async_reward_function, reward_function
+from transformers import TrainerState
 
 from .test_adapters import requests_served
 
@@ -199,3 +204,53 @@ def test_a_step_under_load(adapter_env: str) -> None:
         assert [r[1] for r in rewards] == expected
     finally:
         trainer.close()
+
+
+def recorded_prompts(url: str, run: str, items: int) -> dict[str, tuple[int, int, int]]:
+    """The run's prompts once its `items` are written: (attempts, successes, last step) by id."""
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{url}/v1/runs/{run}").json().get("items") != items:
+        assert time.monotonic() < deadline, f"the run's {items} items were not written"
+        time.sleep(0.05)
+    prompts = httpx.get(f"{url}/v1/runs/{run}/prompts").json()["prompts"]
+    return {p["prompt_id"]: (p["attempts"], p["successes"], p["last_step"]) for p in prompts}
+
+
+def test_a_run_is_recorded_by_trainer_step_and_prompt(adapter_env: str) -> None:
+    """TRL hands its `TrainerState`: the completions are recorded at its global step, each prompt's
+    generations under a digest of the prompt (sync), or under the dataset's own id (async)."""
+    run = f"trl-{uuid.uuid4().hex[:8]}"
+    by_digest = reward_function("math", verifier_column="kind", base_url=adapter_env, run=run)
+    inputs = [dict(row, qid=f"q{i // 2}") for i, row in enumerate(INPUTS[:4])]
+    by_column = async_reward_function(
+        "math", verifier_column="kind", base_url=adapter_env, run=run + "-ids", prompt_id_column="qid"
+    )
+    trainer = GRPOTrainer([by_digest, by_column])
+    try:
+        for global_step in (7, 8):
+            trainer.state = TrainerState(global_step=global_step)
+            rewards = step(trainer, inputs, COMPLETIONS[:4])
+            assert [r[0] for r in rewards] == [r[1] for r in rewards] == EXPECTED[:4]
+    finally:
+        trainer.close()
+    digest = {p: hashlib.sha256(p.encode()).hexdigest()[:16] for p in ("What is 6*7?", "Capital of France?")}
+    # Each prompt: two completions per step, one right, at steps 7 and 8.
+    assert recorded_prompts(adapter_env, run, 8) == {
+        digest["What is 6*7?"]: (4, 2, 8),
+        digest["Capital of France?"]: (4, 2, 8),
+    }
+    assert recorded_prompts(adapter_env, run + "-ids", 8) == {"q0": (4, 2, 8), "q1": (4, 2, 8)}
+
+
+def test_without_trainer_state_the_step_is_the_count_of_calls(
+    adapter_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = f"trl-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("REFEREE_RUN", run)
+    trainer = GRPOTrainer([reward_function("math", verifier_column="kind", base_url=adapter_env)])
+    try:
+        for _ in range(3):
+            step(trainer, INPUTS[:2], COMPLETIONS[:2])
+    finally:
+        trainer.close()
+    assert list(recorded_prompts(adapter_env, run, 6).values()) == [(6, 3, 2)]
