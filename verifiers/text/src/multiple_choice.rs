@@ -85,6 +85,25 @@ static OPTION_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|e| unreachable!("static pattern: {e}"))
 });
 
+/// Words that follow the pronoun "I" in a response ("I think", "I would pick"): an `I` before
+/// one of them, or before a contraction ("I'm", "I'd"), is not option I.
+const PRONOUN_VERBS: &[&str] = &[
+    "agree", "am", "assume", "believe", "bet", "can", "cannot", "choose", "conclude", "could", "do", "feel", "go",
+    "guess", "have", "know", "lean", "may", "might", "must", "need", "pick", "prefer", "reckon", "say", "see",
+    "select", "should", "suspect", "think", "want", "was", "will", "would",
+];
+
+/// Whether the `I` that ends at `end` of `region` is the pronoun, not option I.
+fn is_pronoun(region: &str, end: usize) -> bool {
+    let rest = &region[end..];
+    if let Some(contraction) = rest.strip_prefix(['\'', '’']) {
+        return contraction.starts_with(|c: char| c.is_ascii_lowercase());
+    }
+    let Some(after) = rest.strip_prefix(' ') else { return false };
+    let word = after.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+    PRONOUN_VERBS.contains(&word)
+}
+
 /// The letters named in `region` that are valid options, in order of first mention.
 fn letters_in(region: &str, valid: u8) -> BTreeSet<char> {
     let mut found = BTreeSet::new();
@@ -93,7 +112,7 @@ fn letters_in(region: &str, valid: u8) -> BTreeSet<char> {
     while let Some(caps) = OPTION_TOKEN.captures_at(region, at) {
         let Some(letter) = caps.get(1) else { break };
         let c = region[letter.range()].chars().next().unwrap_or('?');
-        if (c as u32) < u32::from(b'A') + u32::from(valid) {
+        if (c as u32) < u32::from(b'A') + u32::from(valid) && !(c == 'I' && is_pronoun(region, letter.end())) {
             found.insert(c);
         }
         at = letter.end();
@@ -269,6 +288,29 @@ mod tests {
         assert_eq!(hedged.details["hedged"], true);
         assert_eq!(judge(r"\boxed{A, B}", "B").status, Status::Incorrect);
         assert_eq!(judge("I have no idea what this question asks about at all", "B").status, Status::Unparseable);
+    }
+
+    /// With ten options (A to J, the default, as in MMLU-Pro), the pronoun "I" is not option I.
+    #[test]
+    fn the_pronoun_i_is_not_option_i() {
+        let ten = |response: &str, reference: &str| {
+            MultipleChoice::judge(&MultipleChoiceInput {
+                response: response.to_owned(),
+                reference: ChoiceReference::Text(reference.to_owned()),
+                options: None,
+                num_options: None,
+            })
+        };
+        for response in ["I pick B", "I would say B.", "I'm sure it is B", "I think B", "I’d go with B"] {
+            let verdict = ten(response, "B");
+            assert_eq!(verdict.status, Status::Correct, "{response}: {:?}", verdict.details);
+        }
+        for response in ["I", "(I)", "The answer is I.", "I is correct", "I or B"] {
+            let verdict = ten(response, "I");
+            let hedged = response == "I or B";
+            let expected = if hedged { Status::Incorrect } else { Status::Correct };
+            assert_eq!(verdict.status, expected, "{response}: {:?}", verdict.details);
+        }
     }
 
     #[test]
