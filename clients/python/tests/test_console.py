@@ -174,10 +174,19 @@ def test_verifiers_noise_models_and_a_job_in_progress(server_url: str, browser: 
     with Referee(server_url) as referee:
         job = referee.jobs.submit(items, chunk_size=8)
     browser.get(f"{server_url}/console#/jobs")
+    # The list refreshes itself while the job runs: it ends with every item scored.
+    row = wait(
+        browser, lambda d: [r for r in rows(element(d, "table[data-test=jobs]")) if r[0] == job.id and r[1] == "done"]
+    )
+    assert row[0][3] == "60 / 60", row
+    shot(browser, "jobs")
+    browser.find_element(By.LINK_TEXT, job.id).click()
+    wait(browser, lambda d: element(d, "[data-test=job-state]").text == "done")
+    assert element(browser, "[data-test=job-progress]").text.strip() == "60 of 60 items, 8 of 8 chunks"
+    browser.get(f"{server_url}/console#/jobs")
     element(browser, "form[data-test=job-lookup] input").send_keys(job.id)
     browser.find_element(By.CSS_SELECTOR, "form[data-test=job-lookup] button").click()
     wait(browser, lambda d: element(d, "[data-test=job-state]").text == "done")
-    assert element(browser, "[data-test=job-progress]").text.strip() == "60 of 60 items, 8 of 8 chunks"
     shot(browser, "job")
 
 

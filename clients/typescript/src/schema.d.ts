@@ -389,7 +389,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Lists jobs with their state and progress, newest first: with keys configured, a key without
+         *     `admin` sees only the jobs it submitted.
+         */
+        get: operations["list_jobs"];
         put?: never;
         /**
          * Submits a batch scoring job: a JSONL body (one score item per line, as in `POST /v1/score`),
@@ -2212,6 +2216,15 @@ export interface components {
         JobFromPath: {
             /** @description Absolute path of a JSONL file inside one of the allowed directories. */
             path: string;
+        };
+        /** @description A page of jobs, newest first. */
+        JobList: {
+            jobs: components["schemas"]["JobStatus"][];
+            /**
+             * Format: int64
+             * @description The `offset` of the next page; absent on the last.
+             */
+            next_offset?: number | null;
         };
         /**
          * @description Where a job is in its life.
@@ -5806,6 +5819,76 @@ export interface operations {
                 };
             };
             /** @description The body is invalid (an empty group, a reward not 0 or 1 for a correction). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_jobs: {
+        parameters: {
+            query?: {
+                /** @description Most entries to return (1 to 1000, default 100). */
+                limit?: number;
+                /** @description Entries to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `jobs` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
             422: {
                 headers: {
                     [name: string]: unknown;

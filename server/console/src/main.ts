@@ -24,7 +24,7 @@ async function route(): Promise<void> {
     else if (page === "noise" && name) nodes = await views.appeals(name);
     else if (page === "noise") nodes = await views.noise();
     else if (page === "jobs" && name) nodes = await views.job(name, () => render === shown);
-    else if (page === "jobs") nodes = views.jobLookup();
+    else if (page === "jobs") nodes = await views.jobs(() => render === shown);
     else if (page === "runs" && name) nodes = await views.run(name, params);
     else nodes = await views.runs();
   } catch (error) {

@@ -280,12 +280,48 @@ export async function job(id: string, live: () => boolean): Promise<Node[]> {
   return [h("h2", {}, `Job ${id}`), h("p", {}, state, text), bar, h("p", {}, `created ${time(status.created_at_ms)}`)];
 }
 
-export function jobLookup(): Node[] {
+/** The jobs the key may see, newest first, refreshed every two seconds while any is unfinished
+ * and `live()` holds; and a form to follow one by id. */
+export async function jobs(live: () => boolean): Promise<Node[]> {
+  const list = await get<Schemas["JobList"]>("/v1/jobs", { limit: 100 });
+  const body = h("div", {}, jobTable(list.jobs));
+  const refresh = async () => {
+    if (!live()) return;
+    try {
+      const next = await get<Schemas["JobList"]>("/v1/jobs", { limit: 100 });
+      if (!live()) return;
+      body.replaceChildren(jobTable(next.jobs));
+      if (next.jobs.some(unfinished)) setTimeout(refresh, 2000);
+    } catch {
+      setTimeout(refresh, 5000);
+    }
+  };
+  if (list.jobs.some(unfinished)) setTimeout(refresh, 2000);
   const input = h("input", { name: "id", placeholder: "job id", size: "40" });
   const form = h("form", { "data-test": "job-lookup" }, input, h("button", { type: "submit" }, "Follow"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (input.value.trim()) location.hash = `#/jobs/${segment(input.value.trim())}`;
   });
-  return [h("h2", {}, "Jobs"), h("p", {}, "Follow a job's progress by its id (as `POST /v1/jobs` answered)."), form];
+  return [h("h2", {}, "Jobs"), body, h("p", {}, "Follow a job by its id: "), form];
+}
+
+function unfinished(job: Schemas["JobStatus"]): boolean {
+  return job.state === "queued" || job.state === "running";
+}
+
+function jobTable(list: Schemas["JobStatus"][]): Node {
+  if (list.length === 0) return h("p", {}, "No jobs yet.");
+  return table(
+    "jobs",
+    ["Job", "State", "Progress", "Items", "Created", "Finished"],
+    list.map((job) => [
+      link(`#/jobs/${segment(job.id)}`, job.id),
+      job.state,
+      h("progress", { max: String(Math.max(job.total_items, 1)), value: String(job.scored_items) }),
+      `${job.scored_items} / ${job.total_items}`,
+      time(job.created_at_ms),
+      time(job.finished_at_ms),
+    ]),
+  );
 }

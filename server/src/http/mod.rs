@@ -15,6 +15,7 @@ mod health;
 pub(crate) mod integers;
 pub(crate) mod json;
 pub(crate) mod middleware;
+pub(crate) mod query;
 pub(crate) mod score;
 pub mod settings;
 mod verifiers;

@@ -154,6 +154,48 @@ on_both_backends!(a_key_sees_only_its_own_jobs, |backend| async move {
         let answer = call(&server, method, &path, Some(BOB), None).await?;
         assert_eq!((answer.status, answer.body["code"].as_str()), (404, Some("unknown_job")), "{method} {path}");
     }
+    // Listings: each jobs key sees its own jobs, newest first, a page at a time; admin sees all.
+    let second = submit(&server, Some(ALICE), 2).await?;
+    let second_id = second.body["id"].as_str().unwrap_or_default().to_owned();
+    let bobs = submit(&server, Some(BOB), 3).await?;
+    let bobs_id = bobs.body["id"].as_str().unwrap_or_default().to_owned();
+    let listed = |answer: &Answer| -> Vec<String> {
+        answer.body["jobs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|j| j["id"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let alices = call(&server, "GET", "/v1/jobs", Some(ALICE), None).await?;
+    assert_eq!(alices.status, 200, "{}", alices.body);
+    assert_eq!(listed(&alices).len(), 2);
+    assert!(listed(&alices).contains(&id) && listed(&alices).contains(&second_id), "{}", alices.body);
+    assert!(alices.body["jobs"][0]["total_items"].as_u64().is_some(), "{}", alices.body);
+    assert_eq!(listed(&call(&server, "GET", "/v1/jobs", Some(BOB), None).await?), vec![bobs_id.clone()]);
+    let first_page = call(&server, "GET", "/v1/jobs?limit=2", Some(ADMIN), None).await?;
+    assert_eq!(
+        (listed(&first_page).len(), first_page.body["next_offset"].as_u64()),
+        (2, Some(2)),
+        "{}",
+        first_page.body
+    );
+    let last_page = call(&server, "GET", "/v1/jobs?limit=2&offset=2", Some(ADMIN), None).await?;
+    assert_eq!((listed(&last_page).len(), last_page.body["next_offset"].as_u64()), (1, None), "{}", last_page.body);
+    let mut all = [listed(&first_page), listed(&last_page)].concat();
+    let created: Vec<i64> = [&first_page, &last_page]
+        .iter()
+        .flat_map(|page| page.body["jobs"].as_array().into_iter().flatten().filter_map(|j| j["created_at_ms"].as_i64()))
+        .collect();
+    assert!(created.windows(2).all(|w| w[0] >= w[1]), "newest first: {created:?}");
+    all.sort();
+    let mut submitted = vec![id.clone(), second_id, bobs_id];
+    submitted.sort();
+    assert_eq!(all, submitted);
+    let refused = call(&server, "GET", "/v1/jobs?limit=0", Some(ADMIN), None).await?;
+    assert_eq!((refused.status, refused.body["code"].as_str()), (422, Some("invalid_query")));
+    assert_eq!(call(&server, "GET", "/v1/jobs", Some(SCORER), None).await?.status, 403);
+
     // Bob's cancel did nothing; Alice reads and cancels her own job.
     let mine = call(&server, "GET", &format!("/v1/jobs/{id}"), Some(ALICE), None).await?;
     assert_eq!(mine.status, 200, "{}", mine.body);
@@ -163,7 +205,7 @@ on_both_backends!(a_key_sees_only_its_own_jobs, |backend| async move {
     assert_eq!(cancelled.status, 200, "{}", cancelled.body);
 
     // A job without an owner (stored before keys had names) is seen by admin keys only.
-    assert_eq!(server.execute("UPDATE jobs SET owner = NULL").await?, 1);
+    assert_eq!(server.execute("UPDATE jobs SET owner = NULL WHERE owner = 'alice'").await?, 2);
     assert_eq!(call(&server, "GET", &format!("/v1/jobs/{id}"), Some(ALICE), None).await?.status, 404);
     assert_eq!(call(&server, "GET", &format!("/v1/jobs/{id}"), Some(ADMIN), None).await?.status, 200);
     server.finish().await

@@ -122,6 +122,7 @@ from .instances_response import InstancesResponse
 from .interval import Interval
 from .interval_method import IntervalMethod
 from .job_from_path import JobFromPath
+from .job_list import JobList
 from .job_state import JobState
 from .job_status import JobStatus
 from .keyword_mode import KeywordMode
@@ -414,6 +415,7 @@ __all__ = (
     "Interval",
     "IntervalMethod",
     "JobFromPath",
+    "JobList",
     "JobState",
     "JobStatus",
     "KeywordMode",

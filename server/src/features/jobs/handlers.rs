@@ -12,13 +12,14 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::stream;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::features::jobs::{JobStatus, JobStore, Upload, UploadError, Wakeup};
 use crate::http::AppState;
 use crate::http::auth::{Caller, Role};
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::query::{Page, parsed};
 
 /// Most items per chunk a submission may ask for.
 const MAX_CHUNK_SIZE: u64 = 100_000;
@@ -175,7 +176,7 @@ async fn upload_file(file: tokio::fs::File, path: &str, limit: usize, upload: &m
 
 /// The job routes, but the upload.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(status, cancel)).routes(routes!(results))
+    OpenApiRouter::new().routes(routes!(list)).routes(routes!(status, cancel)).routes(routes!(results))
 }
 
 /// The job upload route, whose body limit is `jobs.max_upload_bytes`.
@@ -310,6 +311,45 @@ enum Source {
     Body(Body),
     /// A server-side file, and its path as given.
     File(tokio::fs::File, String),
+}
+
+/// A page of jobs, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JobList {
+    pub jobs: Vec<JobStatus>,
+    /// The `offset` of the next page; absent on the last.
+    pub next_offset: Option<u64>,
+}
+
+/// Lists jobs with their state and progress, newest first: with keys configured, a key without
+/// `admin` sees only the jobs it submitted.
+#[utoipa::path(get, path = "/v1/jobs", operation_id = "list_jobs", tag = "jobs", params(Page),
+    responses(
+        (status = 200, description = "A page of jobs.", body = JobList),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 422, description = "The query is invalid.", body = ErrorBody),
+        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> Result<axum::Json<JobList>, ApiError> {
+    let page = parsed(page)?;
+    let (rows, offset) = page.bounds()?;
+    let jobs = handle(&state)?;
+    let owner = caller.as_deref().filter(|caller| !caller.has(Role::Admin)).map(Caller::name);
+    let ids = jobs.store.list(owner, rows, offset).await.map_err(storage_error)?;
+    let (ids, next_offset) = page.cut(ids);
+    let mut listed = Vec::with_capacity(ids.len());
+    for id in ids {
+        // A job deleted between the two reads (by retention) is left out.
+        if let Some(status) = jobs.store.status(&id).await.map_err(storage_error)? {
+            listed.push(status);
+        }
+    }
+    Ok(axum::Json(JobList { jobs: listed, next_offset }))
 }
 
 /// A job's state and progress.

@@ -256,6 +256,20 @@ impl JobStore {
         }))
     }
 
+    /// The ids of stored jobs, newest first (then by id), `owner`'s only when given: at most
+    /// `limit` after skipping `offset`.
+    pub async fn list(&self, owner: Option<&str>, limit: i64, offset: i64) -> Result<Vec<String>, sqlx::Error> {
+        sqlx::query_scalar(
+            "SELECT id FROM jobs WHERE state <> 'uploading' AND ($1 IS NULL OR owner = $1) \
+             ORDER BY created_at_ms DESC, id LIMIT $2 OFFSET $3",
+        )
+        .bind(owner)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.storage.pool())
+        .await
+    }
+
     /// Records the name of the key that submits a job, while it is still uploading.
     pub async fn set_owner(&self, id: &str, owner: &str) -> Result<(), sqlx::Error> {
         sqlx::query("UPDATE jobs SET owner = $1 WHERE id = $2 AND state = 'uploading'")

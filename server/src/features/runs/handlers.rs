@@ -19,9 +19,8 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::integers::optional_integer;
 use crate::http::json::ApiJson;
+use crate::http::query::{Page, int64, invalid, limit, parsed};
 
-/// Most entries one listing returns.
-const MAX_LIMIT: u64 = 1000;
 /// Most candidate prompts one sampling request may name.
 const MAX_CANDIDATES: usize = 100_000;
 /// Most runs one comparison may name.
@@ -42,14 +41,6 @@ fn recorder(state: &AppState) -> Result<Arc<RunRecorder>, ApiError> {
     state.features.get::<Arc<RunRecorder>>().ok_or(ApiError::starting(state.limits.retry_after_secs))
 }
 
-fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query.map(|Query(q)| q).map_err(|rejection| bad_query(rejection.body_text()))
-}
-
-fn bad_query(detail: impl std::fmt::Display) -> ApiError {
-    ApiError::invalid("invalid_query", format!("invalid query: {detail}"))
-}
-
 fn storage_error(error: sqlx::Error) -> ApiError {
     ApiError::internal(format!("run storage: {error}"))
 }
@@ -63,34 +54,6 @@ fn check_run(run: &str) -> Result<(), ApiError> {
 
 fn unknown_run(run: &str) -> ApiError {
     ApiError::not_found("unknown_run", format!("no item of run `{run}` has been recorded"))
-}
-
-/// Refuses a query integer the document's `int64` cannot hold.
-fn int64(name: &str, value: Option<u64>) -> Result<Option<u64>, ApiError> {
-    match value {
-        Some(n) if i64::try_from(n).is_err() => Err(bad_query(format!("`{name}` must be at most {}", i64::MAX))),
-        other => Ok(other),
-    }
-}
-
-fn limit(limit: Option<u64>) -> Result<i64, ApiError> {
-    match limit {
-        None => Ok(100),
-        Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(i64::try_from(n).unwrap_or(100)),
-        Some(n) => Err(bad_query(format!("`limit` must be from 1 to {MAX_LIMIT}, got {n}"))),
-    }
-}
-
-/// A page of runs.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct Page {
-    /// Most entries to return (1 to 1000, default 100).
-    #[param(minimum = 1, maximum = 1000)]
-    pub limit: Option<u64>,
-    /// Entries to skip.
-    pub offset: Option<u64>,
 }
 
 /// Runs, most recently updated first.
@@ -112,17 +75,10 @@ pub async fn list(
     State(state): State<AppState>,
     page: Result<Query<Page>, QueryRejection>,
 ) -> Result<axum::Json<RunList>, ApiError> {
-    let page = query(page)?;
-    let limit = limit(page.limit)?;
-    let offset = int64("offset", page.offset)?.unwrap_or(0);
-    let runs = recorder(&state)?
-        .store()
-        .list(limit + 1, i64::try_from(offset).unwrap_or(i64::MAX))
-        .await
-        .map_err(storage_error)?;
-    let more = runs.len() > usize::try_from(limit).unwrap_or(usize::MAX);
-    let runs: Vec<RunSummary> = runs.into_iter().take(usize::try_from(limit).unwrap_or(usize::MAX)).collect();
-    let next_offset = more.then(|| offset + runs.len() as u64);
+    let page = parsed(page)?;
+    let (rows, offset) = page.bounds()?;
+    let runs = recorder(&state)?.store().list(rows, offset).await.map_err(storage_error)?;
+    let (runs, next_offset) = page.cut(runs);
     Ok(axum::Json(RunList { runs, next_offset }))
 }
 
@@ -201,7 +157,7 @@ impl PromptQuery {
             (None, Some(half_life)) => PassRateDecay::Exponential { half_life },
             (None, None) => PassRateDecay::None,
         };
-        decay.validate().map_err(bad_query)?;
+        decay.validate().map_err(invalid)?;
         Ok(decay)
     }
 }
@@ -237,7 +193,7 @@ pub async fn prompts(
     params: Result<Query<PromptQuery>, QueryRejection>,
 ) -> Result<axum::Json<PromptList>, ApiError> {
     check_run(&run)?;
-    let params = query(params)?;
+    let params = parsed(params)?;
     let decay = params.decay()?;
     int64("min_attempts", params.min_attempts)?;
     let limit = limit(params.limit)?;
@@ -363,7 +319,7 @@ pub async fn stats(
     range: Result<Query<StepRange>, QueryRejection>,
 ) -> Result<axum::Json<RunStats>, ApiError> {
     check_run(&run)?;
-    let range = query(range)?;
+    let range = parsed(range)?;
     let recorder = recorder(&state)?;
     let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
     let step = |step: Option<u64>, default: i64| step.map_or(default, |s| i64::try_from(s).unwrap_or(i64::MAX));

@@ -82,6 +82,7 @@ const ROUTES: &[(&str, &str, Role, Charge)] = &[
     ("POST", "/v1/runs/{run}/sample", Role::Score, Charge::Free),
     ("POST", "/v1/run-comparisons", Role::Score, Charge::Free),
     ("POST", "/v1/jobs", Role::Jobs, Charge::Upload),
+    ("GET", "/v1/jobs", Role::Jobs, Charge::Free),
     ("GET", "/v1/jobs/{id}", Role::Jobs, Charge::Free),
     ("DELETE", "/v1/jobs/{id}", Role::Jobs, Charge::Free),
     ("GET", "/v1/jobs/{id}/results", Role::Jobs, Charge::Free),
