@@ -210,3 +210,25 @@ def test_the_console_asks_for_a_key_and_uses_it() -> None:
     finally:
         driver.quit()
         server.stop()
+
+
+def test_a_run_too_large_to_summarise_asks_for_fewer_steps(browser: WebDriver) -> None:
+    server = Server(env={"REFEREE__RUNS__MAX_STATS_ITEMS": "25"})
+    try:
+        run = seed_run(server.url)
+        browser.get(f"{server.url}/console#/runs/{run}")
+        refused = element(browser, "[data-test=error]").text
+        assert "over the limit of 25" in refused and refused.endswith("(the steps above)."), refused
+        assert len(rows(element(browser, "table[data-test=prompts]"))) == PROMPTS
+        shot(browser, "run-too-large")
+        form = element(browser, "form[data-test=step-range]")
+        form.find_element(By.CSS_SELECTOR, "input[name=from_step]").send_keys("3")
+        form.find_element(By.CSS_SELECTOR, "input[name=to_step]").send_keys("3")
+        form.find_element(By.TAG_NAME, "button").click()
+        summary = wait(
+            browser, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "main p") if "items" in p.text]
+        )
+        assert summary == [f"{PROMPTS * ROLLOUTS} items, steps 3 to 3"], summary
+        assert rows(element(browser, "table[data-test=summary]"))[0][:3] == ["exact-match", "prompt", str(PROMPTS)]
+    finally:
+        server.stop()

@@ -1,8 +1,8 @@
 // The console's pages, one function each: it fetches what it shows and returns the elements.
 
-import { get, segment, type Schemas } from "./api";
+import { ApiError, get, segment, type Schemas } from "./api";
 import { lineChart, type Series } from "./charts";
-import { h, interval, link, num, percent, table, time } from "./dom";
+import { type Child, h, interval, link, num, percent, table, time } from "./dom";
 
 type RunStats = Schemas["RunStats"];
 type VerifierStep = Schemas["VerifierStep"];
@@ -32,8 +32,12 @@ function perStep(stats: RunStats, verifier: string, pick: (v: VerifierStep) => n
 export async function run(name: string, params: URLSearchParams): Promise<Node[]> {
   const path = `/v1/runs/${segment(name)}`;
   const sort = params.get("sort") ?? "pass_rate";
+  const range = { from_step: params.get("from_step") ?? undefined, to_step: params.get("to_step") ?? undefined };
   const [stats, prompts] = await Promise.all([
-    get<RunStats>(`${path}/stats`),
+    // A range too large to summarise still shows the prompts, and the form to narrow it.
+    get<RunStats>(`${path}/stats`, range).catch((error: unknown) =>
+      error instanceof ApiError && error.code === "range_too_large" ? error : Promise.reject(error),
+    ),
     get<Schemas["PromptList"]>(`${path}/prompts`, {
       sort,
       order: params.get("order") ?? "asc",
@@ -42,10 +46,36 @@ export async function run(name: string, params: URLSearchParams): Promise<Node[]
       limit: 200,
     }),
   ]);
+  const nodes: Node[] = [h("h2", {}, `Run ${name}`), stepRange(name, params)];
+  if (stats instanceof ApiError) {
+    nodes.push(h("p", { class: "error", "data-test": "error" }, `${stats.message} (the steps above).`));
+  } else {
+    nodes.push(...statistics(stats));
+  }
+  nodes.push(h("h3", {}, `Prompts (${prompts.total})`), promptFilter(name, params, sort));
+  nodes.push(
+    table(
+      "prompts",
+      ["Prompt", "Attempts", "Successes", "Pass rate", "Mean score", "Last step", "At last step"],
+      prompts.prompts.map((p) => [
+        p.prompt_id,
+        p.attempts,
+        p.successes,
+        percent(p.pass_rate),
+        num(p.mean_score),
+        p.last_step,
+        `${p.last_successes} / ${p.last_attempts}`,
+      ]),
+    ),
+  );
+  return nodes;
+}
+
+/** A run's statistics over its steps: the summary with intervals, the plots, the last step. */
+function statistics(stats: RunStats): Node[] {
   const steps = stats.steps.map((s) => s.step);
   const verifiers = [...new Set(stats.steps.flatMap((s) => s.verifiers.map((v) => v.verifier)))].sort();
   const nodes: Node[] = [
-    h("h2", {}, `Run ${name}`),
     h("p", {}, `${stats.items} items, steps ${stats.first_step ?? "–"} to ${stats.last_step ?? "–"}`),
   ];
 
@@ -138,23 +168,6 @@ export async function run(name: string, params: URLSearchParams): Promise<Node[]
       ),
     );
   }
-
-  nodes.push(h("h3", {}, `Prompts (${prompts.total})`), promptFilter(name, params, sort));
-  nodes.push(
-    table(
-      "prompts",
-      ["Prompt", "Attempts", "Successes", "Pass rate", "Mean score", "Last step", "At last step"],
-      prompts.prompts.map((p) => [
-        p.prompt_id,
-        p.attempts,
-        p.successes,
-        percent(p.pass_rate),
-        num(p.mean_score),
-        p.last_step,
-        `${p.last_successes} / ${p.last_attempts}`,
-      ]),
-    ),
-  );
   return nodes;
 }
 
@@ -163,31 +176,46 @@ function alarm(rate: number): HTMLElement {
   return h("span", rate > 0 ? { class: "alarm" } : {}, percent(rate));
 }
 
+/** A form over the run page's query: submitting it keeps the other fields of `params`. */
+function runForm(name: string, params: URLSearchParams, test: string, ...children: Child[]): HTMLFormElement {
+  const form = h("form", { class: "filter", "data-test": test }, ...children, h("button", { type: "submit" }, "Show"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const query = new URLSearchParams(params);
+    for (const [field, value] of new FormData(form)) {
+      if (typeof value === "string" && value) query.set(field, value);
+      else query.delete(field);
+    }
+    location.hash = `#/runs/${segment(name)}?${query}`;
+  });
+  return form;
+}
+
+function field(params: URLSearchParams, name: string, placeholder: string): HTMLInputElement {
+  return h("input", { name, placeholder, size: "8", value: params.get(name) ?? "" });
+}
+
+function stepRange(name: string, params: URLSearchParams): HTMLFormElement {
+  const from = field(params, "from_step", "first");
+  return runForm(name, params, "step-range", "steps from ", from, " to ", field(params, "to_step", "last"));
+}
+
 function promptFilter(name: string, params: URLSearchParams, sort: string): HTMLFormElement {
-  const input = (field: string, placeholder: string) =>
-    h("input", { name: field, placeholder, size: "8", value: params.get(field) ?? "" });
   const select = h("select", { name: "sort" });
   for (const option of ["pass_rate", "attempts", "last_step", "prompt_id"]) {
     select.append(h("option", option === sort ? { value: option, selected: "" } : { value: option }, option));
   }
-  const form = h(
-    "form",
-    { class: "filter", "data-test": "prompt-filter" },
+  return runForm(
+    name,
+    params,
+    "prompt-filter",
     "pass rate from ",
-    input("min_pass_rate", "0"),
+    field(params, "min_pass_rate", "0"),
     " to ",
-    input("max_pass_rate", "1"),
+    field(params, "max_pass_rate", "1"),
     " sorted by ",
     select,
-    h("button", { type: "submit" }, "Show"),
   );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const query = new URLSearchParams();
-    for (const [field, value] of new FormData(form)) if (typeof value === "string" && value) query.set(field, value);
-    location.hash = `#/runs/${segment(name)}?${query}`;
-  });
-  return form;
 }
 
 export async function verifiers(): Promise<Node[]> {
