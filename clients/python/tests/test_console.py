@@ -38,7 +38,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 T = TypeVar("T")
 STEPS = [1, 2, 3]
@@ -47,14 +47,19 @@ ROLLOUTS = 4
 SCREENSHOTS = Path(os.environ.get("REFEREE_SCREENSHOTS") or tempfile.mkdtemp(prefix="referee-console-"))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def chrome() -> WebDriver:
+    """Headless Debian Chromium, driven by its chromedriver."""
     options = Options()
     options.binary_location = str(CHROMIUM)
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,2000"):
         options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    driver = chrome()
     yield driver
     driver.quit()
 
@@ -158,6 +163,65 @@ def test_a_run_shows_its_pass_rates_statistics_and_plots(server_url: str, browse
     assert "min_pass_rate=0.5" in browser.current_url
     shot(browser, "run-filtered")
 
+    # This server keeps no text: the verdict browser says so.
+    browser.find_element(By.LINK_TEXT, "Verdicts kept with their text").click()
+    assert "Text retention is off" in element(browser, "[data-test=retention-off]").text
+    assert rows(element(browser, "table[data-test=samples]")) == []
+
+
+def test_the_verdict_browser_shows_the_kept_text() -> None:
+    server = Server(env={"REFEREE__RUNS__SAMPLES__RATE": "1", "REFEREE__RUNS__FLUSH_INTERVAL_MS": "20"})
+    driver = chrome()
+    try:
+        run = f"audit-{uuid.uuid4().hex[:8]}"
+        responses = {"right": "so \\boxed{7}", "wrong": "so \\boxed{8}", "unboxed": "it is 7"}
+        # (step, prompt, status, extracted) of every item sent.
+        expected = []
+        with Referee(server.url) as referee:
+            for step in (1, 2):
+                items = []
+                for prompt, response in responses.items():
+                    items.append(
+                        {
+                            "verifier": "exact-match",
+                            "input": {"response": response, "reference": "7", "extract": "boxed"},
+                            "prompt_id": f"{prompt}-{step}",
+                        }
+                    )
+                    status = {"right": "correct", "wrong": "incorrect", "unboxed": "unparseable"}[prompt]
+                    extracted = {"right": "7", "wrong": "8", "unboxed": "–"}[prompt]
+                    expected.append([str(step), f"{prompt}-{step}", "exact-match", status, extracted])
+                referee.score(items, run=run, step=step)
+            deadline = time.monotonic() + 30
+            while not (isinstance(s := get_run.sync(run, client=referee.api), RunSummary) and s.items == 6):
+                assert time.monotonic() < deadline, "the run's 6 items were not written"
+                time.sleep(0.05)
+
+        driver.get(f"{server.url}/console#/runs/{run}")
+        element(driver, "table[data-test=prompts]")
+        driver.find_element(By.LINK_TEXT, "Verdicts kept with their text").click()
+        shown = rows(element(driver, "table[data-test=samples]"))
+        assert sorted(row[:4] + row[5:6] for row in shown) == sorted(expected), shown
+        assert [row[0] for row in shown] == ["2", "2", "2", "1", "1", "1"], "latest step first"
+        shot(driver, "samples")
+
+        Select(
+            driver.find_element(By.CSS_SELECTOR, "form[data-test=sample-filter] select[name=status]")
+        ).select_by_value("unparseable")
+        driver.find_element(By.CSS_SELECTOR, "form[data-test=sample-filter] button").click()
+        wait(driver, lambda d: {r[3] for r in rows(element(d, "table[data-test=samples]"))} == {"unparseable"})
+        assert len(rows(element(driver, "table[data-test=samples]"))) == 2
+
+        sample = element(driver, "details[data-test=sample]")
+        sample.find_element(By.TAG_NAME, "summary").click()
+        assert sample.find_element(By.CSS_SELECTOR, "[data-test=sample-response]").text == responses["unboxed"]
+        details = sample.find_element(By.CSS_SELECTOR, "[data-test=sample-details]").text
+        assert '"extract": "boxed"' in details, details
+        shot(driver, "samples-unparseable")
+    finally:
+        driver.quit()
+        server.stop()
+
 
 def test_verifiers_noise_models_and_a_job_in_progress(server_url: str, browser: WebDriver) -> None:
     browser.get(f"{server_url}/console#/verifiers")
@@ -193,11 +257,7 @@ def test_verifiers_noise_models_and_a_job_in_progress(server_url: str, browser: 
 def test_the_console_asks_for_a_key_and_uses_it() -> None:
     key = "console-test-key-" + uuid.uuid4().hex
     server = Server(env={"REFEREE__AUTH__API_KEYS": f'["{key}"]'})
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver = chrome()
     try:
         driver.get(f"{server.url}/console")
         refused = element(driver, "[data-test=error]").text

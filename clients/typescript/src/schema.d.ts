@@ -787,6 +787,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{run}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the items of a run kept with their text (`[runs.samples]`, off by default): the
+         *     response, the verifier's extracted answer and the verdict's details, with the item's tags,
+         *     status, score and latency; latest step first. Filter by verifier, status, prompt and steps.
+         */
+        get: operations["list_run_samples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run}/stats": {
         parameters: {
             query?: never;
@@ -3489,6 +3510,47 @@ export interface components {
             next_offset?: number | null;
             runs: components["schemas"]["RunSummary"][];
         };
+        /** @description A kept item, as `GET /v1/runs/{run}/samples` lists it. */
+        RunSample: {
+            /**
+             * Format: int64
+             * @description When the sample was written, in Unix milliseconds.
+             */
+            created_at_ms: number;
+            /** @description The verdict's details (long strings and arrays cut when they exceeded the cap). */
+            details: Record<string, unknown>;
+            /** @description The verifier's extracted answer (`details.extracted`), when it reports one. */
+            extracted?: string | null;
+            group?: string | null;
+            /** @description The sample's id. */
+            id: string;
+            /** @description The item's `id`, as the request gave it. */
+            item_id?: string | null;
+            /**
+             * Format: int64
+             * @description Microseconds the item's verifier batch took.
+             */
+            latency_us: number;
+            prompt_id?: string | null;
+            /**
+             * @description The input's `response` (up to `runs.samples.max_text_bytes`); null when the input had no
+             *     string `response`.
+             */
+            response?: string | null;
+            /**
+             * Format: int64
+             * @description The whole response's length in bytes (more than `response` holds when it was cut).
+             */
+            response_bytes?: number | null;
+            /** Format: double */
+            score: number;
+            status: components["schemas"]["Status"];
+            /** Format: int64 */
+            step: number;
+            /** @description Whether the response, the extracted answer or the details were cut to the cap. */
+            truncated: boolean;
+            verifier: string;
+        };
         /** @description Everything `GET /v1/runs/{run}/stats` reports. */
         RunStats: {
             /**
@@ -3539,6 +3601,23 @@ export interface components {
             run: string;
             verifiers: components["schemas"]["VerifierTotals"][];
         };
+        /** @description A page of a run's samples. */
+        SampleList: {
+            /**
+             * Format: int64
+             * @description The `offset` of the next page; absent on the last.
+             */
+            next_offset?: number | null;
+            /** @description This server's text retention settings. */
+            retention: components["schemas"]["SampleRetention"];
+            run: string;
+            samples: components["schemas"]["RunSample"][];
+            /**
+             * Format: int64
+             * @description Samples that pass the filters (on every page).
+             */
+            total: number;
+        };
         /** @description Candidate prompts and the policy to decide on them. */
         SampleRequest: {
             /** @description How older steps count in the pass rates the policy reads (default: fully). */
@@ -3553,6 +3632,25 @@ export interface components {
             run: string;
             /** @description For `difficulty` with a `count`: the prompts drawn, in draw order. */
             sample?: string[] | null;
+        };
+        /** @description The text retention settings in force, as a sample list reports them. */
+        SampleRetention: {
+            /**
+             * Format: double
+             * @description The share of items with an alarm status kept (`runs.samples.alarm_rate`).
+             */
+            alarm_rate: number;
+            /**
+             * Format: int64
+             * @description The cap on each kept text, in bytes.
+             */
+            max_text_bytes: number;
+            /**
+             * Format: double
+             * @description The share of recorded items kept with their text (`runs.samples.rate`); with it and
+             *     `alarm_rate` at 0, nothing is kept.
+             */
+            rate: number;
         };
         /** @description The decision on one candidate prompt. */
         SamplingDecision: {
@@ -8305,6 +8403,98 @@ export interface operations {
                 };
             };
             /** @description The body is JSON but not a valid sampling request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: the key's `requests_per_second` is spent; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Starting; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_run_samples: {
+        parameters: {
+            query?: {
+                /** @description Only this verifier's samples. */
+                verifier?: string;
+                /** @description Only samples with this status. */
+                status?: components["schemas"]["Status"];
+                /** @description Only this prompt's samples. */
+                prompt_id?: string;
+                /** @description The first step (default: the run's first). */
+                from_step?: number;
+                /** @description The last step, inclusive (default: the run's latest). */
+                to_step?: number;
+                /** @description Most samples to return (1 to 1000, default 100). */
+                limit?: number;
+                /** @description Samples to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The run's name. */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of samples. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleList"];
+                };
+            };
+            /** @description API keys are configured and none valid was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the `score` role (or `admin`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No item of this run has been recorded (code `unknown_run`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query is invalid. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -19,12 +19,13 @@ async function route(): Promise<void> {
   main.replaceChildren(h("p", { class: "loading" }, "Loading…"));
   let nodes: Node[];
   try {
-    const [page, name] = parts;
+    const [page, name, sub] = parts;
     if (page === "verifiers") nodes = await views.verifiers();
     else if (page === "noise" && name) nodes = await views.appeals(name);
     else if (page === "noise") nodes = await views.noise();
     else if (page === "jobs" && name) nodes = await views.job(name, () => render === shown);
     else if (page === "jobs") nodes = await views.jobs(() => render === shown);
+    else if (page === "runs" && name && sub === "samples") nodes = await views.samples(name, params);
     else if (page === "runs" && name) nodes = await views.run(name, params);
     else nodes = await views.runs();
   } catch (error) {

@@ -46,7 +46,11 @@ export async function run(name: string, params: URLSearchParams): Promise<Node[]
       limit: 200,
     }),
   ]);
-  const nodes: Node[] = [h("h2", {}, `Run ${name}`), stepRange(name, params)];
+  const nodes: Node[] = [
+    h("h2", {}, `Run ${name}`),
+    h("p", {}, link(`#/runs/${segment(name)}/samples`, "Verdicts kept with their text")),
+    stepRange(name, params),
+  ];
   if (stats instanceof ApiError) {
     nodes.push(h("p", { class: "error", "data-test": "error" }, `${stats.message} (the steps above).`));
   } else {
@@ -176,19 +180,36 @@ function alarm(rate: number): HTMLElement {
   return h("span", rate > 0 ? { class: "alarm" } : {}, percent(rate));
 }
 
-/** A form over the run page's query: submitting it keeps the other fields of `params`. */
-function runForm(name: string, params: URLSearchParams, test: string, ...children: Child[]): HTMLFormElement {
+/** A form over a page's query: submitting it goes to `page` with the other fields of `params`
+ *  kept (and `offset` dropped: new filters start at the first page). */
+function queryForm(page: string, params: URLSearchParams, test: string, ...children: Child[]): HTMLFormElement {
   const form = h("form", { class: "filter", "data-test": test }, ...children, h("button", { type: "submit" }, "Show"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const query = new URLSearchParams(params);
+    query.delete("offset");
     for (const [field, value] of new FormData(form)) {
       if (typeof value === "string" && value) query.set(field, value);
       else query.delete(field);
     }
-    location.hash = `#/runs/${segment(name)}?${query}`;
+    location.hash = `${page}?${query}`;
   });
   return form;
+}
+
+function runForm(name: string, params: URLSearchParams, test: string, ...children: Child[]): HTMLFormElement {
+  return queryForm(`#/runs/${segment(name)}`, params, test, ...children);
+}
+
+/** A `<select name>` of `options` with an empty first choice labelled `any`. */
+function choice(params: URLSearchParams, name: string, options: string[]): HTMLSelectElement {
+  const select = h("select", { name }, h("option", { value: "" }, "any"));
+  for (const option of options) {
+    select.append(
+      h("option", option === params.get(name) ? { value: option, selected: "" } : { value: option }, option),
+    );
+  }
+  return select;
 }
 
 function field(params: URLSearchParams, name: string, placeholder: string): HTMLInputElement {
@@ -215,6 +236,127 @@ function promptFilter(name: string, params: URLSearchParams, sort: string): HTML
     field(params, "max_pass_rate", "1"),
     " sorted by ",
     select,
+  );
+}
+
+const STATUSES: Schemas["Status"][] = [
+  "correct",
+  "partial",
+  "incorrect",
+  "unparseable",
+  "timeout",
+  "resource_limit",
+  "invalid_input",
+  "internal_error",
+];
+const ALARMS: Schemas["Status"][] = ["internal_error", "timeout", "unparseable"];
+const SAMPLES_PER_PAGE = 50;
+
+/** The verdict browser: a run's samples kept with their text, filtered by verifier, status and
+ *  steps; a row opens the whole response, the extracted answer and the details. */
+export async function samples(name: string, params: URLSearchParams): Promise<Node[]> {
+  const page = `#/runs/${segment(name)}/samples`;
+  const offset = Number(params.get("offset") ?? 0) || 0;
+  const [list, verifiers] = await Promise.all([
+    get<Schemas["SampleList"]>(`/v1/runs/${segment(name)}/samples`, {
+      verifier: params.get("verifier") ?? undefined,
+      status: params.get("status") ?? undefined,
+      prompt_id: params.get("prompt_id") ?? undefined,
+      from_step: params.get("from_step") ?? undefined,
+      to_step: params.get("to_step") ?? undefined,
+      limit: SAMPLES_PER_PAGE,
+      offset,
+    }),
+    get<Schemas["VerifierList"]>("/v1/verifiers"),
+  ]);
+  const nodes: Node[] = [
+    h("h2", {}, `Run ${name}: verdicts`),
+    h("p", {}, link(`#/runs/${segment(name)}`, `Back to run ${name}`)),
+    queryForm(
+      page,
+      params,
+      "sample-filter",
+      "verifier ",
+      choice(
+        params,
+        "verifier",
+        verifiers.verifiers.map((v) => v.id),
+      ),
+      " status ",
+      choice(params, "status", STATUSES),
+      " steps from ",
+      field(params, "from_step", "first"),
+      " to ",
+      field(params, "to_step", "last"),
+      " prompt ",
+      field(params, "prompt_id", "any"),
+    ),
+  ];
+  const { rate, alarm_rate: alarmRate } = list.retention;
+  if (rate === 0 && alarmRate === 0) {
+    nodes.push(
+      h(
+        "p",
+        { "data-test": "retention-off" },
+        "Text retention is off on this server: set [runs.samples] rate (and alarm_rate) to keep a sample of the verdicts with their text.",
+      ),
+    );
+  } else {
+    nodes.push(
+      h(
+        "p",
+        {},
+        `${list.total} kept verdicts match (text kept for ${percent(rate)} of the items, ${percent(Math.max(rate, alarmRate))} of those with an alarm status).`,
+      ),
+    );
+  }
+  nodes.push(
+    table(
+      "samples",
+      ["Step", "Prompt", "Verifier", "Status", "Score", "Extracted", "Response"],
+      list.samples.map((s) => [
+        s.step,
+        s.prompt_id ?? "–",
+        s.verifier,
+        h("span", ALARMS.includes(s.status) ? { class: "alarm" } : {}, s.status),
+        num(s.score),
+        s.extracted ?? "–",
+        sample(s),
+      ]),
+    ),
+  );
+  const pages: Child[] = [];
+  if (offset > 0) {
+    const previous = new URLSearchParams(params);
+    previous.set("offset", String(Math.max(0, offset - SAMPLES_PER_PAGE)));
+    pages.push(link(`${page}?${previous}`, "Previous"), " ");
+  }
+  if (list.next_offset !== null && list.next_offset !== undefined) {
+    const next = new URLSearchParams(params);
+    next.set("offset", String(list.next_offset));
+    pages.push(link(`${page}?${next}`, "Next"));
+  }
+  if (pages.length > 0) nodes.push(h("p", { class: "pages" }, ...pages));
+  return nodes;
+}
+
+/** A sample's response, opened on a click: the whole kept text, then the details. */
+function sample(s: Schemas["RunSample"]): HTMLElement {
+  const response = s.response ?? "";
+  const excerpt = response.length > 80 ? `${response.slice(0, 80)}…` : response || "(no response)";
+  const cut =
+    s.truncated && s.response_bytes !== null && s.response_bytes !== undefined
+      ? ` (cut; the whole response had ${s.response_bytes} bytes)`
+      : s.truncated
+        ? " (cut)"
+        : "";
+  return h(
+    "details",
+    { "data-test": "sample" },
+    h("summary", {}, excerpt),
+    h("p", {}, `Item ${s.item_id ?? "without id"}, group ${s.group ?? "–"}, ${num(s.latency_us / 1000, 1)} ms${cut}`),
+    h("pre", { "data-test": "sample-response" }, response),
+    h("pre", { "data-test": "sample-details" }, JSON.stringify(s.details, null, 2)),
   );
 }
 

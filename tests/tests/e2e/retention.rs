@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use referee_server::config::LogMode;
-use referee_server::store::retention::{RetentionConfig, TableRetention, run_once};
+use referee_server::store::retention::{RetentionConfig, RunRetention, TableRetention, run_once};
 use referee_server::store::{Storage, now_ms};
 use referee_tests::{TestServer, exact_item, on_both_backends};
 use serde_json::{Value, json};
@@ -136,6 +136,28 @@ fn noise_rows(now: i64) -> Vec<String> {
     rows
 }
 
+/// Run rows: statistics of an old step and of a recent one, and samples 100 days old, recent
+/// and newest (a millisecond apart).
+fn run_rows(now: i64) -> Vec<String> {
+    let old = now - 100 * DAY_MS;
+    let mut rows = vec![format!(
+        "INSERT INTO runs (run, items, first_step, last_step, created_at_ms, updated_at_ms) VALUES ('r', 2, 1, 2, {old}, {now})"
+    )];
+    for (step, at) in [(1, old), (2, now)] {
+        rows.push(format!(
+            "INSERT INTO run_scores (run, step, verifier, score, status, items, latency_us_sum, unprompted, \
+             updated_at_ms) VALUES ('r', {step}, 'math', 1.0, 'correct', 1, 10, 0, {at})"
+        ));
+    }
+    for (id, at) in [("smp_old", old), ("smp_recent", now), ("smp_newest", now + 1)] {
+        rows.push(format!(
+            "INSERT INTO run_samples (id, run, step, verifier, status, score, latency_us, response, response_bytes, \
+             details, truncated, created_at_ms) VALUES ('{id}', 'r', 2, 'math', 'correct', 1.0, 10, '4', 1, '{{}}', 0, {at})"
+        ));
+    }
+    rows
+}
+
 on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
     let mut server = TestServer::start_with(backend, |config| {
         config.scoring_log.mode = LogMode::All;
@@ -189,6 +211,7 @@ on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
         ),
     ];
     age.extend(noise_rows(now));
+    age.extend(run_rows(now));
     execute(&url, &age).await?;
     let cached = scalar(&url, "SELECT COUNT(*) FROM result_cache").await?;
     anyhow::ensure!(cached > 0, "the cache has rows to expire");
@@ -225,6 +248,10 @@ on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
     assert_eq!(scalar(&url, "SELECT COUNT(*) FROM episode_steps WHERE episode_id = 'ep_a_new'").await?, 2);
     assert_eq!(scalar(&url, "SELECT COUNT(*) FROM episode_steps").await?, 2);
     assert_eq!((report.deleted_from("episodes"), report.deleted_from("episode_steps")), (2, 4), "{report}");
+    // The old step's statistics and the old sample go; the run, updated since, stays.
+    assert_eq!(scalar(&url, "SELECT MIN(step) FROM run_scores").await?, 2);
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM run_samples").await?, 2);
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM runs").await?, 1);
     // A second pass finds nothing more.
     assert_eq!(run_once(&storage, &config).await?.total(), 0);
 
@@ -233,6 +260,7 @@ on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
         batch_rows: 2,
         scoring_log: TableRetention { max_age_secs: 0, max_rows: 4 },
         jobs: TableRetention { max_age_secs: 0, max_rows: 1 },
+        runs: RunRetention { max_age_secs: 0, max_samples: 1 },
         ..RetentionConfig::default()
     };
     let report = run_once(&storage, &capped).await?;
@@ -242,6 +270,8 @@ on_both_backends!(expired_rows_go_and_the_rest_stays, |backend| async move {
     assert_eq!(job_rows(&url, new_done).await?, [1, 5, 3, 5]);
     assert_eq!(job_rows(&url, older_done).await?, [0; 4]);
     assert_eq!(job_rows(&url, running).await?[..3], [1, 5, 3]);
+    assert_eq!(report.deleted_from("run_samples"), 1, "{report}");
+    assert_eq!(scalar(&url, "SELECT COUNT(*) FROM run_samples WHERE id = 'smp_newest'").await?, 1);
     // Rows sharing one time: the cap still holds exactly.
     execute(&url, &[format!("UPDATE scoring_log SET created_at_ms = {now}")]).await?;
     let tied = RetentionConfig { scoring_log: TableRetention { max_age_secs: 0, max_rows: 3 }, ..capped };

@@ -572,3 +572,115 @@ on_both_backends!(runs_compare_with_intervals_over_runs, |backend| async move {
     }
     server.finish().await
 });
+
+/// Scores, in run `audit`, two items of prompt `a` at step 1 (one right, one wrong), a boxed
+/// answer of prompt `b` at step 2 whose response is longer than the cap, an unboxed one (no
+/// answer: `unparseable`), and an item of no run.
+async fn score_audit(server: &TestServer, long: &str) -> anyhow::Result<()> {
+    let boxed = |id: &str, response: &str, step: u64, prompt: &str| {
+        json!({"id": id, "verifier": "exact-match", "run": "audit", "step": step, "prompt_id": prompt,
+               "input": {"response": response, "reference": "4", "extract": "boxed"}})
+    };
+    let items = json!([
+        boxed("right", "so \\boxed{4}", 1, "a"),
+        boxed("wrong", "so \\boxed{5}", 1, "a"),
+        boxed("long", long, 2, "b"),
+        boxed("unboxed", "it is 4", 2, "b"),
+        {"id": "untagged", "verifier": "exact-match", "input": {"response": "4", "reference": "4"}},
+    ]);
+    let (status, body) = server.post("/v1/score", &json!({ "items": items })).await?;
+    anyhow::ensure!(status == 200, "{body}");
+    wait_for(server, "audit", 4).await?;
+    Ok(())
+}
+
+fn sample_ids(list: &Value) -> Vec<&str> {
+    list["samples"].as_array().into_iter().flatten().filter_map(|s| s["item_id"].as_str()).collect()
+}
+
+// With `[runs.samples] rate = 1`, every recorded item keeps its response, extracted answer and
+// details, listed latest step first and filtered by verifier, status, prompt and steps; a
+// response over the cap is cut at a character boundary and says how long it was.
+on_both_backends!(sampled_items_keep_their_text, |backend| async move {
+    let server = TestServer::start_with(backend, |config| {
+        config.runs.flush_interval_ms = 20;
+        config.runs.samples.rate = 1.0;
+        config.runs.samples.max_text_bytes = 64;
+    })
+    .await?;
+    let long = format!("\\boxed{{4}} {}", "é".repeat(100));
+    score_audit(&server, &long).await?;
+    let (status, list) = server.get("/v1/runs/audit/samples").await?;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!((list["total"].as_u64(), list["retention"]["rate"].as_f64()), (Some(4), Some(1.0)), "{list}");
+    let mut ids = sample_ids(&list);
+    ids[..2].sort_unstable();
+    ids[2..].sort_unstable();
+    assert_eq!(ids, ["long", "unboxed", "right", "wrong"], "latest step first: {list}");
+    let samples = list["samples"].as_array().cloned().unwrap_or_default();
+    let by_id = |id: &str| samples.iter().find(|s| s["item_id"] == id).cloned().unwrap_or_default();
+
+    let right = by_id("right");
+    assert_eq!(
+        (&right["response"], &right["extracted"], &right["status"], &right["score"]),
+        (&json!("so \\boxed{4}"), &json!("4"), &json!("correct"), &json!(1.0)),
+        "{right}"
+    );
+    assert_eq!(
+        (&right["prompt_id"], &right["step"], &right["verifier"]),
+        (&json!("a"), &json!(1), &json!("exact-match"))
+    );
+    assert_eq!((&right["details"]["extracted"], &right["truncated"]), (&json!("4"), &json!(false)));
+    assert_eq!(by_id("wrong")["extracted"], "5");
+
+    let cut = by_id("long");
+    let response = cut["response"].as_str().unwrap_or_default();
+    assert!(response.len() <= 64 && long.starts_with(response) && response.ends_with('é'), "{cut}");
+    assert_eq!((cut["response_bytes"].as_u64(), &cut["truncated"]), (Some(long.len() as u64), &json!(true)));
+    let unboxed = by_id("unboxed");
+    assert_eq!((&unboxed["status"], &unboxed["extracted"]), (&json!("unparseable"), &Value::Null), "{unboxed}");
+
+    for (query, expected) in [
+        ("status=incorrect", vec!["wrong"]),
+        ("verifier=exact-match&prompt_id=b&status=unparseable", vec!["unboxed"]),
+        ("to_step=1&status=correct", vec!["right"]),
+        ("verifier=math", vec![]),
+    ] {
+        let (status, list) = server.get(&format!("/v1/runs/audit/samples?{query}")).await?;
+        assert_eq!((status, sample_ids(&list)), (200, expected), "{query}: {list}");
+    }
+    let (_, first) = server.get("/v1/runs/audit/samples?limit=3").await?;
+    let (_, rest) = server.get("/v1/runs/audit/samples?limit=3&offset=3").await?;
+    assert_eq!((sample_ids(&first).len(), first["next_offset"].as_u64()), (3, Some(3)), "{first}");
+    assert_eq!((rest["samples"][0]["step"].as_u64(), &rest["next_offset"]), (Some(1), &Value::Null), "{rest}");
+    let mut paged = [sample_ids(&first), sample_ids(&rest)].concat();
+    paged.sort_unstable();
+    assert_eq!(paged, ["long", "right", "unboxed", "wrong"], "the pages hold every sample once");
+
+    let (status, body) = server.get("/v1/runs/audit/samples?status=bogus").await?;
+    assert_eq!((status, &body["code"]), (422, &json!("invalid_query")), "{body}");
+    let (status, body) = server.get("/v1/runs/nobody/samples").await?;
+    assert_eq!((status, &body["code"]), (404, &json!("unknown_run")), "{body}");
+    server.finish().await
+});
+
+// Off by default: nothing is kept. With only `alarm_rate`, only the alarm statuses are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_is_kept_only_when_asked_for() -> anyhow::Result<()> {
+    let long = "\\boxed{4}".to_owned();
+    let server = start(Backend::Sqlite).await?;
+    score_audit(&server, &long).await?;
+    let (_, list) = server.get("/v1/runs/audit/samples").await?;
+    assert_eq!((list["total"].as_u64(), list["retention"]["rate"].as_f64()), (Some(0), Some(0.0)), "{list}");
+    server.finish().await?;
+
+    let server = TestServer::start_with(Backend::Sqlite, |config| {
+        config.runs.flush_interval_ms = 20;
+        config.runs.samples.alarm_rate = 1.0;
+    })
+    .await?;
+    score_audit(&server, &long).await?;
+    let (_, list) = server.get("/v1/runs/audit/samples").await?;
+    assert_eq!(sample_ids(&list), ["unboxed"], "{list}");
+    server.finish().await
+}

@@ -232,12 +232,16 @@ from .run_code_response import RunCodeResponse
 from .run_code_response_files import RunCodeResponseFiles
 from .run_comparison import RunComparison
 from .run_list import RunList
+from .run_sample import RunSample
+from .run_sample_details import RunSampleDetails
 from .run_stats import RunStats
 from .run_status import RunStatus
 from .run_summary import RunSummary
 from .run_totals import RunTotals
+from .sample_list import SampleList
 from .sample_request import SampleRequest
 from .sample_response import SampleResponse
+from .sample_retention import SampleRetention
 from .sampling_decision import SamplingDecision
 from .sampling_policy_type_0 import SamplingPolicyType0
 from .sampling_policy_type_0_name import SamplingPolicyType0Name
@@ -525,12 +529,16 @@ __all__ = (
     "RunCodeResponseFiles",
     "RunComparison",
     "RunList",
+    "RunSample",
+    "RunSampleDetails",
     "RunStats",
     "RunStatus",
     "RunSummary",
     "RunTotals",
+    "SampleList",
     "SampleRequest",
     "SampleResponse",
+    "SampleRetention",
     "SamplingDecision",
     "SamplingPolicyType0",
     "SamplingPolicyType0Name",

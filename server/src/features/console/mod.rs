@@ -1,6 +1,7 @@
 //! The web console at `/console`: a page over the HTTP API with a run's reward, pass-rate,
-//! status-mix and latency plots, its prompts' pass rates, the verifiers and their availability,
-//! the noise models with their appeals, and a job's live progress. `scripts/build-console` builds
+//! status-mix and latency plots, its prompts' pass rates and its kept samples (the verdict
+//! browser), the verifiers and their availability, the noise models with their appeals, and the
+//! jobs with their live progress. `scripts/build-console` builds
 //! it from `server/console` (TypeScript, uPlot) into `server/console/dist`, which is checked in
 //! and embedded here: serving it needs neither node nor a network. The page is public; what it
 //! shows comes from the `/v1` routes, called with the API key the user enters.

@@ -61,6 +61,22 @@ const DELETE_RANGE: i64 = 2_000;
 /// by `VTIME_UNIT / p`, so it is picked p times as often as a priority-1 job.
 const VTIME_UNIT: i64 = 1_000_000;
 
+/// The jobs that `jobs` (a query of `jobs` rows) selects, in its order, each with its chunks'
+/// progress: id, state, total items, chunk size, chunks, creation and finish times, then the items
+/// scored, the chunks done and the chunks started.
+fn with_progress(jobs: &str) -> String {
+    // PostgreSQL sums BIGINT into NUMERIC; cast back so both backends return BIGINT.
+    format!(
+        "SELECT j.id, j.state, j.total_items, j.chunk_size, j.chunks_total, j.created_at_ms, j.finished_at_ms, \
+           CAST(COALESCE(SUM(CASE WHEN c.state = 'done' THEN c.item_count ELSE 0 END), 0) AS BIGINT), \
+           CAST(COALESCE(SUM(CASE WHEN c.state = 'done' THEN 1 ELSE 0 END), 0) AS BIGINT), \
+           CAST(COALESCE(SUM(CASE WHEN c.state IN ('running', 'done') THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         FROM ({jobs}) j LEFT JOIN job_chunks c ON c.job_id = j.id \
+         GROUP BY j.id, j.state, j.total_items, j.chunk_size, j.chunks_total, j.created_at_ms, j.finished_at_ms \
+         ORDER BY j.created_at_ms DESC, j.id"
+    )
+}
+
 impl JobStore {
     /// A store over `storage` for this process, with the node name, lease and item cap of
     /// `config`.
@@ -200,38 +216,49 @@ impl JobStore {
 
     /// The job's state and progress, or `None` when there is no such job.
     pub async fn status(&self, id: &str) -> Result<Option<JobStatus>, sqlx::Error> {
-        let Some(job) = sqlx::query(
-            // A job still uploading does not exist yet for readers.
-            "SELECT state, total_items, chunk_size, chunks_total, created_at_ms, finished_at_ms FROM jobs \
-             WHERE id = $1 AND state <> 'uploading'",
-        )
-        .bind(id)
-        .fetch_optional(self.storage.pool())
-        .await?
-        else {
-            return Ok(None);
-        };
-        let progress = sqlx::query(
-            // PostgreSQL sums BIGINT into NUMERIC; cast back so both backends return BIGINT.
-            "SELECT \
-               CAST(COALESCE(SUM(CASE WHEN state = 'done' THEN item_count ELSE 0 END), 0) AS BIGINT), \
-               CAST(COALESCE(SUM(CASE WHEN state = 'done' THEN 1 ELSE 0 END), 0) AS BIGINT), \
-               CAST(COALESCE(SUM(CASE WHEN state IN ('running', 'done') THEN 1 ELSE 0 END), 0) AS BIGINT) \
-             FROM job_chunks WHERE job_id = $1",
-        )
-        .bind(id)
-        .fetch_one(self.storage.pool())
+        // A job still uploading does not exist yet for readers.
+        let rows =
+            sqlx::query(AssertSqlSafe(with_progress("SELECT * FROM jobs WHERE id = $1 AND state <> 'uploading'")))
+                .bind(id)
+                .fetch_all(self.storage.pool())
+                .await?;
+        match rows.first() {
+            Some(row) => Ok(Some(self.job_status(row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Stored jobs with their state and progress, newest first (then by id), `owner`'s only
+    /// when given: at most `limit` after skipping `offset`, in one query.
+    pub async fn list(&self, owner: Option<&str>, limit: i64, offset: i64) -> Result<Vec<JobStatus>, sqlx::Error> {
+        let rows = sqlx::query(AssertSqlSafe(with_progress(
+            "SELECT * FROM jobs WHERE state <> 'uploading' AND ($1 IS NULL OR owner = $1) \
+             ORDER BY created_at_ms DESC, id LIMIT $2 OFFSET $3",
+        )))
+        .bind(owner)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.storage.pool())
         .await?;
-        let scored: i64 = progress.try_get(0)?;
-        let done: i64 = progress.try_get(1)?;
-        let started: i64 = progress.try_get(2)?;
-        let stored_state: String = job.try_get(0)?;
-        let mut finished_at_ms: Option<i64> = job.try_get(5)?;
-        if finished_at_ms.is_none() && stored_state != "cancelled" && done > 0 && done == job.try_get::<i64, _>(3)? {
+        let mut jobs = Vec::with_capacity(rows.len());
+        for row in &rows {
+            jobs.push(self.job_status(row).await?);
+        }
+        Ok(jobs)
+    }
+
+    /// A job's status from a row of [`with_progress`].
+    async fn job_status(&self, row: &sqlx::any::AnyRow) -> Result<JobStatus, sqlx::Error> {
+        let id: String = row.try_get(0)?;
+        let stored_state: String = row.try_get(1)?;
+        let chunks_total: i64 = row.try_get(4)?;
+        let mut finished_at_ms: Option<i64> = row.try_get(6)?;
+        let (scored, done, started): (i64, i64, i64) = (row.try_get(7)?, row.try_get(8)?, row.try_get(9)?);
+        if finished_at_ms.is_none() && stored_state != "cancelled" && done > 0 && done == chunks_total {
             // Every chunk is done but the worker that finished the last one has not stamped the
             // job yet (or stopped before it could): stamp it here, so `done` always comes with
             // its finish time.
-            finished_at_ms = self.mark_finished(id).await?;
+            finished_at_ms = self.mark_finished(&id).await?;
         }
         let state = if stored_state == "cancelled" {
             JobState::Cancelled
@@ -243,31 +270,17 @@ impl JobStore {
             JobState::Queued
         };
         let unsigned = |v: i64| u64::try_from(v).unwrap_or(0);
-        Ok(Some(JobStatus {
-            id: id.to_owned(),
+        Ok(JobStatus {
+            id,
             state,
-            total_items: unsigned(job.try_get(1)?),
+            total_items: unsigned(row.try_get(2)?),
             scored_items: unsigned(scored),
-            chunks_total: unsigned(job.try_get(3)?),
+            chunks_total: unsigned(chunks_total),
             chunks_done: unsigned(done),
-            chunk_size: unsigned(job.try_get(2)?),
-            created_at_ms: job.try_get(4)?,
+            chunk_size: unsigned(row.try_get(3)?),
+            created_at_ms: row.try_get(5)?,
             finished_at_ms,
-        }))
-    }
-
-    /// The ids of stored jobs, newest first (then by id), `owner`'s only when given: at most
-    /// `limit` after skipping `offset`.
-    pub async fn list(&self, owner: Option<&str>, limit: i64, offset: i64) -> Result<Vec<String>, sqlx::Error> {
-        sqlx::query_scalar(
-            "SELECT id FROM jobs WHERE state <> 'uploading' AND ($1 IS NULL OR owner = $1) \
-             ORDER BY created_at_ms DESC, id LIMIT $2 OFFSET $3",
-        )
-        .bind(owner)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(self.storage.pool())
-        .await
+        })
     }
 
     /// Records the name of the key that submits a job, while it is still uploading.

@@ -6,13 +6,17 @@ use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
+use referee_core::Status;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::prompts::{PassRateDecay, PromptRate, SamplingDecision, SamplingPolicy, decide, rates};
+use super::samples::RunSample;
+use super::settings::SampleConfig;
 use super::stats::{RunComparison, RunStats, compare_runs, run_stats};
+use super::store::SampleFilter;
 use super::{RunRecorder, RunSummary};
 use crate::engine::MAX_TAG_BYTES;
 use crate::http::AppState;
@@ -34,6 +38,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(prompts))
         .routes(routes!(sample))
         .routes(routes!(stats))
+        .routes(routes!(samples))
         .routes(routes!(compare))
 }
 
@@ -322,9 +327,8 @@ pub async fn stats(
     let range = parsed(range)?;
     let recorder = recorder(&state)?;
     let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
-    let step = |step: Option<u64>, default: i64| step.map_or(default, |s| i64::try_from(s).unwrap_or(i64::MAX));
     let (from_step, to_step) = (int64("from_step", range.from_step)?, int64("to_step", range.to_step)?);
-    let (from, to) = (step(from_step, summary.first_step), step(to_step, summary.last_step));
+    let (from, to) = (step_or(from_step, summary.first_step), step_or(to_step, summary.last_step));
     let count = recorder.store().count_items(&run, from, to).await.map_err(storage_error)?;
     let cap = recorder.config().max_stats_items;
     if u64::try_from(count).unwrap_or(0) > cap {
@@ -343,6 +347,108 @@ pub async fn stats(
         .await
         .map_err(|error| ApiError::internal(format!("run statistics: {error}")))?;
     Ok(axum::Json(stats))
+}
+
+/// Which of a run's samples, and which page of them.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct SampleQuery {
+    /// Only this verifier's samples.
+    pub verifier: Option<String>,
+    /// Only samples with this status.
+    pub status: Option<Status>,
+    /// Only this prompt's samples.
+    pub prompt_id: Option<String>,
+    /// The first step (default: the run's first).
+    pub from_step: Option<u64>,
+    /// The last step, inclusive (default: the run's latest).
+    pub to_step: Option<u64>,
+    /// Most samples to return (1 to 1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u64>,
+    /// Samples to skip.
+    pub offset: Option<u64>,
+}
+
+/// The text retention settings in force, as a sample list reports them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SampleRetention {
+    /// The share of recorded items kept with their text (`runs.samples.rate`); with it and
+    /// `alarm_rate` at 0, nothing is kept.
+    pub rate: f64,
+    /// The share of items with an alarm status kept (`runs.samples.alarm_rate`).
+    pub alarm_rate: f64,
+    /// The cap on each kept text, in bytes.
+    pub max_text_bytes: u64,
+}
+
+impl From<&SampleConfig> for SampleRetention {
+    fn from(config: &SampleConfig) -> Self {
+        SampleRetention {
+            rate: config.rate,
+            alarm_rate: config.alarm_rate,
+            max_text_bytes: config.max_text_bytes as u64,
+        }
+    }
+}
+
+/// A page of a run's samples.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SampleList {
+    pub run: String,
+    /// This server's text retention settings.
+    pub retention: SampleRetention,
+    /// Samples that pass the filters (on every page).
+    pub total: u64,
+    pub samples: Vec<RunSample>,
+    /// The `offset` of the next page; absent on the last.
+    pub next_offset: Option<u64>,
+}
+
+/// Lists the items of a run kept with their text (`[runs.samples]`, off by default): the
+/// response, the verifier's extracted answer and the verdict's details, with the item's tags,
+/// status, score and latency; latest step first. Filter by verifier, status, prompt and steps.
+#[utoipa::path(get, path = "/v1/runs/{run}/samples", operation_id = "list_run_samples", tag = "runs",
+    params(("run" = String, Path, description = "The run's name."), SampleQuery),
+    responses(
+        (status = 200, description = "A page of samples.", body = SampleList),
+        (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
+        (status = 404, description = "No item of this run has been recorded (code `unknown_run`).", body = ErrorBody),
+        (status = 422, description = "The query is invalid.", body = ErrorBody),
+        (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
+    ),
+    security((), ("api_key" = [])))]
+pub async fn samples(
+    State(state): State<AppState>,
+    Path(run): Path<String>,
+    query: Result<Query<SampleQuery>, QueryRejection>,
+) -> Result<axum::Json<SampleList>, ApiError> {
+    check_run(&run)?;
+    let query = parsed(query)?;
+    let page = Page { limit: query.limit, offset: query.offset };
+    let (rows, offset) = page.bounds()?;
+    let (from_step, to_step) = (int64("from_step", query.from_step)?, int64("to_step", query.to_step)?);
+    let recorder = recorder(&state)?;
+    if recorder.store().get(&run).await.map_err(storage_error)?.is_none() {
+        return Err(unknown_run(&run));
+    }
+    let filter = SampleFilter {
+        from: step_or(from_step, 0),
+        to: step_or(to_step, i64::MAX),
+        verifier: query.verifier,
+        status: query.status,
+        prompt_id: query.prompt_id,
+    };
+    let (samples, total) = recorder.store().samples(&run, &filter, rows, offset).await.map_err(storage_error)?;
+    let (samples, next_offset) = page.cut(samples);
+    let retention = SampleRetention::from(&recorder.config().samples);
+    Ok(axum::Json(SampleList { run, retention, total, samples, next_offset }))
+}
+
+/// A step given in a query (checked by [`int64`]), or `default`.
+fn step_or(step: Option<u64>, default: i64) -> i64 {
+    step.map_or(default, |s| i64::try_from(s).unwrap_or(i64::MAX))
 }
 
 /// A bootstrap seed from run names (FNV-1a), so the same runs give the same intervals.

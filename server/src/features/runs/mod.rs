@@ -7,6 +7,7 @@
 
 pub mod handlers;
 pub mod prompts;
+pub mod samples;
 pub mod settings;
 pub mod stats;
 mod store;
@@ -19,6 +20,7 @@ use referee_core::Budget;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use self::samples::{Candidate, SampleRow};
 use self::settings::RunsConfig;
 use self::store::Pending;
 pub use self::store::{RunStore, RunSummary};
@@ -81,9 +83,31 @@ impl RunRecorder {
     }
 
     /// Adds a request's tagged items (positions and verifiers), with their tags and verdicts by
-    /// position, to what is pending.
-    fn record(&self, tagged: &[(usize, &'static str)], runs: &[Option<RunTag>], results: &[ScoreResult]) {
+    /// position, to what is pending, and the candidates for text retention that are kept.
+    fn record(
+        &self,
+        tagged: &[(usize, &'static str)],
+        candidates: Vec<Candidate>,
+        runs: &[Option<RunTag>],
+        results: &[ScoreResult],
+    ) {
+        let config = &self.config.samples;
+        let samples: Vec<SampleRow> = candidates
+            .into_iter()
+            .filter_map(|candidate| {
+                let (Some(result), Some(Some(tag))) = (results.get(candidate.position), runs.get(candidate.position))
+                else {
+                    return None;
+                };
+                candidate
+                    .kept(config, result.status)
+                    .then(|| SampleRow::new(candidate, tag, result, config.max_text_bytes))
+            })
+            .collect();
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let room = config.max_pending.saturating_sub(pending.samples.len());
+        let dropped_samples = samples.len().saturating_sub(room);
+        pending.samples.extend(samples.into_iter().take(room));
         let mut dropped = 0_u64;
         for &(position, verifier) in tagged {
             let (Some(result), Some(Some(tag))) = (results.get(position), runs.get(position)) else { continue };
@@ -95,6 +119,9 @@ impl RunRecorder {
         if dropped > 0 {
             metrics::counter!("referee_runs_dropped_items_total").increment(dropped);
         }
+        if dropped_samples > 0 {
+            metrics::counter!("referee_runs_dropped_samples_total").increment(dropped_samples as u64);
+        }
     }
 
     /// Writes what is pending; on failure it is kept for the next attempt (while writes fail,
@@ -105,8 +132,12 @@ impl RunRecorder {
             return;
         }
         let items: u64 = batch.runs.values().map(|run| run.items).sum();
+        let samples = batch.samples.len() as u64;
         match self.store.write(&batch).await {
-            Ok(()) => metrics::counter!("referee_runs_recorded_items_total").increment(items),
+            Ok(()) => {
+                metrics::counter!("referee_runs_recorded_items_total").increment(items);
+                metrics::counter!("referee_runs_recorded_samples_total").increment(samples);
+            }
             Err(error) => {
                 tracing::warn!(%error, "cannot write run statistics; keeping them for the next attempt");
                 metrics::counter!("referee_storage_write_errors_total").increment(1);
@@ -120,15 +151,18 @@ impl RunRecorder {
 }
 
 /// The recorder on one request: the positions and verifiers of the tagged items it saw (their
-/// tags come with the verdicts, without a copy).
+/// tags come with the verdicts, without a copy), and those drawn for text retention.
 struct RunRequest {
     recorder: Arc<RunRecorder>,
     tagged: Vec<(usize, &'static str)>,
+    candidates: Vec<Candidate>,
 }
 
 impl ScoringHook for RunRecorder {
     fn begin(self: Arc<Self>) -> Option<Box<dyn RequestHook>> {
-        self.config.enabled.then(|| Box::new(RunRequest { recorder: self, tagged: Vec::new() }) as Box<dyn RequestHook>)
+        self.config.enabled.then(|| {
+            Box::new(RunRequest { recorder: self, tagged: Vec::new(), candidates: Vec::new() }) as Box<dyn RequestHook>
+        })
     }
 }
 
@@ -136,6 +170,12 @@ impl RequestHook for RunRequest {
     fn observe(&mut self, item: Observed<'_>) {
         if item.run.is_some() {
             self.tagged.push((item.position, item.verifier));
+            let samples = &self.recorder.config.samples;
+            if samples.enabled()
+                && let Some(candidate) = Candidate::draw(samples, item.position, item.verifier, item.input)
+            {
+                self.candidates.push(candidate);
+            }
         }
     }
 
@@ -147,8 +187,9 @@ impl RequestHook for RunRequest {
         _: Correction,
         _: Budget,
     ) -> BoxFuture<'a, ()> {
-        if !self.tagged.is_empty() {
-            self.recorder.record(&self.tagged, runs, results);
+        let RunRequest { recorder, tagged, candidates } = *self;
+        if !tagged.is_empty() {
+            recorder.record(&tagged, candidates, runs, results);
         }
         Box::pin(std::future::ready(()))
     }

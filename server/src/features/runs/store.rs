@@ -10,7 +10,8 @@
 //! - `run_groups`: per step and group, the attempts, successes and summed score (pass@k, mean@k);
 //! - `run_prompts`: per prompt, step and verifier, items, attempts and successes (pass rates and
 //!   the prompt bootstrap);
-//! - `runs`: one row per run.
+//! - `runs`: one row per run;
+//! - `run_samples`: the items kept with their text ([`super::samples`]), a row each.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -23,6 +24,7 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::prompts::PromptStep;
+use super::samples::{RunSample, SampleRow};
 use super::stats::{GroupRow, LatencyRow, PromptRow, RunRows, ScoreRow, StatusTotal, Tally, latency_bucket};
 use crate::engine::RunTag;
 use crate::store::{Storage, now_ms, placeholders};
@@ -177,11 +179,13 @@ pub(super) struct Pending {
     pub runs: HashMap<String, RunPending>,
     /// Items whose statistics (scores, latencies, groups) are held.
     pub detailed: usize,
+    /// Items kept with their text.
+    pub samples: Vec<SampleRow>,
 }
 
 impl Pending {
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.runs.is_empty() && self.samples.is_empty()
     }
 
     /// Adds one item with its verdict. Without `detailed`, only the run's item count and the
@@ -224,6 +228,7 @@ impl Pending {
     /// Adds what `other` holds (a write that failed, kept for the next attempt).
     pub fn merge(&mut self, other: Pending) {
         self.detailed += other.detailed;
+        self.samples.extend(other.samples);
         for (name, run) in other.runs {
             match self.runs.get_mut(&name) {
                 Some(have) => have.merge(run),
@@ -248,13 +253,13 @@ pub struct RunSummary {
     pub updated_at_ms: i64,
 }
 
-/// Rows per INSERT statement: at most 10 parameters each, far below SQLite's limit.
+/// Rows per INSERT statement: at most 16 parameters each, far below SQLite's limit.
 const ROWS_PER_STATEMENT: usize = 200;
 
 type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
 /// Upserts `rows` in statements of [`ROWS_PER_STATEMENT`]: `head` up to `VALUES`, `columns`
-/// parameters per row bound by `bind`, then `tail` (the conflict clause).
+/// parameters per row bound by `bind`, then `tail` (the conflict clause; empty for a plain insert).
 async fn upsert<'q, R>(
     tx: &mut sqlx::AnyConnection,
     head: &str,
@@ -422,6 +427,34 @@ impl RunStore {
             },
         )
         .await?;
+        upsert(
+            &mut tx,
+            "INSERT INTO run_samples (id, run, step, prompt_id, group_id, item_id, verifier, status, score, \
+             latency_us, response, response_bytes, extracted, details, truncated, created_at_ms)",
+            16,
+            "",
+            &pending.samples,
+            |query, sample| {
+                query
+                    .bind(sample.id.as_str())
+                    .bind(sample.tag.run.as_str())
+                    .bind(sample.tag.step)
+                    .bind(sample.tag.prompt_id.as_deref())
+                    .bind(sample.tag.group.as_deref())
+                    .bind(sample.item_id.as_deref())
+                    .bind(sample.verifier)
+                    .bind(sample.status.as_str())
+                    .bind(sample.score)
+                    .bind(int(sample.latency_us))
+                    .bind(sample.response.as_ref().map(|r| r.text.as_str()))
+                    .bind(sample.response.as_ref().map(|r| int(r.bytes as u64)))
+                    .bind(sample.extracted.as_ref().map(|e| e.text.as_str()))
+                    .bind(sample.details.as_str())
+                    .bind(i64::from(sample.truncated))
+                    .bind(now)
+            },
+        )
+        .await?;
         tx.commit().await
     }
 
@@ -581,6 +614,94 @@ impl RunStore {
                 })
                 .collect::<Result<_, sqlx::Error>>()?,
         })
+    }
+}
+
+/// Which of a run's samples to read: steps `from` to `to` (inclusive), and optionally one
+/// verifier, status or prompt.
+#[derive(Debug, Clone, Default)]
+pub struct SampleFilter {
+    pub from: i64,
+    pub to: i64,
+    pub verifier: Option<String>,
+    pub status: Option<Status>,
+    pub prompt_id: Option<String>,
+}
+
+impl SampleFilter {
+    /// The WHERE clause (run `$1`, steps `$2` and `$3`, then the optional filters) and the
+    /// filters' values in order.
+    fn clause(&self) -> (String, Vec<&str>) {
+        let mut sql = "run = $1 AND step >= $2 AND step <= $3".to_owned();
+        let mut values = Vec::new();
+        for (column, value) in [
+            ("verifier", self.verifier.as_deref()),
+            ("status", self.status.map(Status::as_str)),
+            ("prompt_id", self.prompt_id.as_deref()),
+        ] {
+            if let Some(value) = value {
+                values.push(value);
+                sql.push_str(&format!(" AND {column} = ${}", values.len() + 3));
+            }
+        }
+        (sql, values)
+    }
+}
+
+impl RunStore {
+    /// The samples of `run` that pass `filter`, latest step first (newest first within a step),
+    /// at most `limit` after skipping `offset`, and how many pass it in all.
+    pub async fn samples(
+        &self,
+        run: &str,
+        filter: &SampleFilter,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<RunSample>, u64), sqlx::Error> {
+        let (clause, values) = filter.clause();
+        let bind = |sql: String| {
+            let query = sqlx::query(AssertSqlSafe(sql)).bind(run).bind(filter.from).bind(filter.to);
+            values.iter().fold(query, |query, value| query.bind(*value))
+        };
+        let total = bind(format!("SELECT COUNT(*) FROM run_samples WHERE {clause}"))
+            .fetch_one(self.storage.pool())
+            .await
+            .and_then(|row| count(&row, 0))?;
+        let next = values.len() + 4;
+        let rows = bind(format!(
+            "SELECT id, step, prompt_id, group_id, item_id, verifier, status, score, latency_us, response, \
+             response_bytes, extracted, details, truncated, created_at_ms FROM run_samples WHERE {clause} \
+             ORDER BY step DESC, created_at_ms DESC, id LIMIT ${next} OFFSET ${}",
+            next + 1
+        ))
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.storage.pool())
+        .await?;
+        let samples = rows
+            .iter()
+            .map(|row| {
+                let details: String = row.try_get(12)?;
+                Ok(RunSample {
+                    id: row.try_get(0)?,
+                    step: row.try_get(1)?,
+                    prompt_id: row.try_get(2)?,
+                    group: row.try_get(3)?,
+                    item_id: row.try_get(4)?,
+                    verifier: row.try_get(5)?,
+                    status: status(row.try_get(6)?),
+                    score: row.try_get(7)?,
+                    latency_us: row.try_get(8)?,
+                    response: row.try_get(9)?,
+                    response_bytes: row.try_get(10)?,
+                    extracted: row.try_get(11)?,
+                    details: serde_json::from_str(&details).unwrap_or_default(),
+                    truncated: row.try_get::<i64, _>(13)? != 0,
+                    created_at_ms: row.try_get(14)?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?;
+        Ok((samples, total))
     }
 }
 

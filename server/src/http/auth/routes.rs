@@ -79,6 +79,7 @@ const ROUTES: &[(&str, &str, Role, Charge)] = &[
     ("GET", "/v1/runs/{run}", Role::Score, Charge::Free),
     ("GET", "/v1/runs/{run}/prompts", Role::Score, Charge::Free),
     ("GET", "/v1/runs/{run}/stats", Role::Score, Charge::Free),
+    ("GET", "/v1/runs/{run}/samples", Role::Score, Charge::Free),
     ("POST", "/v1/runs/{run}/sample", Role::Score, Charge::Free),
     ("POST", "/v1/run-comparisons", Role::Score, Charge::Free),
     ("POST", "/v1/jobs", Role::Jobs, Charge::Upload),

@@ -24,7 +24,7 @@ mod settings;
 pub use settings::{EpisodeRetention, MAX_BATCH_ROWS, NoiseRetention, RetentionConfig, RunRetention, TableRetention};
 
 /// Tables whose row counts are published as `referee_table_rows{table}`.
-pub const MEASURED_TABLES: [&str; 16] = [
+pub const MEASURED_TABLES: [&str; 17] = [
     "scoring_log",
     "result_cache",
     "jobs",
@@ -41,6 +41,7 @@ pub const MEASURED_TABLES: [&str; 16] = [
     "run_latencies",
     "run_groups",
     "run_prompts",
+    "run_samples",
 ];
 
 /// On PostgreSQL, tables are counted exactly up to this many rows; a larger one reports the
@@ -234,7 +235,11 @@ impl<'a> Sweep<'a> {
             for table in ["run_scores", "run_latencies", "run_groups", "run_prompts"] {
                 self.delete_where(table, "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
             }
+            self.delete_where("run_samples", "created_at_ms < $1", &[Bind::Int(cutoff)]).await?;
             self.delete_where("runs", "updated_at_ms < $1", &[Bind::Int(cutoff)]).await?;
+        }
+        if config.runs.max_samples > 0 && !self.stopping() {
+            self.keep_newest("run_samples", config.runs.max_samples).await?;
         }
         Ok(())
     }

@@ -63,12 +63,20 @@ pub struct EpisodeRetention {
     pub max_age_secs: u64,
 }
 
-/// The age limit of run statistics; 0 keeps them forever.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The age limit of run statistics and the cap on retained texts; 0 turns either off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunRetention {
-    /// Items and counts older than this many seconds are deleted.
+    /// Items, counts and samples older than this many seconds are deleted.
     pub max_age_secs: u64,
+    /// The newest this many samples (`[runs.samples]`) are kept; older ones are deleted.
+    pub max_samples: u64,
+}
+
+impl Default for RunRetention {
+    fn default() -> Self {
+        RunRetention { max_age_secs: 90 * DAY_SECS, max_samples: 100_000 }
+    }
 }
 
 const DAY_SECS: u64 = 86_400;
@@ -88,7 +96,7 @@ impl Default for RetentionConfig {
             judge_cache: TableRetention { max_age_secs: 30 * DAY_SECS, max_rows: 1_000_000 },
             noise: NoiseRetention { max_age_secs: 90 * DAY_SECS },
             episodes: EpisodeRetention { max_age_secs: 30 * DAY_SECS },
-            runs: RunRetention { max_age_secs: 90 * DAY_SECS },
+            runs: RunRetention::default(),
         }
     }
 }
