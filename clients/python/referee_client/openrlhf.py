@@ -11,6 +11,10 @@ same request to that endpoint with `Authorization: Bearer $REFEREE_API_KEY`, to 
 server's `openrlhf.verifier`) and label field `REFEREE_OPENRLHF_LABEL_FIELD`. OpenRLHF calls it
 once per rollout from a thread; the server holds these requests until there is room, and the
 client retries a 503 after the server's `Retry-After`, so a reward is not dropped under load.
+
+With `REFEREE_RUN`, the rollouts are recorded in that training run (docs/runs.md), each under
+its prompt's digest; OpenRLHF hands a reward function no training step, so they are recorded at
+step 0 (`?run=NAME&step=N` on the URL sets both without this file).
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ def reward_func(queries: list[str], prompts: list[str], labels: list[Any] | None
     """OpenRLHF's custom reward function: `{"rewards", "scores", "extra_logs"}`, tensors when
     torch is installed."""
     params = {}
-    for key, name in (("verifier", "REFEREE_OPENRLHF_VERIFIER"), ("label_field", "REFEREE_OPENRLHF_LABEL_FIELD")):
+    for key, name in (
+        ("verifier", "REFEREE_OPENRLHF_VERIFIER"),
+        ("label_field", "REFEREE_OPENRLHF_LABEL_FIELD"),
+        ("run", "REFEREE_RUN"),
+    ):
         if os.environ.get(name):
             params[key] = os.environ[name]
     body = {"query": list(queries), "prompts": list(prompts), "labels": None if labels is None else list(labels)}

@@ -23,6 +23,10 @@ The result is `{"score": float, "acc": bool, "judged": int}`: `acc` is true when
 when the server could not judge the rollout (status `timeout`, `resource_limit`, `invalid_input`
 or `internal_error`; the score is then 0). verl keeps both in `reward_extra_info`. The server is
 `REFEREE_URL` (default http://127.0.0.1:8080), with `REFEREE_API_KEY` when keys are configured.
+
+With `REFEREE_RUN`, every rollout is recorded in that training run (docs/runs.md) under its
+prompt id ([`prompt_id`]: `extra_info["prompt_id"]`, else the row's split and index); verl hands a
+reward function no training step, so the rollouts are recorded at step 0.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ __all__ = [
     "compute_score",
     "compute_score_async",
     "compute_score_batch",
+    "prompt_id",
     "verifier_for",
 ]
 
@@ -127,18 +132,37 @@ def code_input(ground_truth: Any) -> dict[str, Any] | None:
     }
 
 
+def prompt_id(extra_info: dict[str, Any] | None) -> str | None:
+    """A rollout's prompt id in a run: `extra_info["prompt_id"]`, else the row's `index` (with its
+    `split`, so a validation row is not taken for the training row of the same index, as verl's
+    data preparation scripts number each split from 0), else none."""
+    info = extra_info or {}
+    if info.get("prompt_id") is not None:
+        return str(info["prompt_id"])
+    if info.get("index") is None:
+        return None
+    return f"{info['split']}/{info['index']}" if info.get("split") else str(info["index"])
+
+
 def _item(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None) -> dict:
     verifier = verifier_for(data_source, extra_info)
     converted = code_input(ground_truth) if verifier == "code" else None
     if converted is not None:
-        return {"verifier": verifier, "input": {**converted, "response": solution_str}}
-    inputs: dict[str, Any] = {}
-    if isinstance(ground_truth, dict):
-        inputs.update(ground_truth)
-    elif ground_truth is not None:
-        inputs["reference"] = ground_truth if isinstance(ground_truth, str) else str(ground_truth)
-    inputs["response"] = solution_str
-    return {"verifier": verifier, "input": inputs}
+        item = {"verifier": verifier, "input": {**converted, "response": solution_str}}
+    else:
+        inputs: dict[str, Any] = {}
+        if isinstance(ground_truth, dict):
+            inputs.update(ground_truth)
+        elif ground_truth is not None:
+            inputs["reference"] = ground_truth if isinstance(ground_truth, str) else str(ground_truth)
+        inputs["response"] = solution_str
+        item = {"verifier": verifier, "input": inputs}
+    run = os.environ.get("REFEREE_RUN")
+    if run:
+        item["run"] = run
+        if (prompt := prompt_id(extra_info)) is not None:
+            item["prompt_id"] = prompt
+    return item
 
 
 def _reward(result: Result) -> dict[str, Any]:

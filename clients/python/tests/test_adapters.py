@@ -4,15 +4,20 @@ installed), against a real server."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.util
 import json
 import re
 import statistics
+import time
+import urllib.error
 import urllib.request
+import uuid
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 import referee_client
 
 PACKAGE = Path(referee_client.__file__).parent
@@ -92,6 +97,49 @@ def test_openrlhf_reward_func_file(adapter_env: str, monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_OPENRLHF_VERIFIER", "exact-match")
     out = module.reward_func(["Q: Paris", "Q: Lyon"], ["Q: "], ["Paris", "Paris"])
     assert list(out["rewards"]) == [1.0, 0.0]
+
+
+def recorded_prompts(url: str, run: str, items: int) -> dict[str, tuple[int, int, int]]:
+    """A run's prompts once its `items` items are written: attempts, successes and last step."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            summary = json.loads(urllib.request.urlopen(f"{url}/v1/runs/{run}", timeout=10).read())
+        except urllib.error.HTTPError as error:
+            summary = {"status": error.code}
+        if summary.get("items") == items:
+            break
+        assert time.monotonic() < deadline, f"run {run} did not reach {items} items: {summary}"
+        time.sleep(0.05)
+    answer = json.loads(urllib.request.urlopen(f"{url}/v1/runs/{run}/prompts", timeout=10).read())
+    return {p["prompt_id"]: (p["attempts"], p["successes"], p["last_step"]) for p in answer["prompts"]}
+
+
+def digest(prompt: str) -> str:
+    """The TRL reward functions' id of a prompt without one, which the server uses too."""
+    return hashlib.sha256(prompt.encode()).hexdigest()[:16]
+
+
+def test_openrlhf_rollouts_are_recorded_in_a_run(adapter_env: str, monkeypatch) -> None:
+    queries = [p + r for p, r in zip(PROMPTS, RESPONSES, strict=True)]
+    run = f"openrlhf-{uuid.uuid4().hex[:8]}"
+    # The URL OpenRLHF is given names the run and the step; the second prompt's rollout is wrong.
+    url = f"{adapter_env}/get_reward?run={run}&step=4"
+    for _ in range(2):
+        openrlhf_post(url, {"query": queries, "prompts": PROMPTS, "labels": LABELS})
+    expected = {digest(p): (2, 2 * int(r), 4) for p, r in zip(PROMPTS, [1, 0, 1], strict=True)}
+    assert recorded_prompts(adapter_env, run, 6) == expected
+    # A step without a run is refused whole, with the API's JSON error.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        openrlhf_post(f"{adapter_env}/get_reward?step=4", {"query": queries, "prompts": PROMPTS, "labels": LABELS})
+    assert refused.value.code == 422
+    assert json.loads(refused.value.read())["code"] == "invalid_body"
+
+    # The reward_func file records REFEREE_RUN at step 0.
+    module = load_by_path(PACKAGE / "openrlhf.py", "reward_func")
+    monkeypatch.setenv("REFEREE_RUN", run + "-file")
+    module.reward_func(queries[:1], PROMPTS[:1], LABELS[:1])
+    assert recorded_prompts(adapter_env, run + "-file", 1) == {digest(PROMPTS[0]): (1, 1, 0)}
 
 
 # verl ----------------------------------------------------------------------------------------

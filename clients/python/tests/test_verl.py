@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import uuid
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
-from .test_adapters import PACKAGE, load_by_path, requests_served
+from .test_adapters import PACKAGE, load_by_path, recorded_prompts, requests_served
 
 # --- verl's calling code ---------------------------------------------------------------------
 # Copied from volcengine/verl (now verl-project/verl) at commit
@@ -153,6 +154,28 @@ def test_verl_reward_loop(adapter_env: str, name: str) -> None:
     batcher = _env.shared_batcher()
     assert requests_served(adapter_env, "/v1/score") - before == batcher.batches
     assert batcher.batches <= len(rows)
+
+
+def test_verl_rollouts_are_recorded_in_a_run(adapter_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = load_by_path(PACKAGE / "verl.py", "custom_module")
+    run = f"verl-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("REFEREE_RUN", run)
+    # Each case is a prompt of verl's training split, rolled out four times; a validation row of
+    # the same index is another prompt.
+    rows = [
+        row(source, response, truth, {"split": "train", "index": i})
+        for i, (source, response, truth, _, _) in enumerate(CASES)
+        for _ in range(4)
+    ]
+    rows.append(row(*CASES[0][:3], {"split": "test", "index": 0}))
+    scores, _ = run_reward_loop(module.compute_score_async, rows)
+    assert scores == [case[3] for case in CASES for _ in range(4)] + [CASES[0][3]]
+    prompts = recorded_prompts(adapter_env, run, len(rows))
+    # The unjudged case (its reference unreadable: `invalid_input`) is recorded but is no attempt,
+    # so its prompt has no pass rate and is not listed (docs/runs.md).
+    expected = {f"train/{i}": (4, 4 * int(case[3] == 1.0), 0) for i, case in enumerate(CASES) if case[4]}
+    expected["test/0"] = (1, 1, 0)
+    assert prompts == expected
 
 
 # --- verl's legacy batch manager --------------------------------------------------------------

@@ -4261,6 +4261,10 @@ export interface operations {
                 verifier?: string;
                 /** @description The verifier input field each label fills; the server's `openrlhf.label_field` when absent. */
                 label_field?: string;
+                /** @description Records the rollouts in this training run (1 to 256 bytes), each under its prompt's id: the first 16 hex digits of the SHA-256 of the prompt, so a prompt's rollouts form its group. */
+                run?: string;
+                /** @description The training step the rollouts are recorded at, with `run`; 0 when absent (OpenRLHF sends no step). */
+                step?: number;
             };
             header?: never;
             path?: never;

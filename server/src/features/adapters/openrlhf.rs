@@ -18,11 +18,11 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use referee_core::Status;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::engine::Correction;
 use crate::engine::ItemShape;
+use crate::engine::{Correction, MAX_TAG_BYTES};
 use std::sync::Arc;
 
 use super::settings::OpenRlhfConfig;
@@ -64,6 +64,46 @@ impl Batch for RewardRequest {
 pub struct RewardParams {
     pub verifier: Option<String>,
     pub label_field: Option<String>,
+    /// Records the rollouts in this training run, each under its prompt's digest.
+    pub run: Option<String>,
+    /// The step the rollouts are recorded at (with `run`; 0 when absent).
+    pub step: Option<u64>,
+}
+
+impl RewardParams {
+    /// The run tags of a rollout of `prompt`: `run`, `step` and the prompt's digest as its
+    /// `prompt_id` (its group), or nothing without a run.
+    fn tags(&self, prompt: Option<&str>) -> Map<String, Value> {
+        let mut tags = Map::new();
+        if let Some(run) = &self.run {
+            tags.insert("run".to_owned(), Value::String(run.clone()));
+            tags.insert("step".to_owned(), Value::from(self.step.unwrap_or(0)));
+            if let Some(prompt) = prompt {
+                tags.insert("prompt_id".to_owned(), Value::String(prompt_digest(prompt)));
+            }
+        }
+        tags
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        match (&self.run, self.step) {
+            (None, Some(_)) => Err("`step` belongs to a run: give `run` too".to_owned()),
+            (Some(run), _) if run.is_empty() || run.len() > MAX_TAG_BYTES => {
+                Err(format!("a run name has 1 to {MAX_TAG_BYTES} bytes"))
+            }
+            (_, Some(step)) if i64::try_from(step).is_err() => Err(format!("`step` must be at most {}", i64::MAX)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A prompt's id in a run: the first 16 hex digits of the SHA-256 of its text, as the Python
+/// client's TRL reward functions name prompts a dataset gives no id.
+pub fn prompt_digest(prompt: &str) -> String {
+    use sha2::Digest as _;
+    let mut digest = hex::encode(sha2::Sha256::digest(prompt.as_bytes()));
+    digest.truncate(16);
+    digest
 }
 
 /// Per-item numbers for OpenRLHF's logs, each a list parallel to `rewards`.
@@ -139,7 +179,7 @@ fn response_of<'q>(query: &'q str, prompt: Option<&str>) -> Option<&'q str> {
 }
 
 /// The verifier input of one rollout whose response is `response`.
-fn input(response: &str, label: Option<&Value>, label_field: &str) -> Value {
+fn input(response: &str, label: Option<&Value>, label_field: &str, tags: Map<String, Value>) -> Value {
     let mut input = Map::new();
     match label {
         None | Some(Value::Null) => {}
@@ -152,7 +192,9 @@ fn input(response: &str, label: Option<&Value>, label_field: &str) -> Value {
         }
     }
     input.insert("response".to_owned(), Value::String(response.to_owned()));
-    json!({ "input": input })
+    let mut item = tags;
+    item.insert("input".to_owned(), Value::Object(input));
+    Value::Object(item)
 }
 
 fn is_judged(status: Status) -> bool {
@@ -187,6 +229,10 @@ fn response(verdicts: &[(f64, Status)]) -> RewardResponse {
             description = "The verifier id, as listed by `GET /v1/verifiers`; the server's `openrlhf.verifier` when absent."),
         ("label_field" = Option<String>, Query,
             description = "The verifier input field each label fills; the server's `openrlhf.label_field` when absent."),
+        ("run" = Option<String>, Query,
+            description = "Records the rollouts in this training run (1 to 256 bytes), each under its prompt's id: the first 16 hex digits of the SHA-256 of the prompt, so a prompt's rollouts form its group."),
+        ("step" = Option<u64>, Query,
+            description = "The training step the rollouts are recorded at, with `run`; 0 when absent (OpenRLHF sends no step)."),
     ),
     responses(
         (status = 200, description = "One reward per query, in query order.", body = RewardResponse),
@@ -208,6 +254,7 @@ pub async fn get_reward(
     BatchJson(request): BatchJson<RewardRequest>,
 ) -> Result<axum::Json<RewardResponse>, ApiError> {
     let Query(params) = params.map_err(|rejection| ApiError::invalid_body(rejection.body_text()))?;
+    params.validate().map_err(ApiError::invalid_body)?;
     let defaults = state.features.get::<Arc<OpenRlhfConfig>>().unwrap_or_default();
     let verifier = params.verifier.as_deref().unwrap_or(&defaults.verifier);
     if state.engine.registry().get(verifier).is_none() {
@@ -220,9 +267,10 @@ pub async fn get_reward(
     let mut items = Vec::with_capacity(request.query.len());
     let mut separated = Vec::with_capacity(request.query.len());
     for (i, query) in request.query.iter().enumerate() {
-        match response_of(query, prompts.get(i).map(String::as_str)) {
+        let prompt = prompts.get(i).map(String::as_str);
+        match response_of(query, prompt) {
             Some(response) => {
-                items.push(input(response, labels.get(i), label_field));
+                items.push(input(response, labels.get(i), label_field, params.tags(prompt)));
                 separated.push(true);
             }
             None => separated.push(false),
@@ -256,18 +304,43 @@ pub async fn get_reward(
 }
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
     fn labels_fill_the_input() {
         let label = Value::String("4".to_owned());
-        assert_eq!(input("A: 4", Some(&label), "reference"), json!({"input": {"reference": "4", "response": "A: 4"}}));
-        assert_eq!(input("A: 4", None, "reference"), json!({"input": {"response": "A: 4"}}));
-        assert_eq!(input("x", Some(&json!(12)), "reference"), json!({"input": {"reference": "12", "response": "x"}}));
         assert_eq!(
-            input("x", Some(&json!({"reference": "B", "options": {}})), "reference"),
+            input("A: 4", Some(&label), "reference", Map::new()),
+            json!({"input": {"reference": "4", "response": "A: 4"}})
+        );
+        assert_eq!(input("A: 4", None, "reference", Map::new()), json!({"input": {"response": "A: 4"}}));
+        assert_eq!(
+            input("x", Some(&json!(12)), "reference", Map::new()),
+            json!({"input": {"reference": "12", "response": "x"}})
+        );
+        assert_eq!(
+            input("x", Some(&json!({"reference": "B", "options": {}})), "reference", Map::new()),
             json!({"input": {"reference": "B", "options": {}, "response": "x"}})
         );
+    }
+
+    #[test]
+    fn a_run_tags_each_rollout_with_its_prompts_digest() {
+        // SHA-256("abc") = ba7816bf 8f01cfea 414140de ...
+        assert_eq!(prompt_digest("abc"), "ba7816bf8f01cfea");
+        let params = RewardParams { verifier: None, label_field: None, run: Some("r".to_owned()), step: Some(3) };
+        assert_eq!(
+            input("A: 4", None, "reference", params.tags(Some("abc"))),
+            json!({"run": "r", "step": 3, "prompt_id": "ba7816bf8f01cfea", "input": {"response": "A: 4"}})
+        );
+        let untagged = RewardParams { verifier: None, label_field: None, run: None, step: None };
+        assert_eq!(untagged.tags(Some("abc")), Map::new());
+        assert!(untagged.validate().is_ok());
+        for (run, step) in [(None, Some(1)), (Some(String::new()), None), (Some("r".to_owned()), Some(u64::MAX))] {
+            assert!(RewardParams { verifier: None, label_field: None, run, step }.validate().is_err());
+        }
     }
 
     #[test]

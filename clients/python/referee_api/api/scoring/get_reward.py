@@ -16,6 +16,8 @@ def _get_kwargs(
     body: RewardRequest,
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
+    run: str | Unset = UNSET,
+    step: int | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -24,6 +26,10 @@ def _get_kwargs(
     params["verifier"] = verifier
 
     params["label_field"] = label_field
+
+    params["run"] = run
+
+    params["step"] = step
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -117,6 +123,8 @@ def sync_detailed(
     body: RewardRequest,
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
+    run: str | Unset = UNSET,
+    step: int | Unset = UNSET,
 ) -> Response[ErrorBody | RewardResponse]:
     """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
     `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
@@ -129,6 +137,8 @@ def sync_detailed(
     Args:
         verifier (str | Unset):
         label_field (str | Unset):
+        run (str | Unset):
+        step (int | Unset):
         body (RewardRequest): What OpenRLHF sends. Fields other than these (some versions send
             more) are ignored.
 
@@ -144,6 +154,8 @@ def sync_detailed(
         body=body,
         verifier=verifier,
         label_field=label_field,
+        run=run,
+        step=step,
     )
 
     response = client.get_httpx_client().request(
@@ -159,6 +171,8 @@ def sync(
     body: RewardRequest,
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
+    run: str | Unset = UNSET,
+    step: int | Unset = UNSET,
 ) -> ErrorBody | RewardResponse | None:
     """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
     `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
@@ -171,6 +185,8 @@ def sync(
     Args:
         verifier (str | Unset):
         label_field (str | Unset):
+        run (str | Unset):
+        step (int | Unset):
         body (RewardRequest): What OpenRLHF sends. Fields other than these (some versions send
             more) are ignored.
 
@@ -187,6 +203,8 @@ def sync(
         body=body,
         verifier=verifier,
         label_field=label_field,
+        run=run,
+        step=step,
     ).parsed
 
 
@@ -196,6 +214,8 @@ async def asyncio_detailed(
     body: RewardRequest,
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
+    run: str | Unset = UNSET,
+    step: int | Unset = UNSET,
 ) -> Response[ErrorBody | RewardResponse]:
     """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
     `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
@@ -208,6 +228,8 @@ async def asyncio_detailed(
     Args:
         verifier (str | Unset):
         label_field (str | Unset):
+        run (str | Unset):
+        step (int | Unset):
         body (RewardRequest): What OpenRLHF sends. Fields other than these (some versions send
             more) are ignored.
 
@@ -223,6 +245,8 @@ async def asyncio_detailed(
         body=body,
         verifier=verifier,
         label_field=label_field,
+        run=run,
+        step=step,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -236,6 +260,8 @@ async def asyncio(
     body: RewardRequest,
     verifier: str | Unset = UNSET,
     label_field: str | Unset = UNSET,
+    run: str | Unset = UNSET,
+    step: int | Unset = UNSET,
 ) -> ErrorBody | RewardResponse | None:
     """Scores rollouts for OpenRLHF: `--reward.remote_url http://HOST:PORT/get_reward` with
     `--data.label_key KEY` (OpenRLHF >= 0.10.2), or `--remote_rm_url` with `--label_key`
@@ -248,6 +274,8 @@ async def asyncio(
     Args:
         verifier (str | Unset):
         label_field (str | Unset):
+        run (str | Unset):
+        step (int | Unset):
         body (RewardRequest): What OpenRLHF sends. Fields other than these (some versions send
             more) are ignored.
 
@@ -265,5 +293,7 @@ async def asyncio(
             body=body,
             verifier=verifier,
             label_field=label_field,
+            run=run,
+            step=step,
         )
     ).parsed
