@@ -229,9 +229,9 @@ fn response(verdicts: &[(f64, Status)]) -> RewardResponse {
             description = "The verifier id, as listed by `GET /v1/verifiers`; the server's `openrlhf.verifier` when absent."),
         ("label_field" = Option<String>, Query,
             description = "The verifier input field each label fills; the server's `openrlhf.label_field` when absent."),
-        ("run" = Option<String>, Query,
+        ("run" = Option<String>, Query, min_length = 1, max_length = 256,
             description = "Records the rollouts in this training run (1 to 256 bytes), each under its prompt's id: the first 16 hex digits of the SHA-256 of the prompt, so a prompt's rollouts form its group."),
-        ("step" = Option<u64>, Query,
+        ("step" = Option<u64>, Query, maximum = 9_223_372_036_854_775_807_u64,
             description = "The training step the rollouts are recorded at, with `run`; 0 when absent (OpenRLHF sends no step)."),
     ),
     responses(
