@@ -129,9 +129,9 @@ def test_openrlhf_rollouts_are_recorded_in_a_run(adapter_env: str, monkeypatch) 
         openrlhf_post(url, {"query": queries, "prompts": PROMPTS, "labels": LABELS})
     expected = {digest(p): (2, 2 * int(r), 4) for p, r in zip(PROMPTS, [1, 0, 1], strict=True)}
     assert recorded_prompts(adapter_env, run, 6) == expected
-    # A step without a run is refused whole, with the API's JSON error.
+    # An empty run name is refused whole, with the API's JSON error.
     with pytest.raises(urllib.error.HTTPError) as refused:
-        openrlhf_post(f"{adapter_env}/get_reward?step=4", {"query": queries, "prompts": PROMPTS, "labels": LABELS})
+        openrlhf_post(f"{adapter_env}/get_reward?run=&step=4", {"query": queries, "prompts": PROMPTS, "labels": LABELS})
     assert refused.value.code == 422
     assert json.loads(refused.value.read())["code"] == "invalid_body"
 

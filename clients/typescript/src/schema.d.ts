@@ -4263,7 +4263,7 @@ export interface operations {
                 label_field?: string;
                 /** @description Records the rollouts in this training run (1 to 256 bytes), each under its prompt's id: the first 16 hex digits of the SHA-256 of the prompt, so a prompt's rollouts form its group. */
                 run?: string;
-                /** @description The training step the rollouts are recorded at, with `run`; 0 when absent (OpenRLHF sends no step). */
+                /** @description The training step the rollouts are recorded at, with `run` (without one, nothing is recorded); 0 when absent (OpenRLHF sends no step). */
                 step?: number;
             };
             header?: never;

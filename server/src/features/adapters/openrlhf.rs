@@ -66,7 +66,8 @@ pub struct RewardParams {
     pub label_field: Option<String>,
     /// Records the rollouts in this training run, each under its prompt's digest.
     pub run: Option<String>,
-    /// The step the rollouts are recorded at (with `run`; 0 when absent).
+    /// The step the rollouts are recorded at (with `run`; 0 when absent; without a run, nothing
+    /// is recorded).
     pub step: Option<u64>,
 }
 
@@ -87,7 +88,6 @@ impl RewardParams {
 
     fn validate(&self) -> Result<(), String> {
         match (&self.run, self.step) {
-            (None, Some(_)) => Err("`step` belongs to a run: give `run` too".to_owned()),
             (Some(run), _) if run.is_empty() || run.len() > MAX_TAG_BYTES => {
                 Err(format!("a run name has 1 to {MAX_TAG_BYTES} bytes"))
             }
@@ -232,7 +232,7 @@ fn response(verdicts: &[(f64, Status)]) -> RewardResponse {
         ("run" = Option<String>, Query, min_length = 1, max_length = 256,
             description = "Records the rollouts in this training run (1 to 256 bytes), each under its prompt's id: the first 16 hex digits of the SHA-256 of the prompt, so a prompt's rollouts form its group."),
         ("step" = Option<u64>, Query, maximum = 9_223_372_036_854_775_807_u64,
-            description = "The training step the rollouts are recorded at, with `run`; 0 when absent (OpenRLHF sends no step)."),
+            description = "The training step the rollouts are recorded at, with `run` (without one, nothing is recorded); 0 when absent (OpenRLHF sends no step)."),
     ),
     responses(
         (status = 200, description = "One reward per query, in query order.", body = RewardResponse),
@@ -338,7 +338,10 @@ mod tests {
         let untagged = RewardParams { verifier: None, label_field: None, run: None, step: None };
         assert_eq!(untagged.tags(Some("abc")), Map::new());
         assert!(untagged.validate().is_ok());
-        for (run, step) in [(None, Some(1)), (Some(String::new()), None), (Some("r".to_owned()), Some(u64::MAX))] {
+        // A step without a run records nothing, as there is nothing to record it in.
+        let step_only = RewardParams { verifier: None, label_field: None, run: None, step: Some(1) };
+        assert!(step_only.validate().is_ok() && step_only.tags(Some("abc")).is_empty());
+        for (run, step) in [(Some(String::new()), None), (Some("r".to_owned()), Some(u64::MAX))] {
             assert!(RewardParams { verifier: None, label_field: None, run, step }.validate().is_err());
         }
     }
