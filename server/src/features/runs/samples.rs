@@ -129,25 +129,24 @@ const LONG_ARRAY: usize = 16;
 
 /// The details' JSON within `max_bytes`, and whether anything was cut: whole when it fits, else
 /// with every string cut to a sixteenth of the cap and every array to its first
-/// [`LONG_ARRAY`] entries, else only its top-level numbers, booleans and short strings.
-fn capped_details(details: Map<String, Value>, max_bytes: usize) -> (String, bool) {
-    let whole = Value::Object(details).to_string();
+/// [`LONG_ARRAY`] entries, else only its top-level numbers, booleans, nulls and (cut) strings.
+fn capped_details(mut details: Map<String, Value>, max_bytes: usize) -> (String, bool) {
+    // A map of JSON values always serialises.
+    let json = |details: &Map<String, Value>| serde_json::to_string(details).unwrap_or_else(|_| "{}".to_owned());
+    let whole = json(&details);
     if whole.len() <= max_bytes {
         return (whole, false);
     }
-    let Ok(Value::Object(mut details)) = serde_json::from_str::<Value>(&whole) else {
-        return ("{}".to_owned(), true);
-    };
     let string_cap = (max_bytes / 16).max(16);
     for value in details.values_mut() {
         shorten(value, string_cap);
     }
-    let short = Value::Object(details.clone()).to_string();
+    let short = json(&details);
     if short.len() <= max_bytes {
         return (short, true);
     }
     details.retain(|_, value| matches!(value, Value::Number(_) | Value::Bool(_) | Value::String(_) | Value::Null));
-    let scalars = Value::Object(details).to_string();
+    let scalars = json(&details);
     (if scalars.len() <= max_bytes { scalars } else { "{}".to_owned() }, true)
 }
 
