@@ -9,11 +9,13 @@
 # and the throughput cost of recording (1 - on/off), and the median server CPU time per item of
 # each and its cost (on/off - 1): on a shared machine throughput swings between rounds, while
 # the CPU a server spends per item is what recording adds to. AA=1 runs both servers with recording off: the "cost"
-# it reports is the bench's own bias, which a real result must clear.
+# it reports is the bench's own bias, which a real result must clear. SAMPLE_RATE=R also turns on
+# text retention on the recording server (`[runs.samples] rate`, e.g. 1 keeps every item's text):
+# the cost is then that of recording and keeping text together.
 #
 # Settings (environment variables, defaults in brackets):
 #   DURATION_SECS [5] WARMUP_SECS [1] ROUNDS [4] SETTLE_SECS [2] CONNECTIONS [64]
-#   BATCH_SIZES ["1 64"] AA [0] CARGO_TARGET_DIR [$HOME/.cache/referee/target]
+#   BATCH_SIZES ["1 64"] AA [0] SAMPLE_RATE [0] CARGO_TARGET_DIR [$HOME/.cache/referee/target]
 set -euo pipefail
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,6 +25,7 @@ warmup_secs="${WARMUP_SECS:-1}"
 rounds="${ROUNDS:-4}"
 settle_secs="${SETTLE_SECS:-2}"
 aa="${AA:-0}"
+sample_rate="${SAMPLE_RATE:-0}"
 connections="${CONNECTIONS:-64}"
 batch_sizes="${BATCH_SIZES:-1 64}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/referee/target}"
@@ -52,9 +55,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 start() {
-    local name="$1" enabled="$2" addr=""
+    local name="$1" enabled="$2" addr="" rate=0
+    if [[ "$enabled" == true ]]; then rate="$sample_rate"; fi
     mkdir -p "$work_dir/$name"
-    (cd "$work_dir/$name" && NO_COLOR=1 REFEREE__RUNS__ENABLED="$enabled" exec "$referee" serve \
+    (cd "$work_dir/$name" && NO_COLOR=1 REFEREE__RUNS__ENABLED="$enabled" REFEREE__RUNS__SAMPLES__RATE="$rate" \
+        exec "$referee" serve \
         --listen 127.0.0.1:0 --database-url "sqlite://$work_dir/$name/referee.db") >"$work_dir/$name.log" 2>&1 &
     pid[$name]=$!
     for _ in $(seq 1 300); do
@@ -65,7 +70,7 @@ start() {
     done
     [[ -n "$addr" ]] || { log "$name did not start"; cat "$work_dir/$name.log" >&2; exit 1; }
     url[$name]="$addr"
-    log "$name (runs.enabled = $enabled) ready at $addr"
+    log "$name (runs.enabled = $enabled, runs.samples.rate = $rate) ready at $addr"
 }
 if [[ "$aa" == 1 ]]; then start on false; else start on true; fi
 start off false

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::{Busy, InputSchema};
+use crate::{Busy, InputSchema, Status};
 
 /// Who an environment is: what `GET /v1/episode-environments` lists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -98,4 +98,10 @@ pub trait Episode: Send + std::fmt::Debug + 'static {
     /// A summary of the episode's state for whoever inspects it (OpenEnv's `state`): the turn,
     /// the best answer so far, ... Never the hidden parts of the task.
     fn state(&self) -> Value;
+
+    /// Once the episode is done, the status of the verdict behind its final reward (the hidden
+    /// tests', the checked answer's, ...); `None` before, and when no verdict stands behind it.
+    fn outcome(&self) -> Option<Status> {
+        None
+    }
 }

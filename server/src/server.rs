@@ -161,7 +161,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         Arc::clone(&run_recorder) as Arc<dyn crate::engine::ScoringHook>,
         Arc::clone(&noise_layer) as Arc<dyn crate::engine::ScoringHook>,
     ]);
-    features.attach(run_recorder);
+    features.attach(Arc::clone(&run_recorder));
     features.attach(noise_layer);
     backing.connect(Arc::new(RubricRepository::new(storage.clone())), Arc::new(JudgeCacheTable::new(storage.clone())));
     rlpr.connect_baselines(Arc::new(crate::features::rlpr::BaselineTable::new(storage.clone())));
@@ -179,6 +179,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         config.episodes.clone(),
         config.server.retry_after_secs,
         EpisodeStore::new(storage.clone()),
+        Arc::clone(&run_recorder),
     );
     let episode_reaper = episodes.spawn_reaper();
     features.attach(episodes);

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
 import threading
 import weakref
+from typing import Any
 
 from ._batch import Batcher, patient
 from .client import DEFAULT_URL, AsyncReferee, Referee
@@ -26,6 +29,27 @@ def base_url() -> str:
 def api_key() -> str | None:
     """`REFEREE_API_KEY`, when set and non-empty."""
     return os.environ.get("REFEREE_API_KEY") or None
+
+
+def prompt_digest(prompt: Any) -> str:
+    """A prompt's id when the dataset gives none: the first 16 hex digits of the SHA-256 of its
+    text (or of its messages as sorted JSON), as the server's OpenRLHF route computes it."""
+    text = prompt if isinstance(prompt, str) else json.dumps(prompt, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run_fields(prompt_id: Any = None, group: Any = None, run: str | None = None) -> dict[str, Any]:
+    """The fields that record an item in a training run: `run` (else `REFEREE_RUN`), with the
+    prompt and group when known; none without a run."""
+    run = run or os.environ.get("REFEREE_RUN")
+    if not run:
+        return {}
+    fields: dict[str, Any] = {"run": run}
+    if prompt_id is not None:
+        fields["prompt_id"] = str(prompt_id)
+    if group is not None:
+        fields["group"] = str(group)
+    return fields
 
 
 def shared_client() -> Referee:

@@ -18,6 +18,11 @@ A sample the server could not judge (status `timeout`, `resource_limit`, `invali
 rejects the rollout (`rollout/rejected` in its stats) instead of training on a made-up 0. Set
 `REFEREE_AREAL_UNJUDGED=zero` to get 0.0 instead. The server is `REFEREE_URL` (default
 http://127.0.0.1:8080), with `REFEREE_API_KEY` when keys are configured.
+
+With `REFEREE_RUN`, every sample is recorded in that training run (docs/runs.md) under its
+prompt id: the dataset's `query_id` (AReaL's own datasets add one) or `prompt_id` field, else a
+digest of the prompt. AReaL hands a reward function no training step, so the samples are recorded
+at step 0.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ def _client(timeout: float) -> Referee:
         return client
 
 
-def _item(completions: str, data: dict[str, Any]) -> dict[str, Any]:
+def _item(prompt: Any, completions: str, data: dict[str, Any]) -> dict[str, Any]:
     key = os.environ.get("REFEREE_AREAL_REFERENCE_KEY", "answer")
     if key not in data:
         raise KeyError(f"the sample has no `{key}` field; set REFEREE_AREAL_REFERENCE_KEY")
@@ -64,7 +69,12 @@ def _item(completions: str, data: dict[str, Any]) -> dict[str, Any]:
     verifier = data.get("verifier")
     if not isinstance(verifier, str) or not verifier:
         verifier = os.environ.get("REFEREE_AREAL_VERIFIER", "math")
-    return {"verifier": verifier, "input": inputs}
+    item: dict[str, Any] = {"verifier": verifier, "input": inputs}
+    if os.environ.get("REFEREE_RUN"):
+        ids = [data.get(field) for field in ("query_id", "prompt_id")]
+        prompt_id = next((i for i in ids if i is not None), None)
+        item.update(_env.run_fields(_env.prompt_digest(prompt) if prompt_id is None else prompt_id))
+    return item
 
 
 def _score(item: dict[str, Any], budget: float) -> Result:
@@ -94,7 +104,7 @@ def reward_fn(prompt: Any, completions: Any, prompt_ids: Any, completion_ids: An
     budget = _env.env_float("REFEREE_AREAL_TIMEOUT", 12.0)
     unjudged_zero = os.environ.get("REFEREE_AREAL_UNJUDGED", "raise") == "zero"
     try:
-        result = _score(_item(completions, data), budget)
+        result = _score(_item(prompt, completions, data), budget)
     except Unjudged:
         if unjudged_zero:
             return 0.0

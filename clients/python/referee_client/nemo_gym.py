@@ -18,8 +18,14 @@ median and std of every numeric field, overall and per task), `GET /reverify_mod
 may prefix rollout paths (`/ng-rollout/<id>/verify`). A body that is not a JSON object is a 400
 with JSON `code` and `message`; a failure to reach Referee is a 502, never a reward.
 
+With `--run NAME` (or `run` in Gym's configuration, or `REFEREE_RUN`), every rollout is
+recorded in that training run (docs/runs.md) under its prompt id: Gym's task index
+(`_ng_task_index`, the row's place in the dataset), else a digest of the request's input. Gym
+hands a resources server no training step, so the rollouts are recorded at step 0.
+
 When Gym starts it as a resources server's entrypoint (`NEMO_GYM_CONFIG_PATH` set), the host,
-port, `verifier` and `reference_field` come from that server's entry in Gym's configuration.
+port, `verifier`, `reference_field` and `run` come from that server's entry in Gym's
+configuration.
 The Referee server is `REFEREE_URL` (default http://127.0.0.1:8080), with `REFEREE_API_KEY`.
 """
 
@@ -67,16 +73,24 @@ def verify(
     *,
     verifier: str = "math",
     reference_field: str = "expected_answer",
+    run: str | None = None,
 ) -> dict[str, Any]:
     """The `/verify` answer for one request body: the body with `reward`, `judged` and
-    `referee_status` added."""
+    `referee_status` added; recorded in training run `run` (else `REFEREE_RUN`) when one is set."""
     reference = body.get(reference_field)
     inputs: dict[str, Any] = dict(reference) if isinstance(reference, dict) else {}
     if reference is not None and not isinstance(reference, dict):
         inputs["reference"] = reference if isinstance(reference, str) else json.dumps(reference)
     inputs["response"] = response_text(body.get("response"))
     chosen = body.get("verifier") if isinstance(body.get("verifier"), str) and body.get("verifier") else verifier
-    result = score({"verifier": chosen, "input": inputs})
+    item: dict[str, Any] = {"verifier": chosen, "input": inputs}
+    run = run or os.environ.get("REFEREE_RUN")
+    if run:
+        task = body.get(TASK_INDEX)
+        if task is None:
+            task = _env.prompt_digest((body.get("responses_create_params") or {}).get("input", ""))
+        item.update(_env.run_fields(task, run=run))
+    result = score(item)
     judged = is_judged(result)
     return {
         **body,
@@ -190,7 +204,11 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             try:
                 answer = verify(
-                    body, self.server.score, verifier=self.server.verifier, reference_field=self.server.reference_field
+                    body,
+                    self.server.score,
+                    verifier=self.server.verifier,
+                    reference_field=self.server.reference_field,
+                    run=self.server.run,
                 )
             except Exception as e:  # noqa: BLE001 (any failure to get a verdict is the upstream's)
                 self._error(502, "upstream_error", f"Referee did not judge the rollout: {e}")
@@ -204,10 +222,11 @@ class _Server(ThreadingHTTPServer):
     # connections under a rollout burst.
     request_queue_size = 4096
 
-    def __init__(self, address: tuple[str, int], verifier: str, reference_field: str) -> None:
+    def __init__(self, address: tuple[str, int], verifier: str, reference_field: str, run: str | None) -> None:
         super().__init__(address, _Handler)
         self.verifier = verifier
         self.reference_field = reference_field
+        self.run = run
         self.score: Callable[[dict[str, Any]], Result] = lambda item: _env.shared_batcher().score(item)
 
     @property
@@ -217,11 +236,16 @@ class _Server(ThreadingHTTPServer):
 
 
 def make_server(
-    host: str = "127.0.0.1", port: int = 8000, *, verifier: str = "math", reference_field: str = "expected_answer"
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    verifier: str = "math",
+    reference_field: str = "expected_answer",
+    run: str | None = None,
 ) -> _Server:
     """The server, bound but not yet serving (call `serve_forever`, e.g. on a thread); port 0
     picks a free port (`server.url`)."""
-    return _Server((host, port), verifier, reference_field)
+    return _Server((host, port), verifier, reference_field, run)
 
 
 def _gym_settings() -> dict[str, Any]:
@@ -242,8 +266,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=int(gym.get("port") or 8000), help="0 picks a free port")
     parser.add_argument("--verifier", default=gym.get("verifier") or "math", help="when a row names none")
     parser.add_argument("--reference-field", default=gym.get("reference_field") or "expected_answer")
+    parser.add_argument("--run", default=gym.get("run"), help="record the rollouts in this training run")
     args = parser.parse_args(argv)
-    server = make_server(args.host, args.port, verifier=args.verifier, reference_field=args.reference_field)
+    server = make_server(
+        args.host, args.port, verifier=args.verifier, reference_field=args.reference_field, run=args.run
+    )
     print(f"listening on {server.url}, forwarding to {_env.base_url()}", flush=True)
     try:
         server.serve_forever()

@@ -17,6 +17,11 @@ The reward is the score as a float, what slime expects without `--reward-key`. W
 which gives it a zero loss mask, unless `REFEREE_SLIME_MASK_UNJUDGED=0`; its status is kept in
 `sample.metadata["referee_status"]` either way. The server is `REFEREE_URL` (default
 http://127.0.0.1:8080), with `REFEREE_API_KEY` when keys are configured.
+
+With `REFEREE_RUN`, every rollout is recorded in that training run (docs/runs.md): its prompt id
+is `sample.metadata["prompt_id"]`, else a digest of `sample.prompt`; its group is slime's
+`sample.group_index` (the rollouts of one prompt draw). slime hands a reward function no rollout
+step, so the rollouts are recorded at step 0.
 """
 
 from __future__ import annotations
@@ -41,7 +46,13 @@ def _item(sample: Any) -> dict[str, Any]:
     if label is not None and not isinstance(label, dict):
         inputs["reference"] = label if isinstance(label, str) else str(label)
     inputs["response"] = sample.response
-    return {"verifier": verifier, "input": inputs}
+    item: dict[str, Any] = {"verifier": verifier, "input": inputs}
+    if os.environ.get("REFEREE_RUN"):
+        prompt = metadata.get("prompt_id")
+        if prompt is None:
+            prompt = _env.prompt_digest(getattr(sample, "prompt", ""))
+        item.update(_env.run_fields(prompt, getattr(sample, "group_index", None)))
+    return item
 
 
 def _reward(args: Any, sample: Any, result: Result) -> float | dict[str, Any]:

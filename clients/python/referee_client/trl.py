@@ -33,9 +33,7 @@ prompt's generations form its group and the server keeps per-prompt pass rates f
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import itertools
-import json
 import os
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -96,7 +94,7 @@ class _Step:
             return [], None
         call = next(self.calls)
         if self.prompt_id_column is None:
-            ids = [_digest(prompt) for prompt in prompts]
+            ids = [_env.prompt_digest(prompt) for prompt in prompts]
         elif self.prompt_id_column in columns:
             ids = [str(value) for value in columns[self.prompt_id_column]]
         else:
@@ -160,12 +158,6 @@ class _Request:
         if self.verifier is not None:
             return await referee.score_with(self.verifier, [i["input"] for i in self.items], timeout_ms=timeout_ms)
         return await referee.score(self.items, timeout_ms=timeout_ms, run=self.run, step=self.step)
-
-
-def _digest(prompt: Any) -> str:
-    """A prompt's id when the dataset gives none: a digest of its text (or its messages)."""
-    text = prompt if isinstance(prompt, str) else json.dumps(prompt, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def reward_function(

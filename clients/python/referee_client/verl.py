@@ -157,11 +157,8 @@ def _item(data_source: str, solution_str: str, ground_truth: Any, extra_info: di
             inputs["reference"] = ground_truth if isinstance(ground_truth, str) else str(ground_truth)
         inputs["response"] = solution_str
         item = {"verifier": verifier, "input": inputs}
-    run = os.environ.get("REFEREE_RUN")
-    if run:
-        item["run"] = run
-        if (prompt := prompt_id(extra_info)) is not None:
-            item["prompt_id"] = prompt
+    if os.environ.get("REFEREE_RUN"):
+        item.update(_env.run_fields(prompt_id(extra_info)))
     return item
 
 

@@ -11,6 +11,7 @@ import os
 import pickle
 import threading
 import traceback
+import uuid
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -18,6 +19,8 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
 import pytest
+
+from .test_adapters import digest, recorded_prompts
 
 # --- AReaL's calling code --------------------------------------------------------------------
 # Copied from inclusionAI/AReaL at commit 4aef98d8d818af55b43621aaadba047ae10f4e77, Apache
@@ -272,3 +275,14 @@ def test_rewards_under_load(adapter_env: str) -> None:
     wrapper = AsyncRewardWrapper(import_from_string("referee_client.areal.reward_fn"), max_workers=8)
     samples = [("p", load.PROGRAM, {"answer": load.ground_truth(i), "verifier": "code"}) for i in range(load.ROLLOUTS)]
     assert episode(wrapper, samples) == [load.expected_score(i) for i in range(load.ROLLOUTS)]
+
+
+def test_samples_are_recorded_in_a_run(adapter_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = f"areal-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("REFEREE_RUN", run)
+    # A pool of its own (AReaL keys its pools by size), so its workers see the run.
+    wrapper = AsyncRewardWrapper(import_from_string("referee_client.areal.reward_fn"), max_workers=4)
+    assert episode(wrapper, SAMPLES * 2) == [s[3] for s in SAMPLES * 2]
+    # By the dataset's `query_id` where it has one, else by a digest of the prompt.
+    expected = {digest("What is 6*7?"): (4, 2, 0), digest("Capital?"): (2, 2, 0), "q4": (2, 2, 0)}
+    assert recorded_prompts(adapter_env, run, 8) == expected

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import types
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ import aiohttp
 import httpx
 import pytest
 from referee_client import nemo_gym
+
+from .test_adapters import digest, recorded_prompts
 
 # --- NeMo Gym's calling code -----------------------------------------------------------------
 # Copied from NVIDIA-NeMo/Gym at commit 07d6b0d07b22fcf530b4c211dae2ee23100428e4, Apache
@@ -151,6 +154,29 @@ def test_verify_one_rollout_per_call(gym_server: str) -> None:
         assert http.post(gym_server + "/seed_session", json={}).json() == {}
         assert http.get(gym_server + "/reverify_mode").json() == "stateless"
         assert http.get(gym_server + "/").status_code == 200  # Gym's readiness poll
+
+
+def test_rollouts_are_recorded_in_a_run(adapter_env: str) -> None:
+    run = f"gym-{uuid.uuid4().hex[:8]}"
+    server = nemo_gym.make_server("127.0.0.1", 0, run=run)
+    nemo_gym.serve_in_thread(server)
+    untracked = run_body("1+1?", "2")
+
+    async def rollouts() -> list[dict]:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as session:
+            client = ServerClient(server.url, session)
+            bodies = [(body, text) for body, text, _, _ in ROLLOUTS] + [(untracked, "\\boxed{2}")]
+            return await asyncio.gather(*(agent_verify(client, body, responses_object(text)) for body, text in bodies))
+
+    try:
+        results = asyncio.run(rollouts())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [r["reward"] for r in results] == [1.0, 0.0, 1.0, 0.0, 1.0]
+    # By Gym's task index, else a digest of the input; the unjudged rollout (task 2) is no attempt.
+    prompt = json.dumps(untracked["responses_create_params"]["input"], sort_keys=True, ensure_ascii=False)
+    assert recorded_prompts(adapter_env, run, 5) == {"0": (2, 1, 0), "1": (1, 1, 0), digest(prompt): (1, 1, 0)}
 
 
 def test_bad_bodies_are_json_4xx(gym_server: str) -> None:

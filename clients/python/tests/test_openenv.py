@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 import warnings
 
 import pytest
@@ -95,6 +96,23 @@ def test_np_feedback_and_code_repair_with_the_async_client(server_url: str) -> N
 
     asyncio.run(np_feedback())
     asyncio.run(code_repair())
+
+
+def test_a_session_is_recorded_in_its_run(server_url: str) -> None:
+    """`reset`'s run keyword arguments tag the episode; it is recorded in the run when done."""
+    from .test_adapters import recorded_prompts
+
+    run = f"openenv-{uuid.uuid4().hex[:8]}"
+    with GenericEnvClient(base_url=f"{server_url}/openenv/python-tool").sync() as env:
+        check = {"verifier": "math", "input": {"reference": "42"}}
+        env.reset(answer_check=check, run=run, step=3, prompt_id="six-sevens")
+        assert env.step({"answer": "\\boxed{42}"}).done is True
+        env.reset(answer_check=check, run=run, step=3, prompt_id="six-sevens")
+        assert env.step({"answer": "\\boxed{41}"}).done is True
+        # A run field without a run is refused like a bad option; the session goes on.
+        with pytest.raises(RuntimeError, match="VALIDATION_ERROR"):
+            env.reset(answer_check=check, step=3)
+    assert recorded_prompts(server_url, run, 2) == {"six-sevens": (2, 1, 3)}
 
 
 def test_bad_options_are_error_frames(server_url: str) -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
+import urllib.request
+import uuid
 from argparse import Namespace
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from .test_adapters import requests_served
+from .test_adapters import digest, recorded_prompts, requests_served
 
 # --- slime's calling code --------------------------------------------------------------------
 # Copied from THUDM/slime at commit 624b824a898ab0ec1fcb4d373004c7f3852bf515, Apache License 2.0:
@@ -31,6 +34,8 @@ def load_function(path):
 
 @dataclass
 class Sample:
+    group_index: int | None = None
+    index: int | None = None
     prompt: str | list[dict[str, str]] = ""
     response: str = ""
     response_length: int = 0
@@ -167,3 +172,20 @@ def test_per_sample_rewards_under_load(adapter_env: str) -> None:
         return await asyncio.gather(*(async_rm(a, s) for s in samples))
 
     assert asyncio.run(rollout()) == [load.expected_score(i) for i in range(load.ROLLOUTS)]
+
+
+def test_rollouts_are_recorded_in_a_run(adapter_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = f"slime-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("REFEREE_RUN", run)
+    # Two draws of prompt "Q" (groups 0 and 1) under --group-rm, and a prompt the dataset names.
+    draws = [group(), group()]
+    for index, draw in enumerate(draws):
+        for sample in draw:
+            sample.group_index = index
+    named = [Sample(group_index=2, prompt="Q2", response=r, label="7", metadata={"prompt_id": "q-7"}) for r in "78"]
+    for samples in [*draws, named]:
+        asyncio.run(group_reward(args(group_rm=True), samples))
+    # The unjudged rollout of each draw is recorded but is no attempt (docs/runs.md).
+    assert recorded_prompts(adapter_env, run, 10) == {digest("Q"): (6, 4, 0), "q-7": (2, 1, 0)}
+    stats = json.loads(urllib.request.urlopen(f"{adapter_env}/v1/runs/{run}/stats", timeout=10).read())
+    assert stats["steps"][0]["groups"]["groups"] == 3, "one group per prompt draw"

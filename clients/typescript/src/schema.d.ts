@@ -3799,8 +3799,25 @@ export interface components {
         StartEpisode: {
             /** @description The environment's id, as `GET /v1/episode-environments` lists it. */
             environment: string;
+            /** @description The group of rollouts the episode belongs to (a string or an integer). */
+            group?: string | null;
             /** @description The environment's options (its schema is in the listing). */
             options?: Record<string, unknown>;
+            /**
+             * @description The prompt the episode answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the episode is recorded in when it ends (1 to 256 bytes): one item of
+             *     the environment, with the episode's total reward (docs/episodes.md#training-runs).
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent).
+             */
+            step?: number | null;
         };
         /**
          * @description The outcome class of one scored item.
@@ -4570,7 +4587,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The environment's options (OpenEnv's `seed` and other keyword arguments); `episode_id` is ignored. */
+        /** @description The environment's options (OpenEnv's `seed` and other keyword arguments); `episode_id` is ignored, and the run fields (`run`, `step`, `prompt_id`, `group`) are checked, though this stateless episode is closed at once and never recorded in a run. */
         requestBody: {
             content: {
                 "application/json": Record<string, unknown>;
@@ -4631,7 +4648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The options are not valid for the environment (`invalid_options`). */
+            /** @description The options are not valid for the environment (`invalid_options`), or the run fields are not (`invalid_run`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5416,7 +5433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The options are not valid for the environment (`invalid_options`). */
+            /** @description The options are not valid for the environment (`invalid_options`), or the run fields are not (`invalid_run`: a step, prompt or group without a run, an empty or over-long name). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8583,7 +8600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The range is invalid, or holds more items than `runs.max_stats_items` (code `range_too_large`). */
+            /** @description The range is invalid, or is stored in more rows than `runs.max_stats_rows` (code `range_too_large`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -100,10 +100,10 @@ impl Engine {
     }
 }
 
-/// Reads the run fields: `run` (a string), `step` (a non-negative integer, 0 when absent),
-/// `prompt_id` and `group` (strings, or integers taken as their decimal text). The last three
-/// belong to a run and are refused without one.
-fn run_tag(fields: &mut Map<String, Value>) -> Result<Option<RunTag>, String> {
+/// Takes the run fields out of `fields`: `run` (a string), `step` (a non-negative integer, 0 when
+/// absent), `prompt_id` and `group` (strings, or integers taken as their decimal text). The last
+/// three belong to a run and are refused without one. Items and episodes are tagged alike.
+pub fn run_tag(fields: &mut Map<String, Value>) -> Result<Option<RunTag>, String> {
     let run = tag_text(fields.remove("run"), "run")?;
     let step = match fields.remove("step") {
         None | Some(Value::Null) => None,

@@ -22,7 +22,7 @@ use self::admission::{Admit, Refuse, Wait, WaitUntil};
 pub use self::batch::run_scorer;
 use self::batch::{Batch, ResultCache, ScoringLog};
 use self::envelope::Envelope;
-pub use self::envelope::{ItemShape, MAX_TAG_BYTES, apply_run_defaults};
+pub use self::envelope::{ItemShape, MAX_TAG_BYTES, apply_run_defaults, run_tag};
 pub use self::hash::input_hash;
 pub use self::hooks::{Correction, Observed, RequestHook, RunTag, ScoringHook};
 use self::result::unscored;

@@ -71,7 +71,7 @@ fn apply_defaults(items: &mut [Value], run: Option<&str>, step: Option<u64>) -> 
 }
 
 /// Reads `step`: an integer (integral floats included) from 0 to 2^53.
-fn step<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+pub(crate) fn step<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     let value: Option<u64> = optional_integer(deserializer)?;
     match value {
         Some(step) if step > MAX_STEP => Err(serde::de::Error::custom(format!("step must be at most {MAX_STEP}"))),

@@ -684,3 +684,148 @@ async fn text_is_kept_only_when_asked_for() -> anyhow::Result<()> {
     assert_eq!(sample_ids(&list), ["unboxed"], "{list}");
     server.finish().await
 }
+
+/// The status and score `/v1/score` gives an `np` answer to the TSP instance of level 1, seed 7.
+async fn np_verdict(server: &TestServer, response: &str) -> anyhow::Result<(String, f64)> {
+    let item = json!({"verifier": "np", "input": {"task": "tsp", "level": 1, "seed": 7, "response": response}});
+    let (_, scored) = server.post("/v1/score", &json!({"items": [item]})).await?;
+    let result = &scored["results"][0];
+    Ok((result["status"].as_str().unwrap_or_default().to_owned(), result["score"].as_f64().unwrap_or(f64::NAN)))
+}
+
+on_both_backends!(episodes_are_recorded_in_their_runs_when_they_end, |backend| async move {
+    let server = TestServer::start_with(backend, |config| {
+        config.runs.flush_interval_ms = 20;
+        config.episodes.max_turns = 2;
+        config.episodes.idle_timeout_ms = 1500;
+    })
+    .await?;
+    let (_, generated) = server.post("/v1/environments/tsp/instances", &json!({"level": 1, "seed": 7})).await?;
+    let solved = format!("Answer: {}", generated["instances"][0]["reference"]["answer"].as_str().unwrap_or_default());
+    let infeasible = "Answer: [0, 0, 0]";
+    let options = json!({"task": "tsp", "level": 1, "seed": 7, "max_turns": 3});
+    let begin = |tags: Value| {
+        let mut body = json!({"environment": "np-feedback", "options": options});
+        if let (Value::Object(body), Value::Object(tags)) = (&mut body, tags) {
+            body.extend(tags);
+        }
+        body
+    };
+    let start = async |tags: Value| -> anyhow::Result<String> {
+        let (status, body) = server.post("/v1/episodes", &begin(tags)).await?;
+        anyhow::ensure!(status == 201, "{status} {body}");
+        Ok(body["episode_id"].as_str().unwrap_or_default().to_owned())
+    };
+    let act = async |id: &str, response: &str| -> anyhow::Result<Value> {
+        let (status, body) =
+            server.post(&format!("/v1/episodes/{id}/step"), &json!({"action": {"response": response}})).await?;
+        anyhow::ensure!(status == 200, "{status} {body}");
+        Ok(body)
+    };
+
+    // Solved at the first turn: the np verifier's own verdict of the answer.
+    let id = start(json!({"run": "ep", "step": 4, "prompt_id": "p1"})).await?;
+    let done = act(&id, &solved).await?;
+    assert_eq!(done["status"], "done", "{done}");
+    // Stopped by the server's turn cap (2) before the environment's own (3).
+    let id = start(json!({"run": "ep", "step": 4, "prompt_id": "p1"})).await?;
+    act(&id, infeasible).await?;
+    let capped = act(&id, infeasible).await?;
+    assert_eq!(capped["status"], "turn_limit", "{capped}");
+    // Closed by the client before it was done: not recorded.
+    let id = start(json!({"run": "ep", "step": 5, "prompt_id": 2})).await?;
+    assert_eq!(server.delete(&format!("/v1/episodes/{id}")).await?, 200);
+    // Left idle: expired by the reaper.
+    let idle = start(json!({"run": "ep", "step": 5, "prompt_id": 2, "group": "g"})).await?;
+    // Without a run: nothing is recorded.
+    let untagged = start(json!({})).await?;
+    act(&untagged, &solved).await?;
+
+    let run = wait_for(&server, "ep", 3).await?;
+    assert_eq!((run["first_step"].as_i64(), run["last_step"].as_i64()), (Some(4), Some(5)), "{run}");
+    let (_, transcript) = server.get(&format!("/v1/episodes/{idle}")).await?;
+    assert_eq!(transcript["status"], "expired", "{transcript}");
+
+    let (solved_status, solved_score) = np_verdict(&server, &solved).await?;
+    let (status, stats) = server.get("/v1/runs/ep/stats").await?;
+    assert_eq!(status, 200, "{stats}");
+    let at = |step: u64| {
+        stats["steps"].as_array().into_iter().flatten().find(|s| s["step"] == step).map(|s| s["verifiers"][0].clone())
+    };
+    let four = at(4).unwrap_or_default();
+    assert_eq!(four["verifier"], "np-feedback", "{four}");
+    assert_eq!(four["statuses"], json!({solved_status.as_str(): 1, "resource_limit": 1}), "{four}");
+    assert!(close(&four["mean"], solved_score / 2.0), "the turn-capped episode's total reward is 0: {four}");
+    let five = at(5).unwrap_or_default();
+    assert_eq!(five["statuses"], json!({"timeout": 1}), "{five}");
+
+    let (_, prompts) = server.get("/v1/runs/ep/prompts?sort=prompt_id").await?;
+    let rows: Vec<(String, u64, u64)> = prompts["prompts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            (
+                p["prompt_id"].as_str().unwrap_or_default().to_owned(),
+                p["attempts"].as_u64().unwrap_or(0),
+                p["successes"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let wins = u64::from(solved_status == "correct");
+    assert_eq!(rows, [("2".to_owned(), 1, 0), ("p1".to_owned(), 2, wins)], "{prompts}");
+
+    // Run fields are checked as a scored item's are.
+    for (tags, why) in [
+        (json!({"step": 3}), "a step without a run"),
+        (json!({"run": "ep", "prompt_id": 1.5}), "a fractional prompt id"),
+        (json!({"run": "ep", "group": ""}), "an empty group"),
+    ] {
+        let (status, body) = server.post("/v1/episodes", &begin(tags)).await?;
+        assert_eq!((status, body["code"].as_str()), (422, Some("invalid_run")), "{why}: {body}");
+    }
+    Ok(())
+});
+
+on_both_backends!(statistics_are_bounded_by_stored_rows_not_items, |backend| async move {
+    let server = TestServer::start_with(backend, |config| {
+        config.runs.flush_interval_ms = 20;
+        config.runs.max_stats_rows = 60;
+    })
+    .await?;
+    // A trainer that hands no step: 400 binary-reward items at step 0 over 8 prompts are a few
+    // dozen rows, read whole.
+    let items: Vec<Value> = (0..400)
+        .map(|i| {
+            let response = if i % 4 == 0 { "4" } else { "5" };
+            json!({"verifier": "exact-match", "input": {"response": response, "reference": "4"},
+                   "run": "flat", "prompt_id": (i % 8).to_string()})
+        })
+        .collect();
+    let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
+    anyhow::ensure!(status == 200, "{body}");
+    wait_for(&server, "flat", 400).await?;
+    let (status, stats) = server.get("/v1/runs/flat/stats").await?;
+    assert_eq!(status, 200, "{stats}");
+    assert_eq!(stats["items"], 400);
+    assert_eq!(stats["steps"][0]["verifiers"][0]["statuses"], json!({"correct": 100, "incorrect": 300}));
+
+    // One item per step is a few rows per item: over the limit, refused with the count; a
+    // narrower range is read.
+    let items: Vec<Value> = (0..40_u64)
+        .map(|i| {
+            let response = format!("{}", i + 1);
+            json!({"verifier": "exact-match", "input": {"response": response, "reference": "1"},
+                   "run": "wide", "step": i, "prompt_id": "p"})
+        })
+        .collect();
+    let (status, body) = server.post("/v1/score", &json!({"items": items})).await?;
+    anyhow::ensure!(status == 200, "{body}");
+    wait_for(&server, "wide", 40).await?;
+    let (status, refused) = server.get("/v1/runs/wide/stats").await?;
+    assert_eq!((status, refused["code"].as_str()), (422, Some("range_too_large")), "{refused}");
+    assert!(refused["message"].as_str().is_some_and(|m| m.contains("runs.max_stats_rows")), "{refused}");
+    let (status, narrowed) = server.get("/v1/runs/wide/stats?from_step=0&to_step=9").await?;
+    assert_eq!((status, narrowed["items"].as_u64()), (200, Some(10)), "{narrowed}");
+    Ok(())
+});

@@ -124,7 +124,7 @@ impl Environment for CodeRepair {
                 "hidden_tests": options.hidden_tests.len(),
                 "max_attempts": options.max_attempts,
             });
-            let episode = RepairEpisode { sandbox, options, attempt: 0 };
+            let episode = RepairEpisode { sandbox, options, attempt: 0, outcome: None };
             Ok(Started { episode: Box::new(episode), observation })
         }
         .boxed()
@@ -153,6 +153,8 @@ struct RepairEpisode {
     sandbox: SandboxCell,
     options: CodeRepairOptions,
     attempt: u32,
+    /// Once done, the status of the final verdict (hidden tests, else visible ones).
+    outcome: Option<Status>,
 }
 
 impl RepairEpisode {
@@ -199,6 +201,7 @@ impl RepairEpisode {
                 "passed": final_verdict.details.get("passed"),
                 "total": final_verdict.details.get("total"),
             });
+            self.outcome = Some(final_verdict.status);
             final_verdict.score - self.options.attempt_penalty * f64::from(self.attempt - 1)
         } else {
             0.0
@@ -302,5 +305,9 @@ impl Episode for RepairEpisode {
 
     fn state(&self) -> Value {
         json!({"attempt": self.attempt, "max_attempts": self.options.max_attempts})
+    }
+
+    fn outcome(&self) -> Option<Status> {
+        self.outcome
     }
 }

@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use referee_core::utoipa::{self, ToSchema};
 use referee_core::{
     Budget, Busy, BusyStatus, Environment, EnvironmentDescription, EnvironmentError, EnvironmentInfo, Episode,
-    InputSchema, Scorer, Started, Step,
+    InputSchema, Scorer, Started, Status, Step,
 };
 use referee_sandbox::{CellOutcome, Execution, Limits, PythonRuntime, PythonSession, Sandbox, Termination};
 use serde::Deserialize;
@@ -251,6 +251,7 @@ impl Environment for PythonTool {
                 fuel_spent: 0,
                 total_fuel,
                 interpreters: 0,
+                outcome: None,
             };
             Ok(Started { episode: Box::new(episode), observation })
         }
@@ -273,6 +274,9 @@ struct ToolEpisode {
     total_fuel: u64,
     /// Interpreters started so far.
     interpreters: u32,
+    /// Once done: the checked answer's status, or `resource_limit` when the cells or the fuel
+    /// ran out; `None` for an unchecked answer.
+    outcome: Option<Status>,
 }
 
 impl std::fmt::Debug for ToolEpisode {
@@ -303,6 +307,7 @@ impl ToolEpisode {
         if self.calls >= self.options.max_calls || fuel_left == 0 {
             let why = if fuel_left == 0 { "the episode's fuel is spent" } else { "no code cells are left" };
             let observation = json!({"error": why, "calls_left": 0});
+            self.outcome = Some(Status::ResourceLimit);
             return Ok(Step { observation, reward: 0.0, done: true });
         }
         let limits = self.limits(self.options.fuel.min(fuel_left));
@@ -374,6 +379,7 @@ impl ToolEpisode {
         let verdict = verdict.into_iter().next().ok_or_else(|| EnvironmentError::Internal("no verdict".into()))?;
         // The session's interpreter is no longer needed.
         self.session = None;
+        self.outcome = Some(verdict.status);
         let observation = json!({
             "checked": true,
             "verifier": check.verifier,
@@ -408,5 +414,9 @@ impl Episode for ToolEpisode {
             "interpreter_alive": self.session.is_some(),
             "interpreters_started": self.interpreters,
         })
+    }
+
+    fn outcome(&self) -> Option<Status> {
+        self.outcome
     }
 }

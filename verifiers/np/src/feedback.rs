@@ -163,7 +163,8 @@ fn start(verifier: Arc<NpVerifier>, options: Value) -> Result<Started, Environme
         "max_turns": options.max_turns,
         "keep_improving": options.keep_improving,
     });
-    let episode = NpEpisode { verifier, input, options, turn: 0, best: None, last: None };
+    let episode =
+        NpEpisode { verifier, input, options, turn: 0, best: None, last: None, outcome: None, best_status: None };
     Ok(Started { episode: Box::new(episode), observation })
 }
 
@@ -179,6 +180,11 @@ struct NpEpisode {
     best: Option<(f64, u32)>,
     /// The score of the last answer.
     last: Option<f64>,
+    /// Once done, the status of the answer the final reward is (the best feasible one, else the
+    /// last).
+    outcome: Option<Status>,
+    /// The status of the best feasible answer so far.
+    best_status: Option<Status>,
 }
 
 impl NpEpisode {
@@ -197,11 +203,15 @@ impl NpEpisode {
         self.last = Some(verdict.score);
         if feasible && self.best.is_none_or(|(best, _)| verdict.score > best) {
             self.best = Some((verdict.score, self.turn));
+            self.best_status = Some(verdict.status);
         }
         let reached = verdict.status == Status::Correct;
         let out_of_turns = self.turn >= self.options.max_turns;
         let done = out_of_turns || (feasible && (!self.options.keep_improving || reached));
         let reward = if done { self.final_reward() } else { 0.0 };
+        if done {
+            self.outcome = Some(self.best_status.unwrap_or(verdict.status));
+        }
         let observation = self.observation(&verdict, feasible, done);
         Ok(Step { observation, reward, done })
     }
@@ -271,5 +281,9 @@ impl Episode for NpEpisode {
             "best": self.best.map(|(score, turn)| json!({"score": score, "turn": turn})),
             "last_score": self.last,
         })
+    }
+
+    fn outcome(&self) -> Option<Status> {
+        self.outcome
     }
 }

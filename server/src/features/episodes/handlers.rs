@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 
 use super::store::StoredEpisode;
 use super::{EpisodeStarted, EpisodeState, EpisodeStep, EpisodeTranscript, Episodes};
+use crate::engine::{RunTag, run_tag};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::json::ApiJson;
@@ -25,6 +26,40 @@ pub struct StartEpisode {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub options: Value,
+    /// The training run the episode is recorded in when it ends (1 to 256 bytes): one item of
+    /// the environment, with the episode's total reward (docs/episodes.md#training-runs).
+    #[schema(min_length = 1, max_length = 256)]
+    pub run: Option<String>,
+    /// The training step (0 when absent).
+    #[serde(default, deserialize_with = "crate::http::score::step")]
+    #[schema(minimum = 0, maximum = 9_007_199_254_740_992_u64)]
+    pub step: Option<u64>,
+    /// The prompt the episode answers (a string, or an integer taken as its decimal text; at
+    /// most 256 bytes): pass rates are kept per prompt.
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 256)]
+    pub prompt_id: Option<Value>,
+    /// The group of rollouts the episode belongs to (a string or an integer).
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 256)]
+    pub group: Option<Value>,
+}
+
+impl StartEpisode {
+    /// The run the episode is recorded in, read as a scored item's run fields are.
+    fn run_tag(&mut self) -> Result<Option<RunTag>, ApiError> {
+        let mut fields = serde_json::Map::new();
+        let step = self.step.map(Value::from);
+        for (name, value) in [
+            ("run", self.run.take().map(Value::String)),
+            ("step", step),
+            ("prompt_id", self.prompt_id.take()),
+            ("group", self.group.take()),
+        ] {
+            if let Some(value) = value {
+                fields.insert(name.to_owned(), value);
+            }
+        }
+        run_tag(&mut fields).map_err(|message| ApiError::invalid("invalid_run", message))
+    }
 }
 
 /// One action.
@@ -123,16 +158,17 @@ pub async fn list_episode_environments(
         (status = 404, description = "No such environment (`unknown_environment`).", body = ErrorBody),
         (status = 413, description = "The body is over the limit.", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
-        (status = 422, description = "The options are not valid for the environment (`invalid_options`).", body = ErrorBody),
+        (status = 422, description = "The options are not valid for the environment (`invalid_options`), or the run fields are not (`invalid_run`: a step, prompt or group without a run, an empty or over-long name).", body = ErrorBody),
         (status = 503, description = "No room for another episode, the environment is unavailable here, or the server is overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
 pub async fn start_episode(
     State(state): State<AppState>,
-    ApiJson(request): ApiJson<StartEpisode>,
+    ApiJson(mut request): ApiJson<StartEpisode>,
 ) -> Result<(StatusCode, axum::Json<EpisodeStarted>), ApiError> {
+    let run = request.run_tag()?;
     let options = if request.options.is_null() { Value::Object(serde_json::Map::new()) } else { request.options };
-    let started = episodes(&state)?.start(&request.environment, options).await?;
+    let started = episodes(&state)?.start(&request.environment, options, run).await?;
     Ok((StatusCode::CREATED, axum::Json(started)))
 }
 

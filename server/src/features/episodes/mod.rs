@@ -8,6 +8,9 @@
 //! Starts and steps run in their own tasks: a client that disconnects mid-step does not cancel
 //! the step, and the episode's state stays whole. The protocol fronts (native REST here, OpenEnv)
 //! are thin adapters over [`Episodes`].
+//!
+//! An episode started with a `run` is recorded in that training run when it ends, as one item of
+//! its environment ([`Ending::status`] says with which status).
 
 pub(crate) mod handlers;
 pub mod openenv;
@@ -18,13 +21,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use referee_core::{Environment, EnvironmentError, Episode};
+use referee_core::{Environment, EnvironmentError, Episode, Status};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use self::settings::EpisodesConfig;
 use self::store::{EpisodeStatus, EpisodeStore, StoredEpisode, StoredStep};
+use crate::engine::RunTag;
+use crate::features::runs::RunRecorder;
 use crate::http::error::{ApiError, Category};
 
 /// How often idle episodes are looked for.
@@ -89,6 +94,10 @@ struct Live {
     turn: u32,
     total_reward: f64,
     last_active: Instant,
+    /// The training run the episode is recorded in when it ends.
+    run: Option<RunTag>,
+    /// The environment's time on the episode so far (its start and steps), in microseconds.
+    busy_us: u64,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Live>>;
@@ -104,6 +113,7 @@ struct Inner {
     retry_after_secs: u32,
     live: Mutex<HashMap<String, Slot>>,
     store: EpisodeStore,
+    runs: Arc<RunRecorder>,
 }
 
 impl std::fmt::Debug for Episodes {
@@ -143,16 +153,26 @@ fn random_replica() -> String {
 }
 
 impl Episodes {
-    /// The episodes of a replica over `store`, starting episodes of `environments`.
+    /// The episodes of a replica over `store`, starting episodes of `environments`; those
+    /// started with a run tag are recorded in `runs` when they end.
     pub fn new(
         environments: &[Arc<dyn Environment>],
         config: EpisodesConfig,
         retry_after_secs: u32,
         store: EpisodeStore,
+        runs: Arc<RunRecorder>,
     ) -> Episodes {
         let environments = environments.iter().map(|e| (e.info().description.id, Arc::clone(e))).collect();
         let replica = config.replica_id.clone().unwrap_or_else(random_replica);
-        Episodes(Arc::new(Inner { environments, replica, config, retry_after_secs, live: Mutex::default(), store }))
+        Episodes(Arc::new(Inner {
+            environments,
+            replica,
+            config,
+            retry_after_secs,
+            live: Mutex::default(),
+            store,
+            runs,
+        }))
     }
 
     /// This replica's name in episode ids.
@@ -173,8 +193,13 @@ impl Episodes {
         self.table().get(id).cloned()
     }
 
-    /// Starts an episode of `environment` from `options`.
-    pub async fn start(&self, environment: &str, options: Value) -> Result<EpisodeStarted, ApiError> {
+    /// Starts an episode of `environment` from `options`, recorded in `run` when it ends.
+    pub async fn start(
+        &self,
+        environment: &str,
+        options: Value,
+        run: Option<RunTag>,
+    ) -> Result<EpisodeStarted, ApiError> {
         let Some((name, env)) = self.environment(environment) else {
             return Err(ApiError::not_found(
                 "unknown_environment",
@@ -212,6 +237,8 @@ impl Episodes {
                 turn: 0,
                 total_reward: 0.0,
                 last_active: Instant::now(),
+                run,
+                busy_us: elapsed_us,
             };
             episodes.table().insert(id.clone(), Arc::new(tokio::sync::Mutex::new(live)));
             metrics::counter!("referee_episodes_started_total", "environment" => name).increment(1);
@@ -254,6 +281,7 @@ impl Episodes {
             let elapsed_us = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
             live.turn += 1;
             live.total_reward += step.reward;
+            live.busy_us = live.busy_us.saturating_add(elapsed_us);
             let ended = if step.done {
                 Some(EpisodeStatus::Done)
             } else if live.turn >= episodes.0.config.max_turns {
@@ -281,9 +309,9 @@ impl Episodes {
                 tracing::error!(episode = %id, turn = live.turn, %error, "cannot record an episode step");
             }
             if let Some(status) = ended {
-                live.episode = None;
+                let outcome = live.episode.take().and_then(|episode| episode.outcome());
                 episodes.table().remove(&id);
-                count_end(live.environment, status);
+                episodes.ended(&live, Ending::of(status, outcome));
             }
             Ok(EpisodeStep {
                 episode_id: id,
@@ -319,7 +347,7 @@ impl Episodes {
             if live.episode.take().is_some() {
                 self.table().remove(id);
                 self.0.store.end(id, EpisodeStatus::Closed).await.map_err(database)?;
-                count_end(live.environment, EpisodeStatus::Closed);
+                self.ended(&live, Ending::Closed);
             }
         } else if replica_of(id).is_some_and(|replica| replica != self.0.replica) {
             return Err(self.not_live(id).await);
@@ -381,13 +409,12 @@ impl Episodes {
                 continue;
             }
             live.episode = None;
-            let environment = live.environment;
             self.table().remove(&id);
+            self.ended(&live, Ending::Expired);
             drop(live);
             if let Err(error) = self.0.store.end(&id, EpisodeStatus::Expired).await {
                 tracing::error!(episode = %id, %error, "cannot record an expired episode");
             }
-            count_end(environment, EpisodeStatus::Expired);
         }
     }
 
@@ -405,6 +432,14 @@ impl Episodes {
         })
     }
 
+    /// Counts an episode's end and records it in its run, if it has one and the ending counts.
+    fn ended(&self, live: &Live, ending: Ending) {
+        count_end(live.environment, ending.episode_status());
+        if let (Some(tag), Some(status)) = (&live.run, ending.status(live.total_reward)) {
+            self.0.runs.record_outcome(tag, live.environment, live.total_reward, status, live.busy_us);
+        }
+    }
+
     /// The environment registered as `id`, with its id.
     pub fn environment(&self, id: &str) -> Option<(&'static str, Arc<dyn Environment>)> {
         self.0.environments.get_key_value(id).map(|(&id, env)| (id, Arc::clone(env)))
@@ -415,6 +450,55 @@ impl Episodes {
         let mut all: Vec<_> = self.0.environments.iter().collect();
         all.sort_by_key(|&(&id, _)| id);
         all.into_iter().map(|(_, env)| Arc::clone(env)).collect()
+    }
+}
+
+/// How an episode ended, with what its run needs to know.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ending {
+    /// The environment said done; with the status of the verdict behind its reward, if any.
+    Done(Option<Status>),
+    /// The server's turn cap (`episodes.max_turns`) ended it.
+    TurnLimit,
+    /// Idle past `episodes.idle_timeout_ms`.
+    Expired,
+    /// The client closed it before it was done.
+    Closed,
+}
+
+impl Ending {
+    fn of(status: EpisodeStatus, outcome: Option<Status>) -> Ending {
+        match status {
+            EpisodeStatus::TurnLimit => Ending::TurnLimit,
+            EpisodeStatus::Expired => Ending::Expired,
+            EpisodeStatus::Closed => Ending::Closed,
+            EpisodeStatus::Done | EpisodeStatus::Live => Ending::Done(outcome),
+        }
+    }
+
+    fn episode_status(self) -> EpisodeStatus {
+        match self {
+            Ending::Done(_) => EpisodeStatus::Done,
+            Ending::TurnLimit => EpisodeStatus::TurnLimit,
+            Ending::Expired => EpisodeStatus::Expired,
+            Ending::Closed => EpisodeStatus::Closed,
+        }
+    }
+
+    /// The status the episode is recorded with in its run: a done episode's verdict status
+    /// (without one, `correct` for a total reward of at least 1, `incorrect` for 0 or less,
+    /// `partial` between); `resource_limit` at the turn cap; `timeout` when it expired. An
+    /// episode the client closed is not recorded: the trainer dropped it.
+    fn status(self, total_reward: f64) -> Option<Status> {
+        match self {
+            Ending::Done(Some(status)) => Some(status),
+            Ending::Done(None) if total_reward >= 1.0 => Some(Status::Correct),
+            Ending::Done(None) if total_reward > 0.0 => Some(Status::Partial),
+            Ending::Done(None) => Some(Status::Incorrect),
+            Ending::TurnLimit => Some(Status::ResourceLimit),
+            Ending::Expired => Some(Status::Timeout),
+            Ending::Closed => None,
+        }
     }
 }
 
@@ -431,6 +515,22 @@ fn unknown(id: &str) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ending_is_recorded_with_the_verdict_else_by_its_reward() {
+        assert_eq!(Ending::Done(Some(Status::Unparseable)).status(0.0), Some(Status::Unparseable));
+        assert_eq!(Ending::Done(Some(Status::Correct)).status(0.8), Some(Status::Correct), "a penalised pass");
+        assert_eq!(Ending::Done(None).status(1.0), Some(Status::Correct));
+        assert_eq!(Ending::Done(None).status(0.25), Some(Status::Partial));
+        assert_eq!(Ending::Done(None).status(0.0), Some(Status::Incorrect));
+        assert_eq!(Ending::Done(None).status(-0.5), Some(Status::Incorrect));
+        assert_eq!(Ending::TurnLimit.status(1.0), Some(Status::ResourceLimit));
+        assert_eq!(Ending::Expired.status(0.0), Some(Status::Timeout));
+        assert_eq!(Ending::Closed.status(1.0), None);
+        for status in [EpisodeStatus::Done, EpisodeStatus::TurnLimit, EpisodeStatus::Expired, EpisodeStatus::Closed] {
+            assert_eq!(Ending::of(status, None).episode_status(), status);
+        }
+    }
 
     #[test]
     fn the_replica_is_read_from_the_id() {

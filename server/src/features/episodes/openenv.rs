@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 
 use super::Episodes;
 use super::handlers::{episodes, schema_json};
+use crate::engine::{RunTag, run_tag};
 use crate::http::AppState;
 use crate::http::error::{ApiError, Category, ErrorBody};
 use crate::http::json::ApiJson;
@@ -169,17 +170,19 @@ pub async fn openenv_schema(
     }))
 }
 
-/// The options of a reset: its data without OpenEnv's own `episode_id` (the server names
-/// episodes).
-fn reset_options(data: Value) -> Value {
+/// A reset's options and run: its data without OpenEnv's own `episode_id` (the server names
+/// episodes), and without the run fields (`run`, `step`, `prompt_id`, `group`), which tag the
+/// episode as `POST /v1/episodes` does.
+fn reset_options(data: Value) -> Result<(Value, Option<RunTag>), ApiError> {
     match data {
         Value::Object(mut map) => {
             map.remove("episode_id");
-            Value::Object(map)
+            let run = run_tag(&mut map).map_err(|message| ApiError::invalid("invalid_run", message))?;
+            Ok((Value::Object(map), run))
         }
-        Value::Null => Value::Object(Map::new()),
+        Value::Null => Ok((Value::Object(Map::new()), None)),
         // Not options: the environment refuses them, saying why.
-        other @ (Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_)) => other,
+        other @ (Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_)) => Ok((other, None)),
     }
 }
 
@@ -194,14 +197,14 @@ async fn close_quietly(episodes: &Episodes, id: &str) {
 /// (OpenEnv's stateless reset; sessions are WebSocket connections).
 #[utoipa::path(post, path = "/openenv/{environment}/reset", tag = "episodes",
     params(("environment" = String, Path, description = "The environment's id.")),
-    request_body(content = Object, description = "The environment's options (OpenEnv's `seed` and other keyword arguments); `episode_id` is ignored."),
+    request_body(content = Object, description = "The environment's options (OpenEnv's `seed` and other keyword arguments); `episode_id` is ignored, and the run fields (`run`, `step`, `prompt_id`, `group`) are checked, though this stateless episode is closed at once and never recorded in a run."),
     responses(
         (status = 200, description = "The first observation.", body = OpenEnvResult),
         (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
         (status = 404, description = "No such environment (`unknown_environment`).", body = ErrorBody),
         (status = 415, description = "The body is not declared as JSON.", body = ErrorBody),
-        (status = 422, description = "The options are not valid for the environment (`invalid_options`).", body = ErrorBody),
+        (status = 422, description = "The options are not valid for the environment (`invalid_options`), or the run fields are not (`invalid_run`).", body = ErrorBody),
         (status = 503, description = "No room, or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
@@ -211,7 +214,8 @@ pub async fn openenv_reset(
     ApiJson(body): ApiJson<Value>,
 ) -> Result<axum::Json<OpenEnvResult>, ApiError> {
     let (episodes, id, _) = environment(&state, &id)?;
-    let started = episodes.start(id, reset_options(body)).await?;
+    let (options, run) = reset_options(body)?;
+    let started = episodes.start(id, options, run).await?;
     close_quietly(&episodes, &started.episode_id).await;
     Ok(axum::Json(OpenEnvResult { observation: started.observation, reward: Some(0.0), done: false }))
 }
@@ -237,7 +241,7 @@ pub async fn openenv_step(
     ApiJson(request): ApiJson<OpenEnvStepRequest>,
 ) -> Result<axum::Json<OpenEnvResult>, ApiError> {
     let (episodes, id, _) = environment(&state, &id)?;
-    let started = episodes.start(id, Value::Object(Map::new())).await?;
+    let started = episodes.start(id, Value::Object(Map::new()), None).await?;
     let step = episodes.step(&started.episode_id, request.action).await;
     close_quietly(&episodes, &started.episode_id).await;
     let step = step?;
@@ -322,7 +326,11 @@ impl Session {
         if let Some(previous) = self.episode.take() {
             close_quietly(&self.episodes, &previous).await;
         }
-        match self.episodes.start(self.environment, reset_options(data)).await {
+        let started = match reset_options(data) {
+            Ok((options, run)) => self.episodes.start(self.environment, options, run).await,
+            Err(error) => Err(error),
+        };
+        match started {
             Ok(started) => {
                 self.episode = Some(started.episode_id);
                 json!({"type": "observation", "data": {"observation": started.observation, "reward": 0.0, "done": false}})
@@ -335,7 +343,7 @@ impl Session {
         // As an OpenEnv environment exists from the connection's start, a step before any reset
         // acts in a fresh episode with the environment's default options.
         if self.episode.is_none() {
-            match self.episodes.start(self.environment, Value::Object(Map::new())).await {
+            match self.episodes.start(self.environment, Value::Object(Map::new()), None).await {
                 Ok(started) => self.episode = Some(started.episode_id),
                 Err(error) => return api_error_frame(&error),
             }

@@ -314,7 +314,7 @@ pub struct StepRange {
         (status = 200, description = "The statistics.", body = RunStats),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
         (status = 404, description = "No item of this run has been recorded (code `unknown_run`).", body = ErrorBody),
-        (status = 422, description = "The range is invalid, or holds more items than `runs.max_stats_items` (code `range_too_large`).", body = ErrorBody),
+        (status = 422, description = "The range is invalid, or is stored in more rows than `runs.max_stats_rows` (code `range_too_large`).", body = ErrorBody),
         (status = 503, description = "Starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
@@ -329,13 +329,14 @@ pub async fn stats(
     let summary = recorder.store().get(&run).await.map_err(storage_error)?.ok_or_else(|| unknown_run(&run))?;
     let (from_step, to_step) = (int64("from_step", range.from_step)?, int64("to_step", range.to_step)?);
     let (from, to) = (step_or(from_step, summary.first_step), step_or(to_step, summary.last_step));
-    let count = recorder.store().count_items(&run, from, to).await.map_err(storage_error)?;
-    let cap = recorder.config().max_stats_items;
+    let count = recorder.store().count_rows(&run, from, to).await.map_err(storage_error)?;
+    let cap = recorder.config().max_stats_rows;
     if u64::try_from(count).unwrap_or(0) > cap {
         return Err(ApiError::invalid(
             "range_too_large",
             format!(
-                "steps {from} to {to} hold {count} items, over the limit of {cap}; narrow the range with from_step and to_step"
+                "steps {from} to {to} are stored in {count} rows, over the limit of {cap} (runs.max_stats_rows); \
+                 narrow the range with from_step and to_step"
             ),
         ));
     }

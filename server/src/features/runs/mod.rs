@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use referee_core::Budget;
+use referee_core::{Budget, Status};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -121,6 +121,21 @@ impl RunRecorder {
         }
         if dropped_samples > 0 {
             metrics::counter!("referee_runs_dropped_samples_total").increment(dropped_samples as u64);
+        }
+    }
+
+    /// Records one outcome judged outside the scoring pipeline (an episode's end) under `tag`:
+    /// `verifier` names what judged it in the run's statistics.
+    pub fn record_outcome(&self, tag: &RunTag, verifier: &'static str, score: f64, status: Status, latency_us: u64) {
+        if !self.config.enabled {
+            return;
+        }
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let detailed = pending.detailed < self.config.max_pending_items;
+        pending.add(tag, verifier, score, status, latency_us, detailed);
+        drop(pending);
+        if !detailed {
+            metrics::counter!("referee_runs_dropped_items_total").increment(1);
         }
     }
 

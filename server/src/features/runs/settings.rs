@@ -15,9 +15,14 @@ pub struct RunsConfig {
     /// fail); beyond it, further items' statistics are dropped (counted in
     /// `referee_runs_dropped_items_total`) while their pass-rate counts are still kept.
     pub max_pending_items: usize,
-    /// Most items one `GET /v1/runs/{run}/stats` reads; a wider step range is refused with the
-    /// count, to be narrowed with `from_step` and `to_step`.
-    pub max_stats_items: u64,
+    /// Most stored rows one `GET /v1/runs/{run}/stats` reads (the aggregates it is computed
+    /// from: a row per step, verifier and distinct score and status, per latency bucket, per
+    /// group and per prompt); a wider step range is refused with the count, to be narrowed with
+    /// `from_step` and `to_step`. Items with a discrete reward cost a few rows per step however
+    /// many they are, so a run without steps (all at step 0) is read whole. Read as well under
+    /// its former name, `max_stats_items`.
+    #[serde(alias = "max_stats_items")]
+    pub max_stats_rows: u64,
     /// Bootstrap resamples behind the intervals of `GET /v1/runs/{run}/stats` (fewer for very
     /// large ranges, stated in the response).
     pub bootstrap_resamples: usize,
@@ -63,7 +68,7 @@ impl Default for RunsConfig {
             enabled: true,
             flush_interval_ms: 500,
             max_pending_items: 200_000,
-            max_stats_items: 2_000_000,
+            max_stats_rows: 2_000_000,
             bootstrap_resamples: 2000,
             samples: SampleConfig::default(),
         }
@@ -73,9 +78,9 @@ impl Default for RunsConfig {
 impl RunsConfig {
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
-        if self.flush_interval_ms == 0 || self.max_pending_items == 0 || self.max_stats_items == 0 {
+        if self.flush_interval_ms == 0 || self.max_pending_items == 0 || self.max_stats_rows == 0 {
             return Err(
-                "runs.flush_interval_ms, runs.max_pending_items and runs.max_stats_items must be at least 1".to_owned()
+                "runs.flush_interval_ms, runs.max_pending_items and runs.max_stats_rows must be at least 1".to_owned()
             );
         }
         if !(100..=100_000).contains(&self.bootstrap_resamples) {

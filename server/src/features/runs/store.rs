@@ -505,10 +505,13 @@ impl RunStore {
             .collect()
     }
 
-    /// Items of a run from `from` to `to` (steps, inclusive) whose statistics were recorded.
-    pub async fn count_items(&self, run: &str, from: i64, to: i64) -> Result<i64, sqlx::Error> {
+    /// The stored rows the statistics of a run from `from` to `to` (steps, inclusive) are read from.
+    pub async fn count_rows(&self, run: &str, from: i64, to: i64) -> Result<i64, sqlx::Error> {
         sqlx::query(
-            "SELECT CAST(COALESCE(SUM(items), 0) AS BIGINT) FROM run_scores WHERE run = $1 AND step >= $2 AND step <= $3",
+            "SELECT CAST((SELECT COUNT(*) FROM run_scores WHERE run = $1 AND step >= $2 AND step <= $3) \
+             + (SELECT COUNT(*) FROM run_latencies WHERE run = $1 AND step >= $2 AND step <= $3) \
+             + (SELECT COUNT(*) FROM run_groups WHERE run = $1 AND step >= $2 AND step <= $3) \
+             + (SELECT COUNT(*) FROM run_prompts WHERE run = $1 AND step >= $2 AND step <= $3) AS BIGINT)",
         )
         .bind(run)
         .bind(from)
