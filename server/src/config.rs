@@ -326,6 +326,13 @@ impl Config {
                     .to_owned()
             });
         }
+        if self.runs.max_stats_items.is_some() {
+            notes.push(
+                "runs.max_stats_items (REFEREE__RUNS__MAX_STATS_ITEMS) is deprecated and ignored: statistics are \
+                 capped by the stored rows they read, runs.max_stats_rows (REFEREE__RUNS__MAX_STATS_ROWS)"
+                    .to_owned(),
+            );
+        }
         notes
     }
 
@@ -335,6 +342,7 @@ impl Config {
         let mut shown = self.clone();
         shown.sandbox.runtimes_dir = self.runtimes_dir().map(Path::to_path_buf);
         shown.code.runtimes_dir = None;
+        shown.runs.max_stats_items = None;
         shown.auth.api_keys = shown.auth.api_keys.iter().map(|k| crate::http::auth::digest_form(k)).collect();
         for table in &mut shown.auth.keys {
             if let Some(key) = table.key.take() {
@@ -388,6 +396,19 @@ mod tests {
         let err = Config::load_with_env(Some(&file), &Overrides::default(), no_env()).err().map(|e| e.to_string());
         let err = err.unwrap_or_default();
         assert!(err.contains("max_conections"), "{err}");
+    }
+
+    #[test]
+    fn a_deprecated_key_loads_with_a_note() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("referee.toml");
+        std::fs::write(&file, "[runs]\nmax_stats_items = 25\n").unwrap_or_else(|e| panic!("{e}"));
+        let config =
+            Config::load_with_env(Some(&file), &Overrides::default(), no_env()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.runs.max_stats_rows, RunsConfig::default().max_stats_rows);
+        let notes = config.deprecations();
+        assert!(notes.iter().any(|note| note.contains("runs.max_stats_rows")), "{notes:?}");
+        assert!(config.to_toml().starts_with("# runs.max_stats_items"), "{}", config.to_toml());
     }
 
     #[test]

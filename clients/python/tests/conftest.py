@@ -56,9 +56,10 @@ class Server:
                 except OSError:
                     pass
             time.sleep(0.05)
-        self.stop()
         self._log.seek(0)
-        raise RuntimeError("the server did not become ready:\n" + self._log.read())
+        log = self._log.read()
+        self.stop()
+        raise RuntimeError("the server did not become ready:\n" + log)
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -19,10 +19,12 @@ pub struct RunsConfig {
     /// from: a row per step, verifier and distinct score and status, per latency bucket, per
     /// group and per prompt); a wider step range is refused with the count, to be narrowed with
     /// `from_step` and `to_step`. Items with a discrete reward cost a few rows per step however
-    /// many they are, so a run without steps (all at step 0) is read whole. Read as well under
-    /// its former name, `max_stats_items`.
-    #[serde(alias = "max_stats_items")]
+    /// many they are, so a run without steps (all at step 0) is read whole.
     pub max_stats_rows: u64,
+    /// The former cap, on items rather than rows: no longer read, and reported as deprecated
+    /// when set (a number of items does not translate into a number of rows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_stats_items: Option<u64>,
     /// Bootstrap resamples behind the intervals of `GET /v1/runs/{run}/stats` (fewer for very
     /// large ranges, stated in the response).
     pub bootstrap_resamples: usize,
@@ -69,6 +71,7 @@ impl Default for RunsConfig {
             flush_interval_ms: 500,
             max_pending_items: 200_000,
             max_stats_rows: 2_000_000,
+            max_stats_items: None,
             bootstrap_resamples: 2000,
             samples: SampleConfig::default(),
         }
