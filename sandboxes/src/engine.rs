@@ -145,7 +145,7 @@ impl Drop for Workers {
 }
 
 /// Ticks the engine's epoch until the engine is dropped.
-fn start_ticker(engine: &Engine) -> Result<(), SandboxError> {
+pub(crate) fn start_ticker(engine: &Engine) -> Result<(), SandboxError> {
     let ticker = engine.weak();
     std::thread::Builder::new()
         .name("referee-epoch".into())
@@ -228,7 +228,7 @@ impl Host {
         runtimes_dir: &Path,
         wasm: &Path,
     ) -> Result<Component, SandboxError> {
-        self.load_precompiled(name, runtimes_dir, wasm)
+        load_precompiled(&self.engine, name, runtimes_dir, wasm)
     }
 
     /// Loads a core module from `wasm` like [`Host::load_component`] loads a component.
@@ -238,58 +238,78 @@ impl Host {
         runtimes_dir: &Path,
         wasm: &Path,
     ) -> Result<Module, SandboxError> {
-        self.load_precompiled(name, runtimes_dir, wasm)
-    }
-
-    fn load_precompiled<T: Precompiled>(
-        &self,
-        name: &'static str,
-        runtimes_dir: &Path,
-        wasm: &Path,
-    ) -> Result<T, SandboxError> {
-        let bytes = std::fs::read(wasm).map_err(|error| SandboxError::Unavailable {
-            runtime: name,
-            lack: Lack::RuntimeUnreadable { path: wasm.to_owned(), source: Arc::new(error) },
-        })?;
-        let mut engine_hash = DefaultHasher::new();
-        self.engine.precompile_compatibility_hash().hash(&mut engine_hash);
-        let mut key = Sha256::new();
-        key.update(&bytes);
-        key.update(wasmtime_version().as_bytes());
-        key.update(engine_hash.finish().to_le_bytes());
-        let key = hex::encode(&key.finalize()[..KEY_HEX_DIGITS / 2]);
-        let dir = runtimes_dir.join("precompiled");
-        let artefact = dir.join(artefact_name(name, &key));
-        let pruned = prune_stale_artefacts(&dir, name, &key);
-        if pruned > 0 {
-            tracing::info!(runtime = name, pruned, dir = %dir.display(), "deleted stale precompiled artefacts");
-        }
-        if !artefact.exists() {
-            tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
-            let compiled = T::precompile(&self.engine, &bytes).map_err(|e| compile_error(wasm, e))?;
-            let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
-            let stored = std::fs::create_dir_all(&dir)
-                .and_then(|()| std::fs::write(&partial, &compiled))
-                .and_then(|()| std::fs::rename(&partial, &artefact));
-            if let Err(error) = stored {
-                // A read-only runtimes folder (an image's): compile in memory on every start.
-                tracing::warn!(
-                    runtime = name,
-                    dir = %dir.display(),
-                    %error,
-                    "cannot keep the precompiled runtime; it is compiled again at every start"
-                );
-                let _ = std::fs::remove_file(&partial);
-                return T::compile(&self.engine, &bytes).map_err(|e| compile_error(wasm, e));
-            }
-        }
-        T::deserialize(&self.engine, &artefact)
-            .map_err(|e| SandboxError::Artefact { path: artefact.clone(), source: wasmtime_cause(e) })
+        load_precompiled(&self.engine, name, runtimes_dir, wasm)
     }
 }
 
-/// What [`Host::load_precompiled`] loads: a component or a core module.
-trait Precompiled: Sized {
+/// Loads a component or a core module for `engine` from `wasm`, through a precompiled artefact
+/// kept in `runtimes_dir/precompiled` (see [`Host::load_component`]).
+pub(crate) fn load_precompiled<T: Precompiled>(
+    engine: &Engine,
+    name: &'static str,
+    runtimes_dir: &Path,
+    wasm: &Path,
+) -> Result<T, SandboxError> {
+    let bytes = std::fs::read(wasm).map_err(|error| SandboxError::Unavailable {
+        runtime: name,
+        lack: Lack::RuntimeUnreadable { path: wasm.to_owned(), source: Arc::new(error) },
+    })?;
+    let mut engine_hash = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut engine_hash);
+    let mut key = Sha256::new();
+    key.update(&bytes);
+    key.update(wasmtime_version().as_bytes());
+    key.update(engine_hash.finish().to_le_bytes());
+    let key = hex::encode(&key.finalize()[..KEY_HEX_DIGITS / 2]);
+    let dir = runtimes_dir.join("precompiled");
+    let artefact = dir.join(artefact_name(name, &key));
+    let pruned = prune_stale_artefacts(&dir, name, &key);
+    if pruned > 0 {
+        tracing::info!(runtime = name, pruned, dir = %dir.display(), "deleted stale precompiled artefacts");
+    }
+    // Processes sharing the runtimes folder (a test suite's servers, replicas on one volume)
+    // compile a runtime once: the first takes the lock and compiles, the others wait for it and
+    // load what it wrote. Without a writable folder there is no lock, and each compiles.
+    let _lock = (!artefact.exists()).then(|| lock_for(&dir, name)).flatten();
+    if !artefact.exists() {
+        tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
+        let compiled = T::precompile(engine, &bytes).map_err(|e| compile_error(wasm, e))?;
+        let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
+        let stored = std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&partial, &compiled))
+            .and_then(|()| std::fs::rename(&partial, &artefact));
+        if let Err(error) = stored {
+            // A read-only runtimes folder (an image's): compile in memory on every start.
+            tracing::warn!(
+                runtime = name,
+                dir = %dir.display(),
+                %error,
+                "cannot keep the precompiled runtime; it is compiled again at every start"
+            );
+            let _ = std::fs::remove_file(&partial);
+            return T::compile(engine, &bytes).map_err(|e| compile_error(wasm, e));
+        }
+    }
+    T::deserialize(engine, &artefact)
+        .map_err(|e| SandboxError::Artefact { path: artefact.clone(), source: wasmtime_cause(e) })
+}
+
+/// An exclusive lock on `<dir>/<name>.lock`, held while it lives; `None` when the folder is not
+/// writable or the system has no such locks.
+fn lock_for(dir: &Path, name: &str) -> Option<std::fs::File> {
+    std::fs::create_dir_all(dir).ok()?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!("{name}.lock")))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
+}
+
+/// What [`load_precompiled`] loads: a component or a core module.
+pub(crate) trait Precompiled: Sized {
     fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>>;
     fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self>;
     /// Loads an artefact `precompile` wrote.
@@ -441,9 +461,15 @@ fn pooling_config(runs: usize) -> PoolingAllocationConfig {
     pool
 }
 
-fn engine_config() -> Config {
+/// The engine configuration of every guest: fuel, epochs, copy-on-write memory images, the
+/// stack sizes. The GC support wasmtime is built with (for Yosys's exceptions, see
+/// [`crate::YosysRuntime`]) stays off here: a pooled engine with it would reserve a GC heap slot
+/// per instance, and no other guest needs it.
+pub(crate) fn engine_config() -> Config {
     let mut config = Config::new();
     config
+        .gc_support(false)
+        .wasm_exceptions(false)
         .consume_fuel(true)
         .epoch_interruption(true)
         .memory_init_cow(true)

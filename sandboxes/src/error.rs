@@ -100,7 +100,7 @@ pub enum SandboxError {
     /// judged here until it is fixed. The set-up is tried again after a backoff.
     #[error("the {runtime} runtime is unavailable")]
     Unavailable {
-        /// The language: `python`, `javascript`, `c`, `cpp`, `rust` or `go`.
+        /// The language: `python`, `javascript`, `c`, `cpp`, `rust` or `go`; or `yosys`.
         runtime: &'static str,
         #[source]
         lack: Lack,
@@ -136,6 +136,12 @@ pub enum SandboxError {
     /// A run's store could not be given its fuel.
     #[error("cannot set up the sandbox: cannot set the run's fuel")]
     Fuel { source: Cause },
+    /// A run's scratch folder (the files a Yosys run reads) could not be made or written.
+    #[error("cannot set up the sandbox: cannot write a run's files")]
+    Scratch { source: Arc<std::io::Error> },
+    /// A folder could not be mounted into a guest.
+    #[error("cannot set up the sandbox: cannot mount {} into the guest", path.display())]
+    Preopen { path: PathBuf, source: Cause },
     /// A guest could not be instantiated.
     #[error("cannot instantiate the guest")]
     Instantiate { source: Cause },

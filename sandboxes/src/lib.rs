@@ -3,7 +3,7 @@
 //! A [`Sandbox`]'s wasmtime [`Engine`](wasmtime::Engine) runs untrusted programs inside guest
 //! runtimes: CPython compiled to a WASI component ([`PythonRuntime`]), QuickJS-NG as a WASI
 //! reactor module ([`JavaScriptRuntime`]) and C, C++, Rust and Go programs compiled to WASI
-//! preview-1 core modules. Every run gets a fresh `Store` with:
+//! preview-1 core modules; and Yosys ([`YosysRuntime`]), which checks Verilog designs. Every run gets a fresh `Store` with:
 //!
 //! - a memory cap enforced by a `ResourceLimiter`;
 //! - stdin from memory, stdout and stderr into capped memory buffers;
@@ -29,6 +29,7 @@ mod run;
 mod sandbox;
 mod session;
 mod setup;
+mod yosys;
 
 pub use engine::{Allocation, DEFAULT_SESSIONS, Host, MAX_GUEST_MEMORY, SandboxConfig};
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
@@ -44,3 +45,4 @@ pub use setup::{
 };
 /// A compiled C or C++ program.
 pub use wasmtime::Module;
+pub use yosys::{YOSYS_VERSION, YOSYS_WASM, YOSYS_WORK_DIR, YosysRuntime};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::engine::{Allocation, Host, SandboxConfig};
 use crate::native::NativeLanguage;
 use crate::setup::{Availability, GuestLanguage, Retrying};
-use crate::{JavaScriptRuntime, NativeRuntime, PythonRuntime, SandboxError};
+use crate::{JavaScriptRuntime, NativeRuntime, PythonRuntime, SandboxError, YosysRuntime};
 
 /// A wasmtime host and the runtimes loaded in it. Its owner makes one and shares it (an
 /// `Arc<Sandbox>`); the runtimes are set up on first use.
@@ -18,6 +18,7 @@ pub struct Sandbox {
     python: Retrying<PythonRuntime>,
     javascript: Retrying<JavaScriptRuntime>,
     native: Retrying<NativeRuntime>,
+    yosys: Retrying<YosysRuntime>,
     /// Whether clang compiles and links a small C, and a small C++, program here, rustc a
     /// small Rust program and the Go toolchain a small Go package with a test.
     c_toolchain: Retrying<()>,
@@ -40,6 +41,7 @@ impl Sandbox {
             python: Retrying::new(backoff),
             javascript: Retrying::new(backoff),
             native: Retrying::new(backoff),
+            yosys: Retrying::new(backoff),
             c_toolchain: Retrying::new(backoff),
             cpp_toolchain: Retrying::new(backoff),
             rust_toolchain: Retrying::new(backoff),
@@ -71,6 +73,24 @@ impl Sandbox {
             log_setup(GuestLanguage::JavaScript, &loaded);
             loaded
         })
+    }
+
+    /// Yosys, loaded (and precompiled if needed: minutes, once) on first use, retried like
+    /// [`Sandbox::python`] (blocking).
+    pub fn yosys(&self) -> Result<Arc<YosysRuntime>, SandboxError> {
+        self.yosys.get_or_try(|| {
+            let loaded = YosysRuntime::load(&self.host);
+            match &loaded {
+                Ok(_) => tracing::info!("yosys runtime available"),
+                Err(error) => tracing::warn!(reason = %error.reason(), fix = %error.fix(), "yosys runtime unavailable"),
+            }
+            loaded
+        })
+    }
+
+    /// What the last set-up of Yosys found, without trying again.
+    pub fn yosys_availability(&self) -> Availability {
+        self.yosys.availability()
     }
 
     /// The runtime of compiled languages (C, C++, Rust, Go). It does not check the toolchain: see

@@ -62,11 +62,12 @@ impl Registry {
     /// the scorers before it; `grounding` checks answers with the scorers before it and `rubric`;
     /// `process` scores steps with `judge` or with the scorers before `rubric`;
     /// `code` is the configured code
-    /// verifier, on the server's sandbox, and `code-tests` shares its sandbox and queue; `rlpr` scores with its source when an item sends no
+    /// verifier, on the server's sandbox, and `code-tests` and `verilog` share its sandbox and queue; `rlpr` scores with its source when an item sends no
     /// log-probs.
     pub fn builtin_with(judge: JudgeClient, backing: Backing, code: CodeVerifier, rlpr: RlprModel) -> Registry {
         let languages = code.clone();
         let code_tests = code.tests_verifier();
+        let verilog = code.verilog_verifier();
         let scorers = vec![
             Scorer::verifier(ExactMatch),
             Scorer::verifier(RegexMatch),
@@ -76,6 +77,7 @@ impl Registry {
             Scorer::reward_model(rlpr),
             Scorer::reward_model(code),
             Scorer::reward_model(code_tests),
+            Scorer::reward_model(verilog),
         ];
         let process = Scorer::reward_model(ProcessScorer::new(&scorers, judge.clone()));
         let rubric = Scorer::reward_model(RubricScorer::new(VerifierSet::new(&scorers), judge, backing));

@@ -181,23 +181,31 @@ impl From<&LanguageStatus> for LanguageAvailability {
 }
 
 /// The availability of the verifier `id` of `registry`: per language for `code` and
-/// `code-tests`, which share a sandbox (what the last set-up of each found in it), available for
-/// every other one. Reading it starts, in
+/// `code-tests`, which share a sandbox (what the last set-up of each found in it), Yosys's for
+/// `verilog`, available for every other one. Reading it starts, in
 /// the background, a new set-up of a language whose backoff has run out, so the report catches
 /// up with a host that was fixed.
 pub fn availability_of(registry: &Registry, id: &str) -> VerifierAvailability {
-    // Only `code` and `code-tests` run programs; a registry built without the code verifier
-    // reports none.
-    let Some(code) = registry.code().filter(|_| id == "code" || id == referee_code::CODE_TESTS_ID) else {
+    // Only `code`, `code-tests` and `verilog` run programs; a registry built without the code
+    // verifier reports none.
+    let runs_programs = ["code", referee_code::CODE_TESTS_ID, referee_code::VERILOG_ID];
+    let Some(code) = registry.code().filter(|_| runs_programs.contains(&id)) else {
         return VerifierAvailability { available: true, languages: Vec::new() };
     };
-    let statuses = code.availability();
+    let verilog = id == referee_code::VERILOG_ID;
+    let statuses = if verilog { vec![code.verilog_availability()] } else { code.availability() };
     let due = statuses
         .iter()
         .any(|s| matches!(s.availability, Availability::Unavailable { retry_in, .. } if retry_in.is_zero()));
     if due && tokio::runtime::Handle::try_current().is_ok() {
         let code = code.clone();
-        tokio::task::spawn_blocking(move || code.check_languages());
+        tokio::task::spawn_blocking(move || {
+            if verilog {
+                let _ = code.check_verilog();
+            } else {
+                let _ = code.check_languages();
+            }
+        });
     }
     let languages: Vec<LanguageAvailability> = statuses.iter().map(LanguageAvailability::from).collect();
     let available = languages.iter().any(|l| l.status != LanguageState::Unavailable);

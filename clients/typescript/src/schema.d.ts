@@ -3707,7 +3707,7 @@ export interface components {
             edges: number[];
         };
         /** @description One item to score: the verifier that judges it and that verifier's input. */
-        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["CodeTestsScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
+        ScoreItem: components["schemas"]["ExactMatchScoreItem"] | components["schemas"]["RegexMatchScoreItem"] | components["schemas"]["MultipleChoiceScoreItem"] | components["schemas"]["MathScoreItem"] | components["schemas"]["NpScoreItem"] | components["schemas"]["RlprScoreItem"] | components["schemas"]["CodeScoreItem"] | components["schemas"]["CodeTestsScoreItem"] | components["schemas"]["VerilogScoreItem"] | components["schemas"]["RubricScoreItem"] | components["schemas"]["CompositeScoreItem"] | components["schemas"]["GroundingScoreItem"] | components["schemas"]["ProcessScoreItem"];
         /** @description Five quantiles of a distribution. */
         ScoreQuantiles: {
             /** Format: double */
@@ -4254,6 +4254,77 @@ export interface components {
             /** Format: int64 */
             successes: number;
             verifier: string;
+        };
+        /**
+         * @description A model's Verilog design and the golden reference it must be equivalent to.
+         *
+         *     Both are read as SystemVerilog (Yosys's `read_verilog -sv`). The designs' top modules may have
+         *     different names (`RefModule` and `TopModule`, say) but must have the same ports: names,
+         *     directions and widths.
+         */
+        VerilogInput: {
+            /** @description The candidate's top module; by default the module no other module instantiates. */
+            candidate_top?: string | null;
+            /**
+             * Format: int32
+             * @description How many cycles a sequential proof may look at: the longest induction tried and, when
+             *     induction does not close, the bound of the proof. 1 to 200; default 20.
+             */
+            cycles?: number | null;
+            /** @description The candidate design's source. Exactly one of `program` and `response`. */
+            program?: string | null;
+            /** @description The golden reference design. */
+            reference: string;
+            /**
+             * @description The reset input, held active during the first cycle (whose outputs are not compared);
+             *     `""` for none. By default the reference's input named `reset`, `rst`, `areset`, `arst`,
+             *     `reset_n`, `resetn`, `rst_n`, `rstn`, `areset_n`, `aresetn`, `arst_n` or `arstn`, if it has one.
+             */
+            reset?: string | null;
+            /** @description Whether the reset is active low; by default true for the names ending in `n` above. */
+            reset_active_low?: boolean | null;
+            /**
+             * @description A full model response: the last fenced code block is the design (text before a closing
+             *     `</think>` is ignored); without a fenced block, the text from the first `module` to the
+             *     last `endmodule`.
+             */
+            response?: string | null;
+            /** @description The reference's top module; by default the module no other module instantiates. */
+            top?: string | null;
+        };
+        /** @description An item for `verilog`. Checks a model's Verilog module (given, or the last fenced block of a response) against a golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational designs, temporal induction or a bounded proof over N cycles from reset for sequential ones. Score 1 when equivalent; 0 with the verdict (counterexample with its input trace, syntax_error, port_mismatch) otherwise. */
+        VerilogScoreItem: {
+            /**
+             * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items
+             *     without one are grouped by `prompt_id` within their step.
+             */
+            group?: string | null;
+            /** @description Echoed in the result, to match results with items. */
+            id?: string | null;
+            input: components["schemas"]["VerilogInput"];
+            /** @description A task or data-source label that selects a noise model. */
+            label?: string | null;
+            /**
+             * @description The prompt the response answers (a string, or an integer taken as its decimal text; at
+             *     most 256 bytes): pass rates are kept per prompt.
+             */
+            prompt_id?: string | null;
+            /**
+             * @description The training run the item belongs to (1 to 256 bytes); the request's `run` when absent.
+             *     Items with a `run` feed `GET /v1/runs/{run}/stats`; with a `prompt_id`, the run's
+             *     per-prompt pass rates. Items without one are not recorded.
+             */
+            run?: string | null;
+            /**
+             * Format: int64
+             * @description The training step (0 when absent; the request's `step` for items of the request's run).
+             */
+            step?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            verifier: "verilog";
         };
         /** @description One version of a rubric in its history. */
         VersionSummary: {

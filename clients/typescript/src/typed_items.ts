@@ -73,4 +73,4 @@ export const unknownFormat: ScoreRequest = {
 };
 
 /** The verifier ids are a closed set. */
-export const verifierIds: VerifierId[] = ["math", "code", "code-tests", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice", "composite", "grounding", "process"];
+export const verifierIds: VerifierId[] = ["math", "code", "code-tests", "np", "rubric", "rlpr", "exact-match", "regex-match", "multiple-choice", "composite", "grounding", "process", "verilog"];

@@ -28,3 +28,4 @@ mod rubric_docs;
 mod runs;
 mod scoring_log;
 mod upgrades;
+mod verilog_http;

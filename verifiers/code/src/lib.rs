@@ -1,5 +1,6 @@
 //! The `code` verifier: runs model-written programs against tests in Referee's WebAssembly
-//! sandbox.
+//! sandbox. The crate also holds the verifiers and environments on the same sandbox:
+//! `code-tests`, `code-repair`, `python-tool` and `verilog` (Yosys's equivalence check).
 //!
 //! All tests of an item are judged in one request. Standard-input tests get a fresh instance
 //! each; function-call tests and HumanEval-style checks run in one instance per item. Budgets are
@@ -19,6 +20,7 @@ mod repair;
 mod sandbox;
 mod suite;
 mod tool;
+mod verilog;
 
 #[cfg(test)]
 mod tests;
@@ -41,6 +43,7 @@ pub use suite::{
     SuiteReward,
 };
 pub use tool::{AnswerCheck, MAX_CALLS, PYTHON_TOOL_ID, PythonTool, PythonToolAction, PythonToolOptions};
+pub use verilog::{MAX_CYCLES, VERILOG_ID, VerilogInput, VerilogVerifier};
 
 use std::sync::Arc;
 

@@ -294,6 +294,9 @@ from .verifier_step import VerifierStep
 from .verifier_step_statuses import VerifierStepStatuses
 from .verifier_summary import VerifierSummary
 from .verifier_totals import VerifierTotals
+from .verilog_input import VerilogInput
+from .verilog_score_item import VerilogScoreItem
+from .verilog_score_item_verifier import VerilogScoreItemVerifier
 from .version_summary import VersionSummary
 
 __all__ = (
@@ -591,5 +594,8 @@ __all__ = (
     "VerifierStepStatuses",
     "VerifierSummary",
     "VerifierTotals",
+    "VerilogInput",
+    "VerilogScoreItem",
+    "VerilogScoreItemVerifier",
     "VersionSummary",
 )

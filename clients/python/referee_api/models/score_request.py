@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..models.regex_match_score_item import RegexMatchScoreItem
     from ..models.rlpr_score_item import RlprScoreItem
     from ..models.rubric_score_item import RubricScoreItem
+    from ..models.verilog_score_item import VerilogScoreItem
 
 
 T = TypeVar("T", bound="ScoreRequest")
@@ -37,9 +38,9 @@ class ScoreRequest:
         Attributes:
             items (list[CodeScoreItem | CodeTestsScoreItem | CompositeScoreItem | ExactMatchScoreItem | GroundingScoreItem |
                 MathScoreItem | MultipleChoiceScoreItem | NpScoreItem | ProcessScoreItem | RegexMatchScoreItem | RlprScoreItem |
-                RubricScoreItem]): The items, answered in the same order. An item that does not match its schema (an unknown
-                verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in its place; it never
-                fails the request.
+                RubricScoreItem | VerilogScoreItem]): The items, answered in the same order. An item that does not match its
+                schema (an unknown verifier, a missing or misspelled field) is answered with its own `invalid_input` result, in
+                its place; it never fails the request.
             correction (Correction | Unset): Whether a scored item's `score` is replaced by its corrected reward.
             run (None | str | Unset): The run of every item that names none (1 to 256 bytes).
             step (int | None | Unset): The step of every item of a run (its own or the request's) that names none.
@@ -61,6 +62,7 @@ class ScoreRequest:
         | RegexMatchScoreItem
         | RlprScoreItem
         | RubricScoreItem
+        | VerilogScoreItem
     ]
     correction: Correction | Unset = UNSET
     run: None | str | Unset = UNSET
@@ -79,6 +81,7 @@ class ScoreRequest:
         from ..models.regex_match_score_item import RegexMatchScoreItem
         from ..models.rlpr_score_item import RlprScoreItem
         from ..models.rubric_score_item import RubricScoreItem
+        from ..models.verilog_score_item import VerilogScoreItem
 
         items = []
         for items_item_data in self.items:
@@ -92,6 +95,7 @@ class ScoreRequest:
                 or isinstance(items_item_data, RlprScoreItem)
                 or isinstance(items_item_data, CodeScoreItem)
                 or isinstance(items_item_data, CodeTestsScoreItem)
+                or isinstance(items_item_data, VerilogScoreItem)
                 or isinstance(items_item_data, RubricScoreItem)
                 or isinstance(items_item_data, CompositeScoreItem)
                 or isinstance(items_item_data, GroundingScoreItem)
@@ -156,6 +160,7 @@ class ScoreRequest:
         from ..models.regex_match_score_item import RegexMatchScoreItem
         from ..models.rlpr_score_item import RlprScoreItem
         from ..models.rubric_score_item import RubricScoreItem
+        from ..models.verilog_score_item import VerilogScoreItem
 
         d = dict(src_dict)
         items = []
@@ -177,6 +182,7 @@ class ScoreRequest:
                 | RegexMatchScoreItem
                 | RlprScoreItem
                 | RubricScoreItem
+                | VerilogScoreItem
             ):
                 try:
                     if not isinstance(data, dict):
@@ -253,7 +259,7 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_8 = RubricScoreItem.from_dict(
+                    componentsschemas_score_item_type_8 = VerilogScoreItem.from_dict(
                         data
                     )
 
@@ -263,7 +269,7 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_9 = CompositeScoreItem.from_dict(
+                    componentsschemas_score_item_type_9 = RubricScoreItem.from_dict(
                         data
                     )
 
@@ -273,18 +279,28 @@ class ScoreRequest:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_score_item_type_10 = GroundingScoreItem.from_dict(
+                    componentsschemas_score_item_type_10 = CompositeScoreItem.from_dict(
                         data
                     )
 
                     return componentsschemas_score_item_type_10
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_score_item_type_11 = GroundingScoreItem.from_dict(
+                        data
+                    )
+
+                    return componentsschemas_score_item_type_11
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_score_item_type_11 = ProcessScoreItem.from_dict(data)
+                componentsschemas_score_item_type_12 = ProcessScoreItem.from_dict(data)
 
-                return componentsschemas_score_item_type_11
+                return componentsschemas_score_item_type_12
 
             items_item = _parse_items_item(items_item_data)
 

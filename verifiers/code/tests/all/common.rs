@@ -29,6 +29,11 @@ pub fn verifier() -> anyhow::Result<CodeVerifier> {
     Ok(CodeVerifier::new().in_sandbox(sandbox))
 }
 
+/// Whether a suite is compared whole (`REFEREE_FULL_SUITES=1`) rather than CI's slice.
+pub fn full_suites() -> bool {
+    std::env::var_os("REFEREE_FULL_SUITES").is_some_and(|value| value == "1")
+}
+
 /// Judges `items` in one batch on the shared verifier, without a deadline.
 pub async fn judge(items: Vec<CodeInput>) -> Vec<Verdict> {
     let verifier = verifier().unwrap_or_else(|e| panic!("no sandbox: {e}"));

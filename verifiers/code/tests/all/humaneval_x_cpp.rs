@@ -137,11 +137,6 @@ fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidat
     Candidate::new(problem, &problem.task_id, kind, solution)
 }
 
-/// Whether the whole suite is compared natively rather than CI's slice.
-fn full() -> bool {
-    std::env::var_os("REFEREE_FULL_SUITES").is_some_and(|value| value == "1")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canonical_cpp_solutions_pass() -> anyhow::Result<()> {
     let problems = problems()?;
@@ -163,7 +158,7 @@ async fn canonical_cpp_solutions_pass_as_they_do_natively() -> anyhow::Result<()
     let problems = problems()?;
     let candidates: Vec<_> = problems
         .iter()
-        .filter(|p| full() || p.number % 8 == 0)
+        .filter(|p| common::full_suites() || p.number % 8 == 0)
         .map(|p| candidate(p, "canonical", p.solution.clone()))
         .collect();
     let (_, disagreements) = compare(&candidates).await?;
@@ -177,7 +172,7 @@ async fn mutated_cpp_solutions_fail_as_they_do_natively() -> anyhow::Result<()> 
     let problems = problems()?;
     let candidates: Vec<_> = problems
         .iter()
-        .filter(|p| full() || p.number % 4 == 1)
+        .filter(|p| common::full_suites() || p.number % 4 == 1)
         .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
         .collect();
     let (verdicts, disagreements) = compare(&candidates).await?;

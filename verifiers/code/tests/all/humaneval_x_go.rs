@@ -200,16 +200,13 @@ fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidat
 }
 
 /// Whether the whole suite is judged rather than CI's slice.
-fn full() -> bool {
-    std::env::var_os("REFEREE_FULL_SUITES").is_some_and(|value| value == "1")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canonical_go_solutions_pass_as_they_do_natively() -> anyhow::Result<()> {
     let problems = problems()?;
     let candidates: Vec<_> = problems
         .iter()
-        .filter(|p| full() || p.number % 8 == 0)
+        .filter(|p| common::full_suites() || p.number % 8 == 0)
         .map(|p| candidate(p, "canonical", p.solution.clone()))
         .collect();
     let (verdicts, disagreements) = compare(&candidates).await?;
@@ -240,7 +237,7 @@ async fn mutated_go_solutions_fail_as_they_do_natively() -> anyhow::Result<()> {
     let problems = problems()?;
     let candidates: Vec<_> = problems
         .iter()
-        .filter(|p| if full() { p.number % 2 == 0 } else { p.number % 8 == 2 })
+        .filter(|p| if common::full_suites() { p.number % 2 == 0 } else { p.number % 8 == 2 })
         .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
         .collect();
     let (verdicts, disagreements) = compare(&candidates).await?;

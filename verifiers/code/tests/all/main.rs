@@ -1,7 +1,7 @@
 //! The code verifier's integration tests: HumanEval's canonical solutions (Python, and
 //! HumanEval-X's C++, JavaScript and Rust, the latter two against Node.js and native rustc), the
-//! hostile corpora, C/C++, JavaScript and Rust programs, and a sandbox that cannot load its
-//! runtime.
+//! hostile corpora, C/C++, JavaScript and Rust programs, a sandbox that cannot load its
+//! runtime, and the `verilog` verifier (VerilogEval against Icarus Verilog).
 
 mod code_tests;
 mod common;
@@ -16,3 +16,4 @@ mod javascript;
 mod native;
 mod rust;
 mod sandbox_error;
+mod verilog;

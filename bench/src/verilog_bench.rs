@@ -1,0 +1,208 @@
+//! The `verilog` verifier against Icarus Verilog on VerilogEval v2's spec-to-RTL problems, in
+//! the same job: for each problem its reference renamed `TopModule` (equivalent) and a mutant
+//! (its first operator or one-bit constant flipped, where it has one). Referee proves each
+//! candidate equivalent to the reference or finds a counterexample (two Yosys runs in the
+//! sandbox); the peer is what simulation-based checkers do: compile the problem's testbench with
+//! the reference and the candidate (`iverilog -g2012`) and run its random stimulus (`vvp`), one
+//! process pair per candidate.
+//!
+//! Both sides run `--workers` candidates at a time. The report: checks per second of each, the
+//! ratio, and the median and worst time of one check. Every canonical candidate must pass its
+//! testbench, else the benchmark fails; those Referee does not prove (out of fuel) are listed. The report goes to stderr as a table and to stdout as one
+//! JSON line.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, ensure};
+use clap::Parser;
+use referee_code::{CodeVerifier, Sandbox, SandboxConfig, VerilogInput};
+use referee_core::{Budget, RewardModel as _, Status};
+use serde_json::{Value, json};
+
+/// Command-line options of the Verilog benchmark.
+#[derive(Debug, Parser)]
+#[command(name = "verilog-bench", about = "The verilog verifier against Icarus Verilog's testbench simulation")]
+struct Options {
+    /// Candidates checked at a time on each side.
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    workers: usize,
+    /// Every how many problems one is taken (1: all 156).
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+    /// The runtimes folder (`scripts/build-runtimes`'s).
+    #[arg(long, default_value = "runtimes/build")]
+    runtimes: std::path::PathBuf,
+}
+
+struct Candidate {
+    task_id: String,
+    canonical: bool,
+    reference: String,
+    testbench: String,
+    program: String,
+}
+
+const FLIPS: [(&str, &str); 12] = [
+    ("&&", "||"),
+    ("||", "&&"),
+    (" & ", " | "),
+    (" | ", " & "),
+    (" ^ ", " & "),
+    (" + ", " - "),
+    (" - ", " + "),
+    ("==", "!="),
+    ("!=", "=="),
+    ("1'b0", "1'b1"),
+    ("1'b1", "1'b0"),
+    ("~", ""),
+];
+
+fn candidates(every: usize) -> anyhow::Result<Vec<Candidate>> {
+    let text = include_str!("../../verifiers/code/tests/data/verilog-eval.jsonl");
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(every.max(1)) {
+        let row: Value = serde_json::from_str(line)?;
+        let field = |name: &str| row[name].as_str().map(str::to_owned).context(format!("no {name}"));
+        let (task_id, reference, testbench) = (field("task_id")?, field("reference")?, field("testbench")?);
+        let top = |text: &str| text.replace("module RefModule", "module TopModule");
+        let body = reference.find(");").map_or(0, |at| at + 2);
+        let flip =
+            FLIPS.iter().filter_map(|(from, to)| reference[body..].find(from).map(|at| (body + at, *from, *to))).min();
+        if let Some((at, from, to)) = flip {
+            let program = top(&format!("{}{to}{}", &reference[..at], &reference[at + from.len()..]));
+            let (task_id, reference, testbench) = (task_id.clone(), reference.clone(), testbench.clone());
+            out.push(Candidate { task_id, canonical: false, reference, testbench, program });
+        }
+        let program = top(&reference);
+        out.push(Candidate { task_id, canonical: true, reference, testbench, program });
+    }
+    Ok(out)
+}
+
+/// Icarus Verilog on one candidate: whether the testbench reports no mismatch.
+fn icarus(candidate: &Candidate) -> anyhow::Result<bool> {
+    let dir = tempfile::tempdir()?;
+    std::fs::write(dir.path().join("test.sv"), &candidate.testbench)?;
+    std::fs::write(dir.path().join("ref.sv"), &candidate.reference)?;
+    std::fs::write(dir.path().join("top.sv"), &candidate.program)?;
+    let built = Command::new("iverilog")
+        .args([
+            "-Wall",
+            "-Winfloop",
+            "-Wno-timescale",
+            "-g2012",
+            "-s",
+            "tb",
+            "-o",
+            "sim",
+            "test.sv",
+            "ref.sv",
+            "top.sv",
+        ])
+        .current_dir(dir.path())
+        .output()?;
+    if !built.status.success() {
+        return Ok(false);
+    }
+    let run = Command::new("vvp").args(["-n", "sim"]).current_dir(dir.path()).output()?;
+    Ok(String::from_utf8_lossy(&run.stdout).contains("Mismatches: 0 in"))
+}
+
+/// Runs `check` on every candidate, `workers` at a time: each one's outcome and time.
+async fn timed<F, Fut>(candidates: &Arc<Vec<Candidate>>, workers: usize, check: F) -> Vec<(bool, Duration)>
+where
+    F: Fn(Arc<Vec<Candidate>>, usize) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = bool> + Send,
+{
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..workers.max(1))
+        .map(|_| {
+            let (candidates, next, check) = (Arc::clone(candidates), Arc::clone(&next), check.clone());
+            tokio::spawn(async move {
+                let mut done = Vec::new();
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if index >= candidates.len() {
+                        break done;
+                    }
+                    let started = Instant::now();
+                    let passed = check(Arc::clone(&candidates), index).await;
+                    done.push((index, passed, started.elapsed()));
+                }
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.unwrap_or_default());
+    }
+    all.sort_by_key(|(index, ..)| *index);
+    all.into_iter().map(|(_, passed, time)| (passed, time)).collect()
+}
+
+fn summary(name: &str, results: &[(bool, Duration)], wall: Duration) -> Value {
+    let mut times: Vec<f64> = results.iter().map(|(_, t)| t.as_secs_f64() * 1000.0).collect();
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let worst = times.last().copied().unwrap_or(0.0);
+    let rate = results.len() as f64 / wall.as_secs_f64();
+    eprintln!("{name:<32} {:>7} {rate:>10.2} {median:>10.0} {worst:>10.0}", results.len());
+    json!({"checks": results.len(), "per_second": rate, "median_ms": median, "worst_ms": worst})
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let options = Options::parse();
+    let candidates = Arc::new(candidates(options.every)?);
+    let config = SandboxConfig { runtimes_dir: options.runtimes.clone(), ..SandboxConfig::default() };
+    let sandbox = Arc::new(Sandbox::new(config)?);
+    let verifier = CodeVerifier::new().in_sandbox(Arc::clone(&sandbox)).verilog_verifier();
+    // Yosys is loaded (and compiled once) before the measurement.
+    let loaded = sandbox.yosys();
+    ensure!(loaded.is_ok(), "Yosys cannot be loaded: {}", loaded.err().map(|e| e.reason()).unwrap_or_default());
+
+    let started = Instant::now();
+    let referee = timed(&candidates, options.workers, move |candidates, index| {
+        let verifier = verifier.clone();
+        async move {
+            let candidate = &candidates[index];
+            let item: VerilogInput =
+                serde_json::from_value(json!({"reference": candidate.reference, "program": candidate.program}))
+                    .unwrap_or_else(|e| panic!("{e}"));
+            let verdicts = verifier.score_batch(vec![item], Budget::unlimited()).await;
+            verdicts.first().is_some_and(|v| v.status == Status::Correct)
+        }
+    })
+    .await;
+    let referee_wall = started.elapsed();
+
+    let started = Instant::now();
+    let peer = timed(&candidates, options.workers, |candidates, index| async move {
+        tokio::task::spawn_blocking(move || icarus(&candidates[index]).unwrap_or(false)).await.unwrap_or(false)
+    })
+    .await;
+    let peer_wall = started.elapsed();
+
+    let mut unproved = Vec::new();
+    for (candidate, (referee, peer)) in candidates.iter().zip(referee.iter().zip(&peer)) {
+        if candidate.canonical {
+            ensure!(peer.0, "{}: the testbench must pass its own reference", candidate.task_id);
+            if !referee.0 {
+                unproved.push(candidate.task_id.as_str());
+            }
+        }
+    }
+    eprintln!("canonical candidates not proved equivalent (timeouts): {unproved:?}");
+    eprintln!("{:<32} {:>7} {:>10} {:>10} {:>10}", "side", "checks", "checks/s", "median ms", "worst ms");
+    let ours = summary("Referee verilog (Yosys, SAT)", &referee, referee_wall);
+    let theirs = summary("Icarus Verilog testbench", &peer, peer_wall);
+    let ratio = ours["per_second"].as_f64().unwrap_or(0.0) / theirs["per_second"].as_f64().unwrap_or(1.0);
+    eprintln!("ratio (Referee / Icarus checks per second): {ratio:.2}");
+    println!(
+        "{}",
+        json!({"workers": options.workers, "referee": ours, "icarus": theirs, "ratio": ratio, "unproved": unproved})
+    );
+    Ok(())
+}
