@@ -1,21 +1,21 @@
 //! The `verilog` verifier against Icarus Verilog on VerilogEval v2's spec-to-RTL problems, in
-//! the same job: for each problem its reference renamed `TopModule` (equivalent) and a mutant
-//! (its first operator or one-bit constant flipped, where it has one). Referee proves each
-//! candidate equivalent to the reference or finds a counterexample (two Yosys runs in the
-//! sandbox); the peer is what simulation-based checkers do: compile the problem's testbench with
-//! the reference and the candidate (`iverilog -g2012`) and run its random stimulus (`vvp`), one
-//! process pair per candidate.
+//! the same job: for each problem its reference renamed `TopModule` (equivalent) and two mutants
+//! (its first operator or one-bit constant flipped; its first one-line assignment inverted; where
+//! it has them), from the test suite's `verilog_eval.rs`. Referee proves each candidate
+//! equivalent to the reference or finds a counterexample (two Yosys runs in the sandbox, and
+//! random simulation where the proof runs out of fuel); the peer is what simulation-based
+//! checkers do: compile the problem's testbench with the reference and the candidate
+//! (`iverilog -g2012`) and run its random stimulus (`vvp`), one process pair per candidate.
 //!
 //! Both sides run `--workers` candidates at a time. The report: checks per second of each, the
 //! ratio, and the median and worst time of one check. Every canonical candidate must pass its
-//! testbench, else the benchmark fails; those Referee does not prove (out of fuel) are listed. The report goes to stderr as a table and to stdout as one
-//! JSON line.
+//! testbench, else the benchmark fails; those Referee does not judge equivalent are listed. The
+//! report goes to stderr as a table and to stdout as one JSON line.
 
-use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, ensure};
+use anyhow::ensure;
 use clap::Parser;
 use referee_code::{CodeVerifier, Sandbox, SandboxConfig, VerilogInput};
 use referee_core::{Budget, RewardModel as _, Status};
@@ -36,47 +36,27 @@ struct Options {
     runtimes: std::path::PathBuf,
 }
 
+#[path = "../../verifiers/code/tests/all/verilog_eval.rs"]
+mod verilog_eval;
+
+use verilog_eval::{Problem, as_candidate, flipped, negated};
+
 struct Candidate {
-    task_id: String,
+    problem: Arc<Problem>,
     canonical: bool,
-    reference: String,
-    testbench: String,
     program: String,
 }
 
-const FLIPS: [(&str, &str); 12] = [
-    ("&&", "||"),
-    ("||", "&&"),
-    (" & ", " | "),
-    (" | ", " & "),
-    (" ^ ", " & "),
-    (" + ", " - "),
-    (" - ", " + "),
-    ("==", "!="),
-    ("!=", "=="),
-    ("1'b0", "1'b1"),
-    ("1'b1", "1'b0"),
-    ("~", ""),
-];
-
+/// Every `every`th problem: its two mutants, where it has them, and its reference.
 fn candidates(every: usize) -> anyhow::Result<Vec<Candidate>> {
-    let text = include_str!("../../verifiers/code/tests/data/verilog-eval.jsonl");
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(every.max(1)) {
-        let row: Value = serde_json::from_str(line)?;
-        let field = |name: &str| row[name].as_str().map(str::to_owned).context(format!("no {name}"));
-        let (task_id, reference, testbench) = (field("task_id")?, field("reference")?, field("testbench")?);
-        let top = |text: &str| text.replace("module RefModule", "module TopModule");
-        let body = reference.find(");").map_or(0, |at| at + 2);
-        let flip =
-            FLIPS.iter().filter_map(|(from, to)| reference[body..].find(from).map(|at| (body + at, *from, *to))).min();
-        if let Some((at, from, to)) = flip {
-            let program = top(&format!("{}{to}{}", &reference[..at], &reference[at + from.len()..]));
-            let (task_id, reference, testbench) = (task_id.clone(), reference.clone(), testbench.clone());
-            out.push(Candidate { task_id, canonical: false, reference, testbench, program });
+    for problem in verilog_eval::problems()?.into_iter().step_by(every.max(1)) {
+        let problem = Arc::new(problem);
+        for program in [flipped(&problem.reference), negated(&problem.reference)].into_iter().flatten() {
+            out.push(Candidate { problem: Arc::clone(&problem), canonical: false, program });
         }
-        let program = top(&reference);
-        out.push(Candidate { task_id, canonical: true, reference, testbench, program });
+        let program = as_candidate(&problem.reference);
+        out.push(Candidate { problem, canonical: true, program });
     }
     Ok(out)
 }
@@ -84,30 +64,7 @@ fn candidates(every: usize) -> anyhow::Result<Vec<Candidate>> {
 /// Icarus Verilog on one candidate: whether the testbench reports no mismatch.
 fn icarus(candidate: &Candidate) -> anyhow::Result<bool> {
     let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("test.sv"), &candidate.testbench)?;
-    std::fs::write(dir.path().join("ref.sv"), &candidate.reference)?;
-    std::fs::write(dir.path().join("top.sv"), &candidate.program)?;
-    let built = Command::new("iverilog")
-        .args([
-            "-Wall",
-            "-Winfloop",
-            "-Wno-timescale",
-            "-g2012",
-            "-s",
-            "tb",
-            "-o",
-            "sim",
-            "test.sv",
-            "ref.sv",
-            "top.sv",
-        ])
-        .current_dir(dir.path())
-        .output()?;
-    if !built.status.success() {
-        return Ok(false);
-    }
-    let run = Command::new("vvp").args(["-n", "sim"]).current_dir(dir.path()).output()?;
-    Ok(String::from_utf8_lossy(&run.stdout).contains("Mismatches: 0 in"))
+    Ok(verilog_eval::icarus(dir.path(), "check", &candidate.problem, &candidate.program)?.0)
 }
 
 /// Runs `check` on every candidate, `workers` at a time: each one's outcome and time.
@@ -169,7 +126,7 @@ async fn main() -> anyhow::Result<()> {
         async move {
             let candidate = &candidates[index];
             let item: VerilogInput =
-                serde_json::from_value(json!({"reference": candidate.reference, "program": candidate.program}))
+                serde_json::from_value(json!({"reference": candidate.problem.reference, "program": candidate.program}))
                     .unwrap_or_else(|e| panic!("{e}"));
             let verdicts = verifier.score_batch(vec![item], Budget::unlimited()).await;
             verdicts.first().is_some_and(|v| v.status == Status::Correct)
@@ -188,15 +145,15 @@ async fn main() -> anyhow::Result<()> {
     let mut unproved = Vec::new();
     for (candidate, (referee, peer)) in candidates.iter().zip(referee.iter().zip(&peer)) {
         if candidate.canonical {
-            ensure!(peer.0, "{}: the testbench must pass its own reference", candidate.task_id);
+            ensure!(peer.0, "{}: the testbench must pass its own reference", candidate.problem.task_id);
             if !referee.0 {
-                unproved.push(candidate.task_id.as_str());
+                unproved.push(candidate.problem.task_id.as_str());
             }
         }
     }
-    eprintln!("canonical candidates not proved equivalent (timeouts): {unproved:?}");
+    eprintln!("canonical candidates not judged equivalent: {unproved:?}");
     eprintln!("{:<32} {:>7} {:>10} {:>10} {:>10}", "side", "checks", "checks/s", "median ms", "worst ms");
-    let ours = summary("Referee verilog (Yosys, SAT)", &referee, referee_wall);
+    let ours = summary("Referee verilog (Yosys SAT, simulation)", &referee, referee_wall);
     let theirs = summary("Icarus Verilog testbench", &peer, peer_wall);
     let ratio = ours["per_second"].as_f64().unwrap_or(0.0) / theirs["per_second"].as_f64().unwrap_or(1.0);
     eprintln!("ratio (Referee / Icarus checks per second): {ratio:.2}");

@@ -19,13 +19,13 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng as _;
 use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
-use wasmtime::{Linker, Module, Store, UpdateDeadline};
+use wasmtime::{Linker, Module};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
-use crate::run::{Pipes, classify};
+use crate::run::{Pipes, classify, limited_store};
 use crate::{Execution, Limits, SandboxError, Termination};
 
 /// A language compiled on the host to a WASI module.
@@ -329,12 +329,8 @@ impl NativeRuntime {
             NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust => {}
         }
         let wasi = wasi.build_p1();
-        let mut store =
-            Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let state = NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) };
+        let mut store = limited_store(&self.engine, state, |state| &mut state.limiter, limits)?;
         let instance = match self.linker.instantiate_async(&mut store, &program.module).await {
             Ok(instance) => instance,
             // The program's initial memory is over the cap.

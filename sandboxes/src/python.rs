@@ -1,12 +1,12 @@
 use std::time::Instant;
 
+use wasmtime::Store;
 use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, InstancePre, Lift, Linker, ResourceTable};
-use wasmtime::{Store, UpdateDeadline};
 
 use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
-use crate::run::{Pipes, RunState, classify};
+use crate::run::{Pipes, RunState, classify, limited_store};
 use crate::{Execution, GuestOutcome, Limits, SandboxError, Termination};
 
 /// What the guest app returns from its `run` export.
@@ -71,11 +71,7 @@ impl PythonRuntime {
             table: ResourceTable::new(),
             limiter: MemoryLimiter::new(limits.memory_bytes),
         };
-        let mut store = Store::new(&self.engine, state);
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let mut store = limited_store(&self.engine, state, |state| &mut state.limiter, limits)?;
         let instance = self
             .pre
             .instantiate_async(&mut store)

@@ -6,15 +6,16 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use tokio::io::AsyncWrite;
-use wasmtime::Trap;
 use wasmtime::component::ResourceTable;
+use wasmtime::{Engine, Store, Trap, UpdateDeadline};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError, StreamResult};
 use wasmtime_wasi::{I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView, async_trait};
 
-use crate::Limits;
+use crate::error::wasmtime_cause;
 use crate::limits::MemoryLimiter;
+use crate::{Limits, SandboxError};
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,6 +245,38 @@ impl Pipes {
     pub(crate) fn take(&self) -> (Vec<u8>, Vec<u8>, bool) {
         let exceeded = self.stdout.exceeded.load(Ordering::Relaxed) || self.stderr.exceeded.load(Ordering::Relaxed);
         (self.stdout.contents(), self.stderr.contents(), exceeded)
+    }
+}
+
+/// A store for one run of a guest holding `state`: the memory cap of `limiter`, the fuel of
+/// `limits`, and an epoch deadline that yields to the executor at every tick (the wall clock is
+/// kept by a timeout around the call).
+pub(crate) fn limited_store<T: Send + 'static>(
+    engine: &Engine,
+    state: T,
+    limiter: fn(&mut T) -> &mut MemoryLimiter,
+    limits: &Limits,
+) -> Result<Store<T>, SandboxError> {
+    let mut store = Store::new(engine, state);
+    store.limiter(move |state| limiter(state));
+    store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+    Ok(store)
+}
+
+/// How a run ended once its caps are weighed: a run that exited or trapped after its output went
+/// past the cap met the output cap; a failed exit after the memory cap refused an allocation met
+/// the memory cap.
+pub(crate) fn after_caps(
+    (termination, code): (Termination, i32),
+    output_exceeded: bool,
+    limiter: &MemoryLimiter,
+) -> (Termination, i32) {
+    match (termination, code) {
+        (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => (Termination::OutputExceeded, -1),
+        (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
+        other => other,
     }
 }
 

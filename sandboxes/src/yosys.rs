@@ -12,14 +12,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use wasmtime::{Engine, InstancePre, Linker, Module, Store, UpdateDeadline};
+use wasmtime::{Engine, InstancePre, Linker, Module};
 use wasmtime_wasi::FsPerms;
 
 use crate::engine::{Host, engine_config, load_precompiled, start_ticker};
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::native::NativeState;
-use crate::run::{Pipes, classify};
+use crate::run::{Pipes, after_caps, classify, limited_store};
 use crate::{Execution, Limits, SandboxError, Termination};
 
 /// The module Yosys is loaded from, in the runtimes folder.
@@ -31,10 +31,16 @@ pub const YOSYS_VERSION: &str = "0.70";
 /// Where a run's files are, inside the guest.
 pub const YOSYS_WORK_DIR: &str = "/work";
 
+/// Yosys's data folder beside the module (`techmap.v`, the library of its `techmap` pass), seen
+/// by the guest read-only at `/share`, where a WebAssembly Yosys looks for it.
+const YOSYS_SHARE: (&str, &str) = ("yosys/share", "/share");
+
 /// Yosys, linked and ready to instantiate.
 pub struct YosysRuntime {
     engine: Engine,
     pre: InstancePre<NativeState>,
+    /// Yosys's data folder, where the runtimes folder has one.
+    share: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for YosysRuntime {
@@ -64,7 +70,8 @@ impl YosysRuntime {
         let mut linker = Linker::<NativeState>::new(&engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |state| &mut state.wasi).map_err(link)?;
         let pre = linker.instantiate_pre(&module).map_err(link)?;
-        Ok(YosysRuntime { engine, pre })
+        let share = Some(dir.join(YOSYS_SHARE.0)).filter(|share| share.is_dir());
+        Ok(YosysRuntime { engine, pre, share })
     }
 
     /// Runs Yosys on `script` (a Yosys script, given as `-s /work/script.ys`) with `files`
@@ -87,13 +94,13 @@ impl YosysRuntime {
         wasi.args(&["yosys", "-Q", "-T", "-s", script_path.as_str()]);
         wasi.preopened_dir(work.path(), YOSYS_WORK_DIR, FsPerms::ReadOnly)
             .map_err(|e| SandboxError::Preopen { path: work.path().to_owned(), source: wasmtime_cause(e) })?;
+        if let Some(share) = &self.share {
+            wasi.preopened_dir(share, YOSYS_SHARE.1, FsPerms::ReadOnly)
+                .map_err(|e| SandboxError::Preopen { path: share.clone(), source: wasmtime_cause(e) })?;
+        }
         let wasi = wasi.build_p1();
-        let mut store =
-            Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let state = NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) };
+        let mut store = limited_store(&self.engine, state, |state| &mut state.limiter, limits)?;
         let instance = match self.pre.instantiate_async(&mut store).await {
             Ok(instance) => instance,
             Err(_) if store.data().limiter.refused => return Ok(Execution::refused_at_start(started.elapsed())),
@@ -106,18 +113,12 @@ impl YosysRuntime {
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
         let (stdout, stderr, output_exceeded) = pipes.take();
-        let (termination, exit_code) = match called {
+        let ended = match called {
             Err(_elapsed) => (Termination::TimedOut, -1),
-            Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
             Ok(Ok(())) => (Termination::Exited, 0),
-            Ok(Err(error)) => match classify(&error, limiter) {
-                (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => {
-                    (Termination::OutputExceeded, -1)
-                }
-                (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
-                other => other,
-            },
+            Ok(Err(error)) => classify(&error, limiter),
         };
+        let (termination, exit_code) = after_caps(ended, output_exceeded, limiter);
         Ok(Execution {
             termination,
             exit_code,

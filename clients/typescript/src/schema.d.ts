@@ -4289,10 +4289,16 @@ export interface components {
              *     last `endmodule`.
              */
             response?: string | null;
+            /**
+             * @description Whether a pair of designs whose proof runs out of fuel is checked by random-stimulus
+             *     simulation instead (verdict `equivalent` with `method: simulation`, or a `counterexample`
+             *     found by it): default true; false makes such an item a `timeout`.
+             */
+            simulate?: boolean | null;
             /** @description The reference's top module; by default the module no other module instantiates. */
             top?: string | null;
         };
-        /** @description An item for `verilog`. Checks a model's Verilog module (given, or the last fenced block of a response) against a golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational designs, temporal induction or a bounded proof over N cycles from reset for sequential ones. Score 1 when equivalent; 0 with the verdict (counterexample with its input trace, syntax_error, port_mismatch) otherwise. */
+        /** @description An item for `verilog`. Checks a model's Verilog module (given, or the last fenced block of a response) against a golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational designs, temporal induction or a bounded proof over N cycles from reset for sequential ones, random-stimulus simulation where the proof runs out of fuel. Score 1 when equivalent; 0 with the verdict (counterexample with its input trace, syntax_error, port_mismatch) otherwise. */
         VerilogScoreItem: {
             /**
              * @description The group of rollouts the item belongs to (GRPO's group; a string or an integer); items

@@ -13,13 +13,13 @@ use std::time::Instant;
 
 use serde::Deserialize;
 use serde_json::Value;
-use wasmtime::{Instance, InstancePre, Linker, Store, UpdateDeadline};
+use wasmtime::{Instance, InstancePre, Linker, Store};
 
 use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::native::NativeState;
-use crate::run::{Pipes, classify};
+use crate::run::{Pipes, after_caps, classify, limited_store};
 use crate::{Execution, GuestOutcome, Limits, SandboxError, Termination};
 
 /// The file the JavaScript runtime is loaded from, in the runtimes folder.
@@ -140,12 +140,8 @@ impl JavaScriptRuntime {
 
         let pipes = Pipes::new(limits);
         let wasi = pipes.wasi(stdin.to_vec(), 0).build_p1();
-        let mut store =
-            Store::new(&self.engine, NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) });
-        store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel).map_err(|e| SandboxError::Fuel { source: wasmtime_cause(e) })?;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|_| Ok(UpdateDeadline::Yield(1)));
+        let state = NativeState { wasi, limiter: MemoryLimiter::new(limits.memory_bytes) };
+        let mut store = limited_store(&self.engine, state, |state| &mut state.limiter, limits)?;
         let instance = match self.pre.instantiate_async(&mut store).await {
             Ok(instance) => instance,
             Err(_) if store.data().limiter.refused => {
@@ -166,11 +162,7 @@ impl JavaScriptRuntime {
             Ok(Ok(status)) => (Termination::Exited, if status == 0 { 0 } else { 1 }),
             Ok(Err(Call::Trapped(error))) => classify(&error, limiter),
         };
-        let (termination, exit_code) = match (termination, exit_code) {
-            (Termination::Exited | Termination::Crashed(_), _) if output_exceeded => (Termination::OutputExceeded, -1),
-            (Termination::Exited, code) if code != 0 && limiter.refused => (Termination::MemoryExhausted, code),
-            other => other,
-        };
+        let (termination, exit_code) = after_caps((termination, exit_code), output_exceeded, limiter);
         let record = record.unwrap_or_default();
         let report = if let Some(results) = &record.results {
             results.to_string()

@@ -38,6 +38,10 @@ class VerilogInput:
                 closing
                 `</think>` is ignored); without a fenced block, the text from the first `module` to the
                 last `endmodule`.
+            simulate (bool | None | Unset): Whether a pair of designs whose proof runs out of fuel is checked by random-
+                stimulus
+                simulation instead (verdict `equivalent` with `method: simulation`, or a `counterexample`
+                found by it): default true; false makes such an item a `timeout`.
             top (None | str | Unset): The reference's top module; by default the module no other module instantiates.
     """
 
@@ -48,6 +52,7 @@ class VerilogInput:
     reset: None | str | Unset = UNSET
     reset_active_low: bool | None | Unset = UNSET
     response: None | str | Unset = UNSET
+    simulate: bool | None | Unset = UNSET
     top: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +94,12 @@ class VerilogInput:
         else:
             response = self.response
 
+        simulate: bool | None | Unset
+        if isinstance(self.simulate, Unset):
+            simulate = UNSET
+        else:
+            simulate = self.simulate
+
         top: None | str | Unset
         if isinstance(self.top, Unset):
             top = UNSET
@@ -114,6 +125,8 @@ class VerilogInput:
             field_dict["reset_active_low"] = reset_active_low
         if response is not UNSET:
             field_dict["response"] = response
+        if simulate is not UNSET:
+            field_dict["simulate"] = simulate
         if top is not UNSET:
             field_dict["top"] = top
 
@@ -178,6 +191,15 @@ class VerilogInput:
 
         response = _parse_response(d.pop("response", UNSET))
 
+        def _parse_simulate(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        simulate = _parse_simulate(d.pop("simulate", UNSET))
+
         def _parse_top(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -195,6 +217,7 @@ class VerilogInput:
             reset=reset,
             reset_active_low=reset_active_low,
             response=response,
+            simulate=simulate,
             top=top,
         )
 

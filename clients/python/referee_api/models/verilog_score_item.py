@@ -24,8 +24,9 @@ T = TypeVar("T", bound="VerilogScoreItem")
 class VerilogScoreItem:
     """An item for `verilog`. Checks a model's Verilog module (given, or the last fenced block of a response) against a
     golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational designs, temporal
-    induction or a bounded proof over N cycles from reset for sequential ones. Score 1 when equivalent; 0 with the
-    verdict (counterexample with its input trace, syntax_error, port_mismatch) otherwise.
+    induction or a bounded proof over N cycles from reset for sequential ones, random-stimulus simulation where the
+    proof runs out of fuel. Score 1 when equivalent; 0 with the verdict (counterexample with its input trace,
+    syntax_error, port_mismatch) otherwise.
 
         Attributes:
             input_ (VerilogInput): A model's Verilog design and the golden reference it must be equivalent to.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use referee_sandbox::{Execution, Termination};
+use referee_sandbox::Execution;
 
 use super::Stop;
 
@@ -20,6 +20,8 @@ pub(crate) const LATCHES: &str = "latches";
 /// The stages of the proving script after both designs are read.
 pub(crate) const MITER: &str = "miter";
 pub(crate) const PROVE: &str = "prove";
+/// The stage of the simulating run at which a design's netlist is written.
+pub(crate) const NETLIST: &str = "netlist";
 
 /// One port of a design's top module.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,16 +171,7 @@ impl<'a> Log<'a> {
                 error = Some((stage, line.trim().to_owned()));
             }
         }
-        if let Termination::Crashed(trap) = &self.execution.termination {
-            // A trap in Yosys: most often its stack, which lives in its memory, overflowing on
-            // a deeply recursive design. The design's doing, the reference's or the candidate's.
-            let message = format!("Yosys stopped with a trap ({trap}), most often its stack overflowing");
-            return Some(match stage {
-                Some(("reference", _)) => Stop::Reference(message),
-                _ => Stop::Crashed(message),
-            });
-        }
-        if let Some(stop) = Stop::of_termination(&self.execution.termination) {
+        if let Some(stop) = Stop::of_termination(&self.execution.termination, stage) {
             return Some(stop);
         }
         if error.is_none() && self.execution.exit_code != 0 {

@@ -52,6 +52,11 @@ pub struct VerilogInput {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 200)]
     pub cycles: Option<u32>,
+    /// Whether a pair of designs whose proof runs out of fuel is checked by random-stimulus
+    /// simulation instead (verdict `equivalent` with `method: simulation`, or a `counterexample`
+    /// found by it): default true; false makes such an item a `timeout`.
+    #[serde(default)]
+    pub simulate: Option<bool>,
 }
 
 /// An item's settings once checked: names are Verilog identifiers, numbers in range.
@@ -63,6 +68,7 @@ pub(crate) struct Checked {
     pub reset: Option<String>,
     pub reset_active_low: Option<bool>,
     pub cycles: u32,
+    pub simulate: bool,
 }
 
 /// The reset names looked for when an item names none, with whether each is active low.
@@ -123,6 +129,7 @@ impl VerilogInput {
             reset: self.reset.clone(),
             reset_active_low: self.reset_active_low,
             cycles,
+            simulate: self.simulate.unwrap_or(true),
         })
     }
 
@@ -197,6 +204,7 @@ mod tests {
             reset: None,
             reset_active_low: None,
             cycles: None,
+            simulate: None,
         }
     }
 

@@ -10,12 +10,15 @@
 //! one) is held for the first cycle, and the proof either closes by induction (equivalent for
 //! every cycle), finds a counterexample (the input trace that makes the outputs differ), or
 //! reaches the item's bound (equivalent for that many cycles from reset). A purely combinational
-//! design is proved at the first step. See docs/verifiers/verilog.md.
+//! design is proved at the first step. When the proof runs out of fuel, a third run writes both
+//! designs' gate-level netlists and [`simulate`] runs them side by side on random input traces
+//! (the verdict says `method: simulation`). See docs/verifiers/verilog.md.
 
 mod design;
 mod input;
 mod report;
 mod script;
+mod simulate;
 
 pub use input::{MAX_CYCLES, VerilogInput};
 
@@ -50,10 +53,11 @@ impl RewardModel for VerilogVerifier {
     fn description(&self) -> Description {
         Description {
             id: VERILOG_ID,
-            version: "1",
+            version: "2",
             summary: "Checks a model's Verilog module (given, or the last fenced block of a response) against a \
                       golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational \
-                      designs, temporal induction or a bounded proof over N cycles from reset for sequential ones. \
+                      designs, temporal induction or a bounded proof over N cycles from reset for sequential ones, \
+                      random-stimulus simulation where the proof runs out of fuel. \
                       Score 1 when equivalent; 0 with the verdict (counterexample with its input trace, \
                       syntax_error, port_mismatch) otherwise.",
         }
@@ -117,13 +121,37 @@ async fn judge(input: VerilogInput, budget: Budget, sandbox: SandboxCell) -> Ver
         Err(reason) => return Verdict::invalid_input(reason),
     };
     let script = script::prove(&checked, &plan);
-    let run = yosys.run_on(sandbox.host(), script, files, limits(budget)).await;
+    let run = std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await;
     match run.map(|execution| Proof::read(&execution)) {
         Ok(Ok(proof)) => proof.verdict(&plan),
+        Ok(Err(Stop::Timeout)) if checked.simulate => {
+            let seed = simulate::seed_of(&input.reference, &candidate);
+            let ports = elaborated.reference.ports;
+            let script = script::netlists(&checked, &plan);
+            let limits = Limits { stdout_bytes: NETLIST_LOG_BYTES, ..limits(budget) };
+            let run = yosys.run_on(sandbox.host(), script, files, limits).await;
+            match run.map(|execution| simulate::read_netlists(&execution)) {
+                Ok(Ok([gold, gate])) => {
+                    let deadline = budget.remaining().map(|left| std::time::Instant::now() + left);
+                    let simulated = tokio::task::spawn_blocking(move || {
+                        let outcome = simulate::simulate(&gold, &gate, &ports, &plan, seed, deadline);
+                        outcome.verdict(&plan)
+                    });
+                    simulated.await.unwrap_or_else(|error| Verdict::internal_error(format!("simulating: {error}")))
+                }
+                // The netlists could not be had (too large, out of fuel): the proof's timeout stands.
+                Ok(Err(reason)) => Stop::Timeout.verdict().with("simulation", reason),
+                Err(error) => sandbox_failure(&error),
+            }
+        }
         Ok(Err(stop)) => stop.verdict(),
         Err(error) => sandbox_failure(&error),
     }
 }
+
+/// The log cap of the run that writes the netlists for a simulation (two designs of up to
+/// [`script::MAX_NETLIST_CELLS`] cells, some 40 bytes a cell).
+const NETLIST_LOG_BYTES: usize = 64 << 20;
 
 /// An item whose Yosys cannot be set up here: `invalid_input` with the reason, as an unknown
 /// verifier would be, since the item says nothing about the response.
@@ -166,15 +194,23 @@ pub(crate) enum Stop {
 }
 
 impl Stop {
-    /// How a run ended when it did not finish normally, if so.
-    fn of_termination(termination: &Termination) -> Option<Stop> {
+    /// How a run ended when it did not finish normally, if so; `stage` is the last one it began.
+    fn of_termination(termination: &Termination, stage: Option<(&str, &str)>) -> Option<Stop> {
         match termination {
             Termination::Exited => None,
             Termination::OutOfFuel | Termination::TimedOut => Some(Stop::Timeout),
-            Termination::MemoryExhausted => Some(Stop::Memory),
+            Termination::MemoryExhausted | Termination::StackOverflow => Some(Stop::Memory),
             Termination::OutputExceeded => Some(Stop::Output),
-            Termination::StackOverflow => Some(Stop::Memory),
-            Termination::Crashed(trap) => Some(Stop::Crashed(format!("Yosys stopped with a trap ({trap})"))),
+            Termination::Crashed(trap) => {
+                // A trap in Yosys: most often its stack, which lives in its memory, overflowing
+                // on a deeply recursive design. The design's doing, the reference's or the
+                // candidate's.
+                let message = format!("Yosys stopped with a trap ({trap}), most often its stack overflowing");
+                Some(match stage {
+                    Some(("reference", _)) => Stop::Reference(message),
+                    _ => Stop::Crashed(message),
+                })
+            }
         }
     }
 
@@ -188,7 +224,11 @@ impl Stop {
                 Verdict::invalid_input(format!("the design uses what the equivalence check cannot model: {message}"))
                     .with("verdict", "unsupported")
             }
-            Stop::Timeout => Verdict::timeout().with("verdict", "timeout"),
+            Stop::Timeout => Verdict::failure(
+                referee_core::Status::Timeout,
+                "a Yosys run went past its fuel (10^11) or its time (30 s, or the item's deadline)",
+            )
+            .with("verdict", "timeout"),
             Stop::Memory => Verdict::failure(
                 referee_core::Status::ResourceLimit,
                 "the check went past its memory cap (1 GiB) or its stack",

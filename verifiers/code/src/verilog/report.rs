@@ -109,17 +109,23 @@ impl Proof {
                     .with("counterexample", trace.steps)
             }
         };
-        let timing = match plan.timing {
-            Timing::Cycles => "cycles",
-            Timing::Events => "events",
-        };
-        let base = base.with("timing", timing).with("yosys", YOSYS_VERSION);
-        match &plan.reset {
-            Some((reset, active_low)) if plan.sequential => {
-                base.with("reset", serde_json::json!({"signal": reset, "active_low": active_low}))
-            }
-            _ => base,
+        annotate(base, plan)
+    }
+}
+
+/// The fields every verdict of a check carries: how time was modelled, the Yosys version and
+/// the reset.
+pub(crate) fn annotate(verdict: Verdict, plan: &Plan) -> Verdict {
+    let timing = match plan.timing {
+        Timing::Cycles => "cycles",
+        Timing::Events => "events",
+    };
+    let verdict = verdict.with("timing", timing).with("yosys", YOSYS_VERSION);
+    match &plan.reset {
+        Some((reset, active_low)) if plan.sequential => {
+            verdict.with("reset", serde_json::json!({"signal": reset, "active_low": active_low}))
         }
+        _ => verdict,
     }
 }
 
@@ -149,7 +155,7 @@ impl Trace {
     }
 
     /// One sentence on the first difference, for a trainer to show the model.
-    fn describe(&self, plan: &Plan) -> String {
+    pub(crate) fn describe(&self, plan: &Plan) -> String {
         let Some(step) = self.steps.iter().find(|s| s.differs) else {
             return "the outputs differ on the trace in `counterexample`".to_owned();
         };

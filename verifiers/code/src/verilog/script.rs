@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use referee_sandbox::YOSYS_WORK_DIR;
 
-use super::design::{Elaborated, FLOPS, LATCHES, MARKER, MITER, NEGEDGE, PORTS, POSEDGE, PROVE, READ};
+use super::design::{Elaborated, FLOPS, LATCHES, MARKER, MITER, NEGEDGE, NETLIST, PORTS, POSEDGE, PROVE, READ};
 use super::input::{Checked, RESET_NAMES};
 
 /// The two designs' files and the names their stages carry.
@@ -112,6 +112,31 @@ impl Plan {
     }
 }
 
+/// The most cells (gates and flip-flops) of a design's netlist written for the simulation.
+pub(crate) const MAX_NETLIST_CELLS: u32 = 500_000;
+
+/// The time model of the proof, as a pass.
+fn timing_pass(plan: &Plan) -> &'static str {
+    match plan.timing {
+        Timing::Cycles => "async2sync\n",
+        Timing::Events => "clk2fflogic\n",
+    }
+}
+
+/// The run that follows a proof out of fuel: each design under the proof's time model, lowered
+/// to single-bit gates and plain flip-flops and written as BLIF, for [`super::simulate`].
+pub(crate) fn netlists(checked: &Checked, plan: &Plan) -> String {
+    let mut script = String::new();
+    for ((side, file), top) in SIDES.into_iter().zip([&checked.top, &checked.candidate_top]) {
+        read(&mut script, side, file, top.as_deref());
+        script.push_str(timing_pass(plan));
+        script.push_str("dffunmap\ntechmap\nopt_clean -purge\nrename -enumerate -pattern n%\n");
+        let _ = writeln!(script, "select -assert-max {MAX_NETLIST_CELLS} t:*");
+        let _ = writeln!(script, "log {MARKER} {side} {NETLIST}\nwrite_blif -icells -conn -impltf\ndesign -reset");
+    }
+    script
+}
+
 /// The second run: both designs read again, a miter of the two, and a temporal induction that
 /// its trigger never fires.
 pub(crate) fn prove(checked: &Checked, plan: &Plan) -> String {
@@ -125,10 +150,7 @@ pub(crate) fn prove(checked: &Checked, plan: &Plan) -> String {
     let _ = writeln!(script, "log {MARKER} both {MITER}");
     script.push_str("design -copy-from gold -as gold gold\ndesign -copy-from gate -as gate gate\n");
     script.push_str("miter -equiv -flatten -make_outputs -ignore_gold_x gold gate miter\nhierarchy -top miter\n");
-    script.push_str(match plan.timing {
-        Timing::Cycles => "async2sync\n",
-        Timing::Events => "clk2fflogic\n",
-    });
+    script.push_str(timing_pass(plan));
     let _ = writeln!(script, "log {MARKER} both {PROVE}");
     // Undefined values are modelled (`-enable_undef`), so that a reference's `x` matches any value
     // and nothing else does; inputs are defined, and so is every state the induction starts from.

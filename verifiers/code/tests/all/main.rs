@@ -17,3 +17,4 @@ mod native;
 mod rust;
 mod sandbox_error;
 mod verilog;
+mod verilog_eval;

@@ -4,13 +4,14 @@
 //! random stimulus, `Mismatches: 0` to pass).
 //!
 //! The suite: every reference is checked against itself under another module name (the
-//! canonical answer: `equivalent`, or `timeout` where the proof runs out of fuel, reported), and two mutants of it (its first operator or constant flipped; the value
-//! of its first one-line assignment inverted) are judged and simulated. A formal `equivalent` that the testbench refutes would be a wrong reward and fails
-//! the test; a counterexample the testbench does not hit is the testbench's coverage, reported.
+//! canonical answer: `equivalent`, by proof or, where the proof runs out of fuel, by random
+//! simulation), and two mutants of it (its first operator or constant flipped; the value of its
+//! first one-line assignment inverted) are judged and simulated. An `equivalent` that the
+//! testbench refutes would be a wrong reward and fails the test; a counterexample the testbench
+//! does not hit is the testbench's coverage, reported.
 //! CI judges every eighth problem; `REFEREE_FULL_SUITES=1` all of them (docs/verifiers/verilog.md
 //! gives the figures).
 
-use std::path::Path;
 use std::process::Command;
 
 use referee_code::VerilogInput;
@@ -18,6 +19,7 @@ use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use serde_json::{Value, json};
 
 use super::common;
+use super::verilog_eval::{Problem, as_candidate, flipped, icarus, negated, problems};
 
 /// Judges `items` in one batch on the shared sandbox, without a deadline.
 async fn judge(items: Vec<Value>) -> Vec<Verdict> {
@@ -182,6 +184,41 @@ endmodule";
     assert_eq!(verdicts[1].details["method"], "bounded", "{}", details(&verdicts[1]));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proof_out_of_fuel_falls_back_to_random_simulation_unless_told_not_to() -> anyhow::Result<()> {
+    // VerilogEval's gshare: a 128-entry table of two-bit counters, beyond the proof's fuel.
+    let problems = problems()?;
+    let gshare = problems.iter().find(|p| p.task_id == "Prob153_gshare").map(|p| p.reference.as_str()).unwrap_or("");
+    // The candidate flips a bit of `predict_history` from the 32nd cycle after a reset on: far
+    // deeper than the proof gets in its fuel, and met by every random trace.
+    let late = as_candidate(gshare)
+        .replace(
+            "assign predict_history = predict_valid ? predict_history_r : {n{1'bx}};",
+            "reg [4:0] age;\n  always @(posedge clk, posedge areset) if (areset) age <= 0; else if (age != 31) age <= age + 1;\n  \
+             assign predict_history = predict_valid ? predict_history_r ^ {6'b0, age == 31} : {n{1'bx}};",
+        );
+    assert!(late.contains("age == 31"));
+    let verdicts = judge(vec![
+        json!({"reference": gshare, "program": as_candidate(gshare), "simulate": false}),
+        json!({"reference": gshare, "program": late}),
+    ])
+    .await;
+    let [off, differs] = [&verdicts[0], &verdicts[1]];
+    assert_eq!((off.status, &off.details["verdict"]), (Status::Timeout, &json!("timeout")), "{}", details(off));
+    assert_eq!(differs.status, Status::Incorrect, "{}", details(differs));
+    assert_eq!(
+        (&differs.details["verdict"], &differs.details["method"]),
+        (&json!("counterexample"), &json!("simulation"))
+    );
+    // The trace ends at the first difference, at the 33rd step (the reset, then 32 cycles), and
+    // shows the last 32 steps.
+    let trace = differs.details["counterexample"].as_array().cloned().unwrap_or_default();
+    let last = trace.last().cloned().unwrap_or_default();
+    assert_eq!((trace.len(), &last["step"], &last["differs"]), (32, &json!(33), &json!(true)), "{}", details(differs));
+    assert_ne!(last["expected"]["predict_history"], last["actual"]["predict_history"], "{}", details(differs));
+    Ok(())
+}
+
 /// Designs that attack the checker: every one gets a clean verdict about the response.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_designs_get_clean_verdicts() {
@@ -225,117 +262,6 @@ async fn hostile_designs_get_clean_verdicts() {
     }
 }
 
-/// One VerilogEval problem.
-struct Problem {
-    task_id: String,
-    reference: String,
-    testbench: String,
-}
-
-fn problems() -> anyhow::Result<Vec<Problem>> {
-    let rows = common::jsonl_fields(include_str!("../data/verilog-eval.jsonl"), ["task_id", "reference", "testbench"])?;
-    assert_eq!(rows.len(), 156);
-    Ok(rows.into_iter().map(|[task_id, reference, testbench]| Problem { task_id, reference, testbench }).collect())
-}
-
-/// The flips of a mutant, the first found in the text after the port list: an operator or a
-/// one-bit constant.
-const FLIPS: [(&str, &str); 12] = [
-    ("&&", "||"),
-    ("||", "&&"),
-    (" & ", " | "),
-    (" | ", " & "),
-    (" ^ ", " & "),
-    (" + ", " - "),
-    (" - ", " + "),
-    ("==", "!="),
-    ("!=", "=="),
-    ("1'b0", "1'b1"),
-    ("1'b1", "1'b0"),
-    ("~", ""),
-];
-
-/// The reference as the candidate module VerilogEval's testbenches instantiate.
-fn as_candidate(reference: &str) -> String {
-    reference.replace("module RefModule", "module TopModule")
-}
-
-/// Where the module's body starts: after its port list.
-fn body_start(reference: &str) -> usize {
-    reference.find(");").map_or(0, |at| at + 2)
-}
-
-/// The reference with its first operator or constant after the port list flipped.
-fn flipped(reference: &str) -> Option<String> {
-    let body = body_start(reference);
-    let flipped = common::flip_first_operator(&reference[body..], &FLIPS)?;
-    Some(as_candidate(&format!("{}{flipped}", &reference[..body])))
-}
-
-/// The reference with the value of its first one-line assignment (`assign x = e;` or
-/// `x <= e;`) inverted.
-fn negated(reference: &str) -> Option<String> {
-    let body = body_start(reference);
-    let mut at = body;
-    for line in reference[body..].split_inclusive('\n') {
-        let trimmed = line.trim();
-        let target =
-            trimmed.strip_prefix("assign ").map_or_else(|| trimmed.split_once("<="), |rest| rest.split_once('='));
-        if let Some((left, right)) = target
-            && let Some(value) = right.trim().strip_suffix(';')
-            && !left.trim().is_empty()
-            && left.trim().chars().all(|c| c.is_ascii_alphanumeric() || "_[]: ".contains(c))
-        {
-            let indent = &line[..line.len() - line.trim_start().len()];
-            let (lhs, op) = if trimmed.starts_with("assign ") {
-                (format!("assign {}", left.trim()), "=")
-            } else {
-                (left.trim().to_owned(), "<=")
-            };
-            let mutated = format!("{indent}{lhs} {op} ~({});\n", value.trim());
-            return Some(as_candidate(&format!("{}{mutated}{}", &reference[..at], &reference[at + line.len()..])));
-        }
-        at += line.len();
-    }
-    None
-}
-
-/// Runs the problem's testbench under Icarus Verilog with `candidate` as `TopModule`: whether it
-/// reports no mismatch, and what it said.
-fn icarus(dir: &Path, name: &str, problem: &Problem, candidate: &str) -> anyhow::Result<(bool, String)> {
-    let dir = dir.join(name);
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("test.sv"), &problem.testbench)?;
-    std::fs::write(dir.join("ref.sv"), &problem.reference)?;
-    std::fs::write(dir.join("top.sv"), candidate)?;
-    let built = Command::new("iverilog")
-        .args([
-            "-Wall",
-            "-Winfloop",
-            "-Wno-timescale",
-            "-g2012",
-            "-s",
-            "tb",
-            "-o",
-            "sim",
-            "test.sv",
-            "ref.sv",
-            "top.sv",
-        ])
-        .current_dir(&dir)
-        .output()?;
-    if !built.status.success() {
-        return Ok((
-            false,
-            format!("iverilog: {}", String::from_utf8_lossy(&built.stderr).lines().next().unwrap_or("")),
-        ));
-    }
-    let run = Command::new("timeout").args(["60", "vvp", "-n", "sim"]).current_dir(&dir).output()?;
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let summary = stdout.lines().find(|l| l.contains("Mismatches:")).unwrap_or("no summary").trim().to_owned();
-    Ok((summary.starts_with("Mismatches: 0 in"), summary))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()> {
     let icarus_present = Command::new("iverilog").arg("-V").output().is_ok_and(|o| !o.stdout.is_empty());
@@ -360,7 +286,7 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
     let dir = tempfile::tempdir()?;
     let mut wrong = Vec::new();
     let mut unseen = Vec::new();
-    let mut timeouts = Vec::new();
+    let mut simulated = Vec::new();
     let mut caught = 0;
     for ((problem, kind, program), verdict) in candidates.iter().zip(&verdicts) {
         let name = format!("{}-{kind}", problem.task_id);
@@ -369,12 +295,15 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
         assert_ne!(verdict.status, Status::InternalError, "{shown}");
         if *kind == "canonical" {
             assert!(passed, "the testbench must pass its own reference: {shown}");
-            // A proof that runs out of fuel says so; it never calls the reference wrong.
-            assert!(matches!(verdict.status, Status::Correct | Status::Timeout), "{shown}");
-            if verdict.status == Status::Timeout {
-                timeouts.push(shown);
+            // Proved, or simulated where the proof runs out of fuel: never called wrong.
+            assert_eq!(verdict.status, Status::Correct, "{shown}");
+            if verdict.details.get("method").and_then(Value::as_str) == Some("simulation") {
+                simulated.push(shown);
             }
             continue;
+        }
+        if verdict.details.get("method").and_then(Value::as_str) == Some("simulation") {
+            simulated.push(shown.clone());
         }
         match (verdict.status, passed) {
             (Status::Correct, false) => wrong.push(shown),
@@ -385,14 +314,14 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
     }
     let mutants = candidates.iter().filter(|c| c.1 != "canonical").count();
     eprintln!(
-        "{} problems: {} canonical out of fuel before the proof ended; {mutants} mutants, {caught} refuted by both, {} by the proof only \
-         (the testbench's stimulus misses them), {} equivalent for the proof yet failing the testbench",
+        "{} problems, all canonical equivalent; {} verdicts by simulation (the proof out of fuel); {mutants} mutants, {caught} refuted by \
+         both, {} by Referee only (the testbench's stimulus misses them), {} equivalent for Referee yet failing the testbench",
         chosen.len(),
-        timeouts.len(),
+        simulated.len(),
         unseen.len(),
         wrong.len()
     );
-    for line in timeouts.iter().chain(&unseen) {
+    for line in simulated.iter().chain(&unseen) {
         eprintln!("  {line}");
     }
     assert!(wrong.is_empty(), "a proof passed a design its testbench refutes: {wrong:#?}");
