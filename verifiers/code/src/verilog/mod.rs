@@ -10,7 +10,7 @@
 //! one) is held for the first cycle, and the proof either closes by induction (equivalent for
 //! every cycle), finds a counterexample (the input trace that makes the outputs differ), or
 //! reaches the item's bound (equivalent for that many cycles from reset). A purely combinational
-//! design is proved at the first step. When the proof runs out of fuel, a third run writes both
+//! design is proved at the first step. When the proof runs out of fuel or memory, a third run writes both
 //! designs' gate-level netlists and [`simulate`] runs them side by side on random input traces
 //! (the verdict says `method: simulation`). See docs/verifiers/verilog.md.
 
@@ -124,7 +124,8 @@ async fn judge(input: VerilogInput, budget: Budget, sandbox: SandboxCell) -> Ver
     let run = std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await;
     match run.map(|execution| Proof::read(&execution)) {
         Ok(Ok(proof)) => proof.verdict(&plan),
-        Ok(Err(Stop::Timeout)) if checked.simulate => {
+        Ok(Err(stop @ (Stop::Timeout | Stop::Memory))) if checked.simulate => {
+            let proof = if stop == Stop::Timeout { "timeout" } else { "memory_limit" };
             let seed = simulate::seed_of(&input.reference, &candidate);
             let ports = elaborated.reference.ports;
             let script = script::netlists(&checked, &plan);
@@ -135,12 +136,12 @@ async fn judge(input: VerilogInput, budget: Budget, sandbox: SandboxCell) -> Ver
                     let deadline = budget.remaining().map(|left| std::time::Instant::now() + left);
                     let simulated = tokio::task::spawn_blocking(move || {
                         let outcome = simulate::simulate(&gold, &gate, &ports, &plan, seed, deadline);
-                        outcome.verdict(&plan)
+                        outcome.verdict(&plan, proof)
                     });
                     simulated.await.unwrap_or_else(|error| Verdict::internal_error(format!("simulating: {error}")))
                 }
-                // The netlists could not be had (too large, out of fuel): the proof's timeout stands.
-                Ok(Err(reason)) => Stop::Timeout.verdict().with("simulation", reason),
+                // The netlists could not be had (too large, out of fuel): the proof's verdict stands.
+                Ok(Err(reason)) => stop.verdict().with("simulation", reason),
                 Err(error) => sandbox_failure(&error),
             }
         }

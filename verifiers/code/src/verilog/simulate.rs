@@ -359,16 +359,17 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    /// The verdict of the simulation, run because the proof ran out of fuel: equivalent on every
-    /// trace simulated (not proved), or the trace on which the outputs differ.
-    pub(crate) fn verdict(self, plan: &Plan) -> Verdict {
+    /// The verdict of the simulation, run because the proof ran out of fuel or memory (`proof`
+    /// says which): equivalent on every trace simulated (not proved), or the trace on which the
+    /// outputs differ.
+    pub(crate) fn verdict(self, plan: &Plan, proof: &str) -> Verdict {
         let verdict = match self {
             Outcome::Agree { traces, cycles } => Verdict::correct()
                 .with("verdict", "equivalent")
                 .with("method", "simulation")
                 .with("traces", traces)
                 .with("cycles", cycles)
-                .with("proof", "timeout"),
+                .with("proof", proof),
             Outcome::Differ(trace) => Verdict::incorrect()
                 .with("verdict", "counterexample")
                 .with("method", "simulation")
