@@ -295,14 +295,22 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
     let mut unseen = Vec::new();
     let mut simulated = Vec::new();
     let mut missed = Vec::new();
+    let mut broken = Vec::new();
     let mut caught = 0;
     for ((problem, kind, program), verdict) in candidates.iter().zip(&verdicts) {
         let name = format!("{}-{kind}", problem.task_id);
         let (passed, said) = icarus(dir.path(), &name, problem, program)?;
         let shown = format!("{name}: {:?} {} / Icarus: {said}", verdict.status, details(verdict));
         assert_ne!(verdict.status, Status::InternalError, "{shown}");
+        if broken.contains(&problem.task_id) {
+            continue;
+        }
         if *kind == "canonical" {
-            assert!(passed, "the testbench must pass its own reference: {shown}");
+            // A testbench that fails its own reference (one of VerilogEval's, under Icarus) cannot
+            // judge the problem's mutants: reported, left out.
+            if !passed {
+                broken.push(problem.task_id.clone());
+            }
             // Proved, or simulated where the proof runs out of fuel: never called wrong.
             if verdict.status != Status::Correct {
                 missed.push(shown);
@@ -333,6 +341,9 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
         unseen.len(),
         wrong.len()
     );
+    if !broken.is_empty() {
+        eprintln!("testbenches failing their own reference under Icarus, their mutants left out: {broken:?}");
+    }
     for line in missed.iter().chain(&simulated).chain(&unseen) {
         eprintln!("  {line}");
     }
