@@ -8,9 +8,9 @@
 //! (`iverilog -g2012`) and run its random stimulus (`vvp`), one process pair per candidate.
 //!
 //! Both sides run `--workers` candidates at a time. The report: checks per second of each, the
-//! ratio, and the median and worst time of one check. Every canonical candidate must pass its
-//! testbench, else the benchmark fails; those Referee does not judge equivalent are listed. The
-//! report goes to stderr as a table and to stdout as one JSON line.
+//! ratio, and the median and worst time of one check. The canonical candidates Referee does not
+//! judge equivalent are listed, and so are the testbenches that fail their own reference under
+//! Icarus. The report goes to stderr as a table and to stdout as one JSON line.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -142,16 +142,21 @@ async fn main() -> anyhow::Result<()> {
     .await;
     let peer_wall = started.elapsed();
 
-    let mut unproved = Vec::new();
+    let (mut unproved, mut broken) = (Vec::new(), Vec::new());
     for (candidate, (referee, peer)) in candidates.iter().zip(referee.iter().zip(&peer)) {
         if candidate.canonical {
-            ensure!(peer.0, "{}: the testbench must pass its own reference", candidate.problem.task_id);
             if !referee.0 {
                 unproved.push(candidate.problem.task_id.as_str());
+            }
+            // A testbench that fails its own reference under Icarus (three of VerilogEval's do)
+            // is the peer's problem, not a verdict on the candidate: reported, still timed.
+            if !peer.0 {
+                broken.push(candidate.problem.task_id.as_str());
             }
         }
     }
     eprintln!("canonical candidates not judged equivalent: {unproved:?}");
+    eprintln!("testbenches that fail their own reference under Icarus: {broken:?}");
     eprintln!("{:<32} {:>7} {:>10} {:>10} {:>10}", "side", "checks", "checks/s", "median ms", "worst ms");
     let ours = summary("Referee verilog (Yosys SAT, simulation)", &referee, referee_wall);
     let theirs = summary("Icarus Verilog testbench", &peer, peer_wall);
@@ -159,7 +164,10 @@ async fn main() -> anyhow::Result<()> {
     eprintln!("ratio (Referee / Icarus checks per second): {ratio:.2}");
     println!(
         "{}",
-        json!({"workers": options.workers, "referee": ours, "icarus": theirs, "ratio": ratio, "unproved": unproved})
+        json!({
+            "workers": options.workers, "referee": ours, "icarus": theirs, "ratio": ratio,
+            "unproved": unproved, "broken_testbenches": broken,
+        })
     );
     Ok(())
 }

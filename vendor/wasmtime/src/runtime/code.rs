@@ -428,6 +428,12 @@ impl<'a> ModuleWithCode<'a> {
         self.module
     }
 
+    /// The start of this store's copy of the module's text section.
+    #[inline]
+    pub fn text_start(&self) -> core::ptr::NonNull<u8> {
+        core::ptr::NonNull::from(self.store_code.text()).cast()
+    }
+
     /// Returns the slice in the text section of the function that
     /// `key` points to.
     #[inline]

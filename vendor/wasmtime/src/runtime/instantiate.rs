@@ -25,6 +25,13 @@ pub struct CompiledModule {
     index: Arc<CompiledFunctionsTable>,
     /// Sorted list, by function index, of names we have for this module.
     func_names: Vec<FunctionName>,
+    /// For each defined function that can escape (has an array-to-Wasm
+    /// trampoline), the text-section offsets of that trampoline and of the
+    /// function's body; `None` for the others. Looked up in `index` once here,
+    /// so that making a `VMFuncRef` (a component's instantiation makes
+    /// thousands: every function one core instance exports to another) reads
+    /// two offsets instead of searching the table twice.
+    func_ref_offsets: TryVec<Option<(u32, u32)>>,
 }
 
 impl CompiledModule {
@@ -51,13 +58,24 @@ impl CompiledModule {
         index: Arc<CompiledFunctionsTable>,
         profiler: &dyn ProfilingAgent,
     ) -> Result<Self> {
+        let module: Arc<Module> = try_new::<Arc<_>>(info.module)?;
+        let mut func_ref_offsets = TryVec::with_capacity(module.num_defined_funcs())?;
+        for i in module.defined_func_indices() {
+            let trampoline = FuncKey::ArrayToWasmTrampoline(module.module_index, i);
+            let body = FuncKey::DefinedWasmFunction(module.module_index, i);
+            let offsets = index
+                .func_loc(trampoline)
+                .and_then(|t| Some((t.start, index.func_loc(body)?.start)));
+            func_ref_offsets.push(offsets)?;
+        }
         let mut ret = Self {
             unique_id: CompiledModuleId::new(),
             engine_code,
-            module: try_new::<Arc<_>>(info.module)?,
+            module,
             meta: info.meta,
             index,
             func_names: info.func_names,
+            func_ref_offsets,
         };
         ret.register_profiling(profiler)?;
 
@@ -163,6 +181,13 @@ impl CompiledModule {
             }
             _ => None,
         }
+    }
+
+    /// The text-section offsets of the array-to-Wasm trampoline and of the
+    /// body of the defined function `index`, if it can escape.
+    #[inline]
+    pub fn func_ref_offsets(&self, index: DefinedFuncIndex) -> Option<(u32, u32)> {
+        self.func_ref_offsets.get(index.as_u32() as usize).copied().flatten()
     }
 
     /// Gets the function location information for a given function index.

@@ -18,7 +18,7 @@ use crate::runtime::vm::{
     VMStoreRawPtr, VmPtr, VmSafe, WasmFault, catch_unwind_and_record_trap,
 };
 use crate::store::{InstanceId, StoreId, StoreInstanceId, StoreOpaque, StoreResourceLimiter};
-use crate::vm::{VMWasmCallFunction, ValRaw};
+use crate::vm::{VMArrayCallFunction, VMWasmCallFunction, ValRaw};
 use alloc::sync::Arc;
 use core::alloc::Layout;
 use core::marker;
@@ -144,6 +144,11 @@ pub struct Instance {
     /// cross-thread stuff used in `InstancePre`)
     store: Option<VMStoreRawPtr>,
 
+    /// The start of the text section of this instance's module in its store,
+    /// once looked up in the store's registry (see
+    /// `initialize_defined_funcref`).
+    store_text: Option<SendSyncPtr<u8>>,
+
     /// Additional context used by compiled wasm code. This field is last, and
     /// represents a dynamically-sized array that extends beyond the nominal
     /// end of the struct (similar to a flexible array member).
@@ -209,6 +214,7 @@ impl Instance {
             #[cfg(feature = "wmemcheck")]
             wmemcheck_state,
             store: None,
+            store_text: None,
             vmctx: OwnedVMContext::new(),
         })?;
 
@@ -871,7 +877,7 @@ impl Instance {
     /// Initializes a defined function's `VMFuncRef` in-place and then returns a
     /// pointer to that location.
     fn initialize_defined_funcref(
-        self: Pin<&mut Self>,
+        mut self: Pin<&mut Self>,
         registry: &ModuleRegistry,
         def_index: DefinedFuncIndex,
     ) -> Option<NonNull<VMFuncRef>> {
@@ -882,6 +888,21 @@ impl Instance {
         let vmctx_offset = self.offsets().vmctx_func_ref(func.func_ref);
         let array_to_wasm_key = FuncKey::ArrayToWasmTrampoline(module.module_index, def_index);
         let wasm_key = FuncKey::DefinedWasmFunction(module.module_index, def_index);
+        let offsets = self
+            .runtime_module()
+            .and_then(|m| m.compiled_module().func_ref_offsets(def_index));
+        if let Some((array_call, wasm_call)) = offsets {
+            let text = self.as_mut().store_text(registry)?;
+            // SAFETY: the offsets are those of this function's trampoline and
+            // body in the module's text section, which starts at `text`; the
+            // type and offset are valid for the defined function at
+            // `def_index`.
+            unsafe {
+                let array_call = text.add(usize::try_from(array_call).unwrap()).cast();
+                let wasm_call = text.add(usize::try_from(wasm_call).unwrap()).cast();
+                return Some(self.write_func_ref(type_index, vmctx_offset, array_call, wasm_call));
+            }
+        }
         // SAFETY: the type/offset/keys here are all valid for the defined
         // function at `def_index`.
         unsafe {
@@ -967,20 +988,42 @@ impl Instance {
         )
         .expect("module not in store");
 
-        let array_call =
-            VmPtr::from(NonNull::from(module_with_code.function(array_to_wasm_key)).cast());
+        let array_call = NonNull::from(module_with_code.function(array_to_wasm_key)).cast();
+        let wasm_call = NonNull::from(module_with_code.function(wasm_key)).cast();
+        // SAFETY: the caller vouches for the type and offset.
+        Some(unsafe { self.write_func_ref(type_index, vmctx_offset, array_call, wasm_call) })
+    }
 
-        let wasm_call = Some(VmPtr::from(
-            NonNull::new(
-                module_with_code
-                    .function(wasm_key)
-                    .as_ptr()
-                    .cast::<VMWasmCallFunction>()
-                    .cast_mut(),
-            )
-            .unwrap(),
-        ));
+    /// The start of the text section of this instance's module in its store,
+    /// looked up in `registry` the first time only.
+    fn store_text(self: Pin<&mut Self>, registry: &ModuleRegistry) -> Option<NonNull<u8>> {
+        if let Some(text) = self.store_text {
+            return Some(text.as_non_null());
+        }
+        let module = self.runtime_module()?;
+        let text = ModuleWithCode::in_store(registry, module)?.text_start();
+        // SAFETY: not moving data out of `self`.
+        unsafe { self.get_unchecked_mut().store_text = Some(SendSyncPtr::new(text)) };
+        Some(text)
+    }
 
+    /// Writes the `VMFuncRef` at `vmctx_offset` in this instance's `VMContext`
+    /// and returns a pointer to it.
+    ///
+    /// # Safety
+    ///
+    /// `type_index` and `vmctx_offset` must be those of one of this instance's
+    /// functions, and `array_call` and `wasm_call` its array-to-Wasm trampoline
+    /// and its body in this store's code.
+    unsafe fn write_func_ref(
+        self: Pin<&mut Self>,
+        type_index: VMSharedTypeIndex,
+        vmctx_offset: u32,
+        array_call: NonNull<VMArrayCallFunction>,
+        wasm_call: NonNull<VMWasmCallFunction>,
+    ) -> NonNull<VMFuncRef> {
+        let array_call = VmPtr::from(array_call);
+        let wasm_call = Some(VmPtr::from(wasm_call));
         let vmctx = VMOpaqueContext::from_vmcontext(self.vmctx()).into();
 
         // SAFETY: the offset calculated here should be correct with
@@ -998,7 +1041,7 @@ impl Instance {
             });
         }
 
-        Some(func_ref_ptr)
+        func_ref_ptr
     }
 
     /// Get the passive elements segment at the given index.
