@@ -892,7 +892,7 @@ impl Instance {
             .runtime_module()
             .and_then(|m| m.compiled_module().func_ref_offsets(def_index));
         if let Some((array_call, wasm_call)) = offsets {
-            let text = self.as_mut().store_text(registry)?;
+            let text = self.as_mut().store_text(registry);
             // SAFETY: the offsets are those of this function's trampoline and
             // body in the module's text section, which starts at `text`; the
             // type and offset are valid for the defined function at
@@ -996,15 +996,19 @@ impl Instance {
 
     /// The start of the text section of this instance's module in its store,
     /// looked up in `registry` the first time only.
-    fn store_text(self: Pin<&mut Self>, registry: &ModuleRegistry) -> Option<NonNull<u8>> {
+    fn store_text(self: Pin<&mut Self>, registry: &ModuleRegistry) -> NonNull<u8> {
         if let Some(text) = self.store_text {
-            return Some(text.as_non_null());
+            return text.as_non_null();
         }
-        let module = self.runtime_module()?;
-        let text = ModuleWithCode::in_store(registry, module)?.text_start();
+        let module = self
+            .runtime_module()
+            .expect("funcref impossible in fake module");
+        let text = ModuleWithCode::in_store(registry, module)
+            .expect("module not in store")
+            .text_start();
         // SAFETY: not moving data out of `self`.
         unsafe { self.get_unchecked_mut().store_text = Some(SendSyncPtr::new(text)) };
-        Some(text)
+        text
     }
 
     /// Writes the `VMFuncRef` at `vmctx_offset` in this instance's `VMContext`
