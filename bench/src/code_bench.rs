@@ -511,6 +511,8 @@ fn peer_python(requested: Option<&str>) -> anyhow::Result<Peer> {
         }
     }
     let mut best: Option<Peer> = None;
+    // Several names often run one interpreter (`python3`, its shim, `python3.N`): timed once.
+    let mut timed = std::collections::HashSet::new();
     for candidate in candidates {
         // What the candidate really runs: a shim (a script that execs an interpreter) is not a
         // peer, the interpreter behind it is.
@@ -526,7 +528,7 @@ fn peer_python(requested: Option<&str>) -> anyhow::Result<Peer> {
         let minor: u32 = version.strip_prefix("3.").and_then(|v| v.split('.').next()?.parse().ok()).unwrap_or(0);
         if !output.status.success()
             || (requested.is_none() && minor < OLDEST_PEER_MINOR)
-            || best.as_ref().is_some_and(|b| b.path == path)
+            || !timed.insert(path.to_owned())
         {
             continue;
         }
