@@ -1,6 +1,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
@@ -115,6 +116,28 @@ pub struct Host {
     slots: Arc<tokio::sync::Semaphore>,
 }
 
+/// Raised when the caller of [`Host::spawn`] stops waiting (its future is dropped), so that a run
+/// still waiting for a worker never starts.
+struct Abandoned {
+    flag: Arc<AtomicBool>,
+    armed: bool,
+}
+
+impl Abandoned {
+    /// The caller got its output: nothing to raise.
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        if self.armed {
+            self.flag.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// The worker threads guests run on. Dropping them does not wait for the threads, so a sandbox
 /// (and its host) may be dropped on an async worker (a runtime dropped there blocks, which tokio refuses).
 #[derive(Debug)]
@@ -201,21 +224,35 @@ impl Host {
     }
 
     /// Runs a future on the sandbox's worker threads once a worker is free, and awaits it.
+    ///
+    /// The future waits for its worker slot on the worker threads themselves: a worker that
+    /// finishes a run hands its slot to the next waiting run and starts it at once, instead of
+    /// waking the caller's thread to send the next one over while the worker goes to sleep. A
+    /// run whose caller stopped waiting before it got a slot never starts.
     pub(crate) async fn spawn<F>(&self, future: F) -> Result<F::Output, SandboxError>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let slot = Arc::clone(&self.slots)
-            .acquire_owned()
-            .await
-            .map_err(|e| SandboxError::QueueClosed { queue: "sandbox's run queue", source: Arc::new(e) })?;
+        let slots = Arc::clone(&self.slots);
+        let abandoned = Abandoned { flag: Arc::default(), armed: true };
+        let caller_left = Arc::clone(&abandoned.flag);
         let running = self.workers.handle.spawn(async move {
+            let slot = slots
+                .acquire_owned()
+                .await
+                .map_err(|e| SandboxError::QueueClosed { queue: "sandbox's run queue", source: Arc::new(e) })?;
+            if caller_left.load(Ordering::Acquire) {
+                return Err(SandboxError::Abandoned);
+            }
             let output = future.await;
             drop(slot);
-            output
+            Ok(output)
         });
-        running.await.map_err(|e| SandboxError::TaskFailed { task: "sandbox worker", source: Arc::new(e) })
+        let output =
+            running.await.map_err(|e| SandboxError::TaskFailed { task: "sandbox worker", source: Arc::new(e) });
+        abandoned.disarm();
+        output?
     }
 
     /// Loads a component from `wasm`, through a precompiled artefact cached next to it.
@@ -481,6 +518,39 @@ pub(crate) fn engine_config() -> Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run whose caller stops waiting while every worker is busy never starts; the runs that
+    /// are waited for start in turn as workers free up.
+    #[tokio::test]
+    async fn a_run_abandoned_before_it_has_a_worker_never_starts() -> Result<(), SandboxError> {
+        let config = SandboxConfig { workers: 1, pool_runs: 0, ..SandboxConfig::default() };
+        let host = Arc::new(Host::new(config)?);
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        let busy = {
+            let host = Arc::clone(&host);
+            tokio::spawn(async move { host.spawn(async move { released.await.is_ok() }).await })
+        };
+        // Give the first run the only worker.
+        while host.slots.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        let started = Arc::new(AtomicBool::new(false));
+        let abandoned = {
+            let started = Arc::clone(&started);
+            host.spawn(async move { started.store(true, Ordering::SeqCst) })
+        };
+        assert!(tokio::time::timeout(Duration::from_millis(50), abandoned).await.is_err(), "no worker was free");
+        let waited = {
+            let host = Arc::clone(&host);
+            tokio::spawn(async move { host.spawn(async { 7 }).await })
+        };
+        assert!(release.send(()).is_ok());
+        assert!(busy.await.is_ok_and(|run| matches!(run, Ok(true))));
+        assert!(waited.await.is_ok_and(|run| matches!(run, Ok(7))));
+        assert!(!started.load(Ordering::SeqCst), "the abandoned run started");
+        assert_eq!(host.slots.available_permits(), 1, "every slot is back");
+        Ok(())
+    }
 
     #[test]
     fn stale_artefacts_are_deleted_and_nothing_else() -> std::io::Result<()> {

@@ -152,6 +152,9 @@ pub enum SandboxError {
     #[error("cannot set up the sandbox: the {queue} is closed")]
     QueueClosed { queue: &'static str, source: Arc<tokio::sync::AcquireError> },
     /// A task of the sandbox panicked or was cancelled.
+    #[error("the run's caller stopped waiting before a worker was free")]
+    Abandoned,
+
     #[error("cannot set up the sandbox: {task} failed")]
     TaskFailed { task: &'static str, source: Arc<tokio::task::JoinError> },
     /// An earlier set-up of the same runtime panicked.
