@@ -8,6 +8,8 @@
 //! - `imports`: a program that imports a dozen standard-library modules before a small task;
 //! - `humaneval`: one HumanEval problem, its canonical solution and its whole check program as
 //!   one execution;
+//! - `humaneval-fresh`: `humaneval` with a different check program in every item (a comment
+//!   tells them apart), so that no item finds its compiled check program kept;
 //! - `cpu`: a CPU-bound pure-Python loop, one execution at a time, to compare per-execution time
 //!   with native `python3`;
 //! - `js-small`, `js-humaneval` (HumanEval-X's JavaScript/129 with its test program), `js-cpu`;
@@ -202,6 +204,11 @@ impl Lang {
         }
     }
 
+    /// What starts a line comment.
+    fn comment(self) -> &'static str {
+        if self == Lang::Python { "#" } else { "//" }
+    }
+
     fn suffix(self) -> &'static str {
         match self {
             Lang::Python => ".py",
@@ -245,14 +252,25 @@ struct Workload {
     cases: Vec<Case>,
     /// For `humaneval`: the check program and entry point; the program then runs once per item.
     check: Option<(String, String)>,
-    /// Whether every item's program differs (by a comment), so that every item compiles.
+    /// Whether every item differs (by a comment), so that nothing one item compiled serves the
+    /// next: its program, or with a check program its check program.
     fresh: bool,
 }
 
 impl Workload {
     /// The program of item `index`.
     fn program_of(&self, index: usize) -> String {
-        if self.fresh { format!("{}// item {index}\n", self.program) } else { self.program.clone() }
+        if self.fresh && self.check.is_none() {
+            format!("{}{} item {index}\n", self.program, self.language.comment())
+        } else {
+            self.program.clone()
+        }
+    }
+
+    /// The check program of item `index`, for a workload with one.
+    fn check_of(&self, index: usize) -> Option<String> {
+        let (check, _) = self.check.as_ref()?;
+        Some(if self.fresh { format!("{check}\n{} item {index}\n", self.language.comment()) } else { check.clone() })
     }
 }
 
@@ -431,9 +449,9 @@ fn item(workload: &Workload, index: usize) -> anyhow::Result<CodeInput> {
     let options = json!({"fuel": FUEL, "time_limit_ms": WALL.as_millis() as u64, "output_limit_bytes": OUTPUT_BYTES});
     let program = workload.program_of(index);
     let input = match &workload.check {
-        Some((check, entry_point)) => json!({
+        Some((_, entry_point)) => json!({
             "language": workload.language.name(), "program": program,
-            "check": {"program": check, "entry_point": entry_point}, "options": options,
+            "check": {"program": workload.check_of(index), "entry_point": entry_point}, "options": options,
         }),
         None => {
             let tests: Vec<Value> =
@@ -704,7 +722,7 @@ fn run_subprocess(
                         let (out, ok) = match built {
                             Some(dir) => run_process(Command::new(dir.path().join("program")), &case.stdin)?,
                             None if workload.fresh => {
-                                let program = format!("{program}// item {item}\n");
+                                let program = format!("{program}{} item {item}\n", language.comment());
                                 run_native(interpreter, language, &program, &case.stdin)?
                             }
                             None => run_native(interpreter, language, program, &case.stdin)?,
@@ -747,6 +765,9 @@ async fn main() -> anyhow::Result<()> {
     }
     if wanted("humaneval") {
         workloads.push(humaneval()?);
+    }
+    if wanted("humaneval-fresh") {
+        workloads.push(Workload { name: "humaneval-fresh", fresh: true, ..humaneval()? });
     }
     if wanted("cpu") {
         workloads.push(cpu(python)?);

@@ -1,4 +1,7 @@
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use sha2::{Digest, Sha256};
 
 use wasmtime::Store;
 use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, InstancePre, Lift, Linker, ResourceTable};
@@ -6,6 +9,7 @@ use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, Instanc
 use crate::engine::Host;
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
+use crate::native::Lru;
 use crate::run::{Pipes, RunState, classify, limited_store};
 use crate::{Execution, GuestOutcome, Limits, SandboxError, Termination};
 
@@ -21,12 +25,33 @@ pub(crate) struct Outcome {
     pub(crate) report: String,
 }
 
+/// Compiled harnesses kept: at most this many,
+const HARNESS_ENTRIES: usize = 1024;
+/// and at most this many bytes of them.
+const HARNESS_BYTES: usize = 64 << 20;
+
+/// The wall-clock backstop of a harness's compile.
+const HARNESS_WALL_TIME: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Compiled harnesses (`marshal`'s format) by the SHA-256 of their source; `None` for one that
+/// does not compile.
+type Harnesses = Lru<[u8; 32], Option<Arc<Vec<u8>>>>;
+
 /// CPython 3.14 as a pre-initialised WASI component (built by `scripts/build-runtimes` with
 /// componentize-py), instantiated afresh for every run.
+///
+/// A harness (the test program that runs after a program) is compiled in an instance of its own,
+/// where nothing else runs, and kept by its source's hash: the rollouts of one problem share their
+/// harness, and compiling it is most of a HumanEval check's time. Every run with a harness gets
+/// the compiled code, whether it came from the cache or not, so a run's fuel never depends on what
+/// ran before it.
 pub struct PythonRuntime {
     pre: InstancePre<RunState>,
     /// The `run` export, resolved once instead of by name on every run.
     run_export: ComponentExportIndex,
+    /// The `compile-harness` export.
+    compile_export: ComponentExportIndex,
+    harnesses: Mutex<Harnesses>,
     engine: wasmtime::Engine,
 }
 
@@ -52,10 +77,18 @@ impl PythonRuntime {
         let mut linker = Linker::<RunState>::new(&host.engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(link)?;
         let pre = linker.instantiate_pre(&component).map_err(link)?;
-        let run_export = component
-            .get_export_index(None, "run")
-            .ok_or_else(|| SandboxError::MissingExport { path: wasm.clone(), export: "run" })?;
-        Ok(PythonRuntime { pre, run_export, engine: host.engine.clone() })
+        let export = |name| {
+            component
+                .get_export_index(None, name)
+                .ok_or_else(|| SandboxError::MissingExport { path: wasm.clone(), export: name })
+        };
+        Ok(PythonRuntime {
+            pre,
+            run_export: export("run")?,
+            compile_export: export("compile-harness")?,
+            harnesses: Mutex::new(Lru::new(HARNESS_ENTRIES, HARNESS_BYTES)),
+            engine: host.engine.clone(),
+        })
     }
 
     /// A new instance in its own store: output captured by `pipes`, memory capped and fuel set
@@ -98,14 +131,18 @@ impl PythonRuntime {
         limits: &Limits,
     ) -> Result<(Execution, GuestOutcome), SandboxError> {
         let started = Instant::now();
+        let harness_code = match harness {
+            Some(harness) => self.compiled_harness(harness, limits).await?,
+            None => None,
+        };
         let pipes = Pipes::new(limits);
         let (mut store, instance) = self.instantiate(&pipes, seed, limits).await?;
         let run = instance
-            .get_typed_func::<(&str, &[u8], Option<&str>, u64), (Outcome,)>(&mut store, &self.run_export)
+            .get_typed_func::<(&str, &[u8], Option<&str>, Option<&[u8]>, u64), (Outcome,)>(&mut store, &self.run_export)
             .map_err(|e| SandboxError::Entry { export: "run", source: wasmtime_cause(e) })?;
 
-        let called =
-            tokio::time::timeout(limits.wall_time, run.call_async(&mut store, (program, stdin, harness, seed))).await;
+        let arguments = (program, stdin, harness, harness_code.as_deref().map(Vec::as_slice), seed);
+        let called = tokio::time::timeout(limits.wall_time, run.call_async(&mut store, arguments)).await;
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
         let (stdout, stderr, output_exceeded) = pipes.take();
@@ -148,9 +185,40 @@ impl PythonRuntime {
         Ok((execution, outcome))
     }
 
+    /// `harness` compiled, from the cache or by the `compile-harness` export in an instance of
+    /// its own under `limits`; `None` when it does not compile there (its run compiles it, and
+    /// reports the error as before).
+    async fn compiled_harness(&self, harness: &str, limits: &Limits) -> Result<Option<Arc<Vec<u8>>>, SandboxError> {
+        let key: [u8; 32] = Sha256::digest(harness.as_bytes()).into();
+        if let Some(compiled) = self.harnesses.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
+            return Ok(compiled);
+        }
+        let pipes = Pipes::new(limits);
+        let (mut store, instance) = self.instantiate(&pipes, 0, limits).await?;
+        let compile = instance
+            .get_typed_func::<(&str,), (Option<Vec<u8>>,)>(&mut store, &self.compile_export)
+            .map_err(|e| SandboxError::Entry { export: "compile-harness", source: wasmtime_cause(e) })?;
+        // Fuel and memory bound the compile as they bound the run; the wall clock only backstops
+        // it, far past any compile, so that whether a harness comes precompiled never depends on
+        // the machine's load.
+        let wall_time = limits.wall_time.max(HARNESS_WALL_TIME);
+        let called = tokio::time::timeout(wall_time, compile.call_async(&mut store, (harness,))).await;
+        // A harness the guest cannot compile within the run's limits is compiled in the run,
+        // which then meets the same limit or error and reports it.
+        let compiled = match called {
+            Ok(Ok((code,))) => code.map(Arc::new),
+            Ok(Err(_)) | Err(_) => return Ok(None),
+        };
+        if let Ok(mut cache) = self.harnesses.lock() {
+            let bytes = compiled.as_ref().map_or(0, |code| code.len()) + key.len();
+            cache.insert(key, compiled.clone(), bytes);
+        }
+        Ok(compiled)
+    }
+
     /// Like [`PythonRuntime::run`], on the worker threads of `host` (the one it was loaded in).
     pub async fn run_on(
-        self: std::sync::Arc<Self>,
+        self: Arc<Self>,
         host: &Host,
         program: String,
         stdin: Vec<u8>,

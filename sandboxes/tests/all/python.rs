@@ -139,3 +139,64 @@ async fn random_is_seeded_per_run() -> anyhow::Result<()> {
     assert_eq!(a.stdout, b.stdout);
     Ok(())
 }
+
+async fn run_with_harness(program: &str, harness: &str) -> anyhow::Result<(Execution, GuestOutcome)> {
+    let sandbox = common::shared()?;
+    let loading = std::sync::Arc::clone(&sandbox);
+    let python = tokio::task::spawn_blocking(move || loading.python()).await??;
+    let (program, harness) = (program.to_owned(), Some(harness.to_owned()));
+    Ok(python.run_on(sandbox.host(), program, Vec::new(), harness, 7, Limits::default()).await?)
+}
+
+/// A harness is compiled once and kept; a run with the kept code does what the first run did,
+/// down to its fuel, its report and its traceback's lines.
+#[tokio::test]
+async fn a_kept_harness_runs_as_the_first_one_did() -> anyhow::Result<()> {
+    const PROGRAM: &str = "def add(a, b):\n    return a + b\n";
+    let passing = "# a_kept_harness_runs_as_the_first_one_did: passing\nassert add(2, 3) == 5\n\
+                   __referee_report__ = 'checked'\n";
+    let failing = "# a_kept_harness_runs_as_the_first_one_did: failing\n\nassert add(2, 2) == 5, 'two and two'\n";
+    let broken = "# a_kept_harness_runs_as_the_first_one_did: broken\nassert add(2, 3) ==\n";
+
+    let first = run_with_harness(PROGRAM, passing).await?;
+    let again = run_with_harness(PROGRAM, passing).await?;
+    for (execution, outcome) in [&first, &again] {
+        assert_eq!(execution.termination, Termination::Exited);
+        assert_eq!(execution.exit_code, 0, "{}", text(&execution.stderr));
+        assert_eq!(outcome.report, "checked");
+    }
+    assert_eq!(first.0.fuel_used, again.0.fuel_used, "a run's fuel does not depend on the cache");
+
+    let first = run_with_harness(PROGRAM, failing).await?;
+    let again = run_with_harness(PROGRAM, failing).await?;
+    for (execution, outcome) in [&first, &again] {
+        assert_eq!(outcome.exception.as_deref(), Some("AssertionError"));
+        let stderr = text(&execution.stderr);
+        assert!(stderr.contains("File \"<harness>\", line 3"), "{stderr}");
+        assert!(stderr.contains("two and two"), "{stderr}");
+    }
+    assert_eq!(first.0.stderr, again.0.stderr);
+    assert_eq!(first.0.fuel_used, again.0.fuel_used);
+
+    let first = run_with_harness(PROGRAM, broken).await?;
+    let again = run_with_harness(PROGRAM, broken).await?;
+    for (execution, outcome) in [&first, &again] {
+        assert_eq!(outcome.exception.as_deref(), Some("SyntaxError"), "{}", text(&execution.stderr));
+        assert!(!outcome.compile_error, "the program compiled; its harness did not");
+    }
+    assert_eq!(first.0.stderr, again.0.stderr);
+    Ok(())
+}
+
+/// What a program does to the interpreter before its harness runs (here: every warning an
+/// error) does not change how the harness compiles.
+#[tokio::test]
+async fn a_program_cannot_change_how_its_harness_compiles() -> anyhow::Result<()> {
+    let program = "import warnings\nwarnings.simplefilter('error')\n";
+    // "\d" is an invalid escape: a SyntaxWarning, which the filter above would make an error.
+    let harness = "# a_program_cannot_change_how_its_harness_compiles\npattern = '\\d'\n__referee_report__ = pattern\n";
+    let (execution, outcome) = run_with_harness(program, harness).await?;
+    assert_eq!(execution.exit_code, 0, "{}", text(&execution.stderr));
+    assert_eq!(outcome.report, "\\d");
+    Ok(())
+}
