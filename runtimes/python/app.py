@@ -5,6 +5,7 @@ the heap snapshot, and nothing else of the standard library exists at run time. 
 heap is frozen so that CPython's garbage collector does not touch (and copy) it in every run.
 """
 
+import builtins
 import gc
 import io
 import marshal
@@ -33,6 +34,28 @@ import wit_world  # noqa: E402
 
 gc.collect()
 gc.freeze()
+
+
+# What a run needs after its program has run, taken before any program can replace it: a program
+# may rebind built-ins (`builtins.exec = ...`) or module attributes (`marshal.loads`, `sys.settrace`,
+# `wit_world.Outcome`), and its harness must still run, and the run still report what happened.
+# `run` unpacks these into its locals before the program starts. The built-ins are kept as a tuple
+# of pairs, which no program can change.
+_GUARDS = (
+    exec,
+    compile,
+    marshal.loads,
+    sys.settrace,
+    sys.setprofile,
+    wit_world.Outcome,
+    vars(builtins),
+    tuple(vars(builtins).items()),
+    type,
+    isinstance,
+    str,
+    SystemExit,
+    BaseException,
+)
 
 
 def _exit_code(code) -> int:
@@ -68,6 +91,8 @@ class WitWorld(wit_world.WitWorld):
             return None
 
     def run(self, program: str, stdin: bytes, harness, harness_code, seed: int) -> wit_world.Outcome:
+        (run_code, compile_source, load_code, settrace, setprofile, outcome, builtins_dict, pristine, type_of,
+         is_instance, string, system_exit, base_exception) = _GUARDS
         random.seed(seed)
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
         name = "__main__" if harness is None else "solution"
@@ -75,19 +100,33 @@ class WitWorld(wit_world.WitWorld):
         exit_code = 0
         exception = None
         compiled = False
+        # With a harness, only the harness reports, and only when it ran to its end: a program
+        # that sets `__referee_report__` and exits before its harness runs reports nothing.
+        # Without one, the program reports (the host's own helper programs do).
+        harness_finished = False
         try:
-            code = compile(program, "<program>", "exec")
+            code = compile_source(program, "<program>", "exec")
             compiled = True
-            exec(code, namespace)
-            if harness_code is not None:
-                exec(marshal.loads(harness_code), namespace)
-            elif harness is not None:
-                exec(compile(harness, "<harness>", "exec"), namespace)
-        except SystemExit as exit:
+            run_code(code, namespace)
+            if harness is not None:
+                # The harness runs on the interpreter as the runtime started it: the program's
+                # trace and profile hooks off, the built-ins restored, and no report of its own.
+                settrace(None)
+                setprofile(None)
+                builtins_dict.clear()
+                builtins_dict.update(pristine)
+                namespace["__builtins__"] = builtins_dict
+                namespace.pop("__referee_report__", None)
+                if harness_code is not None:
+                    run_code(load_code(harness_code), namespace)
+                else:
+                    run_code(compile_source(harness, "<harness>", "exec"), namespace)
+                harness_finished = True
+        except system_exit as exit:
             exit_code = _exit_code(exit.code)
-        except BaseException as error:  # noqa: BLE001 - every failure is reported, none escapes
+        except base_exception as error:  # noqa: BLE001 - every failure is reported, none escapes
             exit_code = 1
-            exception = type(error).__name__
+            exception = type_of(error).__name__
             try:
                 traceback.print_exc()
             except BaseException:  # noqa: BLE001
@@ -96,9 +135,7 @@ class WitWorld(wit_world.WitWorld):
         if flush_failure is not None and exception is None:
             exception = flush_failure
             exit_code = exit_code or 1
-        report = namespace.get("__referee_report__", "")
-        if not isinstance(report, str):
+        report = namespace.get("__referee_report__", "") if harness is None or harness_finished else ""
+        if not is_instance(report, string):
             report = ""
-        return wit_world.Outcome(
-            exit_code=exit_code, exception=exception, compile_error=not compiled, report=report
-        )
+        return outcome(exit_code=exit_code, exception=exception, compile_error=not compiled, report=report)

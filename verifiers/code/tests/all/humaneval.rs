@@ -134,3 +134,59 @@ async fn systematic_mutants_fail() -> anyhow::Result<()> {
     assert!(killed * 100 >= total * 99, "only {killed} of {total} mutants failed; survivors: {survivors:?}");
     Ok(())
 }
+
+/// A wrong program cannot pass its check program by subverting the interpreter before the check
+/// runs: replacing `exec`, `marshal.loads` or the runtime's outcome, claiming the report and
+/// exiting, or jumping over the asserts with a trace function. The same program without the
+/// subversion fails too, and the right one passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_cannot_forge_or_disarm_its_check() -> anyhow::Result<()> {
+    let check = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(1, 1) == 2\n";
+    let wrong = "def add(a, b):\n    return a - b\n";
+    let attempts = [
+        wrong.to_owned(),
+        // Disarming what runs the check.
+        format!("{wrong}import builtins\nbuiltins.exec = lambda *a, **k: None\n__referee_report__ = 'checked'\n"),
+        format!(
+            "{wrong}import marshal\nmarshal.loads = lambda b: compile('pass', '<h>', 'exec')\n__referee_report__ = 'checked'\n"
+        ),
+        format!(
+            "{wrong}import builtins\nbuiltins.compile = lambda *a, **k: (lambda: None).__code__\n__referee_report__ = 'checked'\n"
+        ),
+        format!("{wrong}globals()['__builtins__'] = {{'globals': lambda: {{'add': add}}}}\n"),
+        // Forging the outcome.
+        format!(
+            "{wrong}import wit_world\nreal = wit_world.Outcome\n\
+             wit_world.Outcome = lambda **k: real(**dict(k, exit_code=0, exception=None, report='checked'))\n"
+        ),
+        // Claiming the report and leaving before the check.
+        format!("{wrong}__referee_report__ = 'checked'\nraise SystemExit(0)\n"),
+        format!("{wrong}import sys\n__referee_report__ = 'checked'\nsys.exit()\n"),
+        // Jumping over the asserts.
+        format!(
+            "{wrong}import sys\ndef tracer(frame, event, arg):\n    if frame.f_code.co_name == 'check' and event == 'line':\n\
+             \x20       frame.f_lineno = 4\n    return tracer\nsys.settrace(tracer)\n"
+        ),
+        format!("{wrong}import sys\nsys.setprofile(lambda *a: None)\nsys.settrace = lambda t: None\n"),
+    ];
+    let right = "def add(a, b):\n    return a + b\n".to_owned();
+    let programs: Vec<&String> = attempts.iter().chain(std::iter::once(&right)).collect();
+    let items = programs
+        .iter()
+        .map(|program| -> anyhow::Result<CodeInput> {
+            Ok(serde_json::from_value(json!({
+                "language": "python",
+                "program": program,
+                "check": {"program": check, "entry_point": "add"},
+            }))?)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let verdicts = judge(items).await;
+    let (right_verdict, attempt_verdicts) = verdicts.split_last().ok_or_else(|| anyhow::anyhow!("no verdicts"))?;
+    for (program, verdict) in attempts.iter().zip(attempt_verdicts) {
+        assert_eq!(verdict.score, 0.0, "{program}: {:?}", verdict.details);
+        assert_ne!(verdict.status, Status::InternalError, "{program}: {:?}", verdict.details);
+    }
+    assert_eq!(right_verdict.status, Status::Correct, "{:?}", right_verdict.details);
+    Ok(())
+}
