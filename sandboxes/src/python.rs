@@ -30,7 +30,12 @@ const HARNESS_ENTRIES: usize = 1024;
 /// and at most this many bytes of them.
 const HARNESS_BYTES: usize = 64 << 20;
 
-/// The wall-clock backstop of a harness's compile.
+/// What a harness's compile may use, whatever the limits of the run it is for, so that whether a
+/// harness compiles depends on the harness alone: fuel for about a second of interpreter CPU (a
+/// HumanEval check program takes about 2·10^6), the default memory cap, and a wall-clock backstop
+/// far past any compile, so that the machine's load never decides.
+const HARNESS_FUEL: u64 = 10_000_000_000;
+const HARNESS_MEMORY: usize = 512 << 20;
 const HARNESS_WALL_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Compiled harnesses (`marshal`'s format) by the SHA-256 of their source; `None` for one that
@@ -186,25 +191,23 @@ impl PythonRuntime {
     }
 
     /// `harness` compiled, from the cache or by the `compile-harness` export in an instance of
-    /// its own under `limits`; `None` when it does not compile there (its run compiles it, and
-    /// reports the error as before).
+    /// its own under the harness limits above (the run's output caps); `None` when it does not
+    /// compile there (its run compiles it, and reports the error as before).
     async fn compiled_harness(&self, harness: &str, limits: &Limits) -> Result<Option<Arc<Vec<u8>>>, SandboxError> {
         let key: [u8; 32] = Sha256::digest(harness.as_bytes()).into();
         if let Some(compiled) = self.harnesses.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(compiled);
         }
-        let pipes = Pipes::new(limits);
-        let (mut store, instance) = self.instantiate(&pipes, 0, limits).await?;
+        let limits =
+            Limits { fuel: HARNESS_FUEL, memory_bytes: HARNESS_MEMORY, wall_time: HARNESS_WALL_TIME, ..*limits };
+        let pipes = Pipes::new(&limits);
+        let (mut store, instance) = self.instantiate(&pipes, 0, &limits).await?;
         let compile = instance
             .get_typed_func::<(&str,), (Option<Vec<u8>>,)>(&mut store, &self.compile_export)
             .map_err(|e| SandboxError::Entry { export: "compile-harness", source: wasmtime_cause(e) })?;
-        // Fuel and memory bound the compile as they bound the run; the wall clock only backstops
-        // it, far past any compile, so that whether a harness comes precompiled never depends on
-        // the machine's load.
-        let wall_time = limits.wall_time.max(HARNESS_WALL_TIME);
-        let called = tokio::time::timeout(wall_time, compile.call_async(&mut store, (harness,))).await;
-        // A harness the guest cannot compile within the run's limits is compiled in the run,
-        // which then meets the same limit or error and reports it.
+        let called = tokio::time::timeout(limits.wall_time, compile.call_async(&mut store, (harness,))).await;
+        // A harness that cannot be compiled within those limits (or does not compile) is
+        // compiled in its run, which then meets its own limit or error and reports it.
         let compiled = match called {
             Ok(Ok((code,))) => code.map(Arc::new),
             Ok(Err(_)) | Err(_) => return Ok(None),
