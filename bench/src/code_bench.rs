@@ -5,11 +5,14 @@
 //!
 //! Workloads (Python; the `js-` ones are the same in JavaScript against Node.js):
 //! - `small`: a two-number sum read from standard input, many small tests;
+//! - `small-same`: `small` with one program in every item, where the others give every item a
+//!   program of its own (a comment tells them apart), as the rollouts of one problem have: the
+//!   sandbox compiles a program once for all its tests, and keeps it for an item that repeats it;
 //! - `imports`: a program that imports a dozen standard-library modules before a small task;
 //! - `humaneval`: one HumanEval problem, its canonical solution and its whole check program as
-//!   one execution;
-//! - `humaneval-fresh`: `humaneval` with a different check program in every item (a comment
-//!   tells them apart), so that no item finds its compiled check program kept;
+//!   one execution, the check program shared by all items;
+//! - `humaneval-fresh`: `humaneval` with a different check program in every item too, so that no
+//!   item finds its compiled check program kept;
 //! - `cpu`: a CPU-bound pure-Python loop, one execution at a time, to compare per-execution time
 //!   with native `python3`;
 //! - `js-small`, `js-humaneval` (HumanEval-X's JavaScript/129 with its test program), `js-cpu`;
@@ -255,12 +258,15 @@ struct Workload {
     /// Whether every item differs (by a comment), so that nothing one item compiled serves the
     /// next: its program, or with a check program its check program.
     fresh: bool,
+    /// Whether every item's program differs (by a comment), as the rollouts of one problem do,
+    /// so that a program is compiled once per item and a shared check program is kept.
+    program_per_item: bool,
 }
 
 impl Workload {
     /// The program of item `index`.
     fn program_of(&self, index: usize) -> String {
-        if self.fresh && self.check.is_none() {
+        if (self.fresh && self.check.is_none()) || self.program_per_item {
             format!("{}{} item {index}\n", self.program, self.language.comment())
         } else {
             self.program.clone()
@@ -281,7 +287,15 @@ fn small(tests: usize) -> Workload {
             Case { stdin: format!("{a} {b}\n"), expected: format!("{}\n", a + b) }
         })
         .collect();
-    Workload { name: "small", language: Lang::Python, program: SMALL.into(), cases, check: None, fresh: false }
+    Workload {
+        name: "small",
+        language: Lang::Python,
+        program: SMALL.into(),
+        cases,
+        check: None,
+        fresh: false,
+        program_per_item: true,
+    }
 }
 
 fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
@@ -292,7 +306,15 @@ fn imports(python: &str, tests: usize) -> anyhow::Result<Workload> {
         let expected = run_native(python, Lang::Python, IMPORTS, &stdin)?.0;
         cases.push(Case { stdin, expected });
     }
-    Ok(Workload { name: "imports", language: Lang::Python, program: IMPORTS.into(), cases, check: None, fresh: false })
+    Ok(Workload {
+        name: "imports",
+        language: Lang::Python,
+        program: IMPORTS.into(),
+        cases,
+        check: None,
+        fresh: false,
+        program_per_item: true,
+    })
 }
 
 fn humaneval() -> anyhow::Result<Workload> {
@@ -311,6 +333,7 @@ fn humaneval() -> anyhow::Result<Workload> {
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, field("entry_point")?)),
         fresh: false,
+        program_per_item: true,
     })
 }
 
@@ -324,6 +347,7 @@ fn cpu(python: &str) -> anyhow::Result<Workload> {
         cases: vec![Case { stdin, expected }],
         check: None,
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -345,6 +369,7 @@ fn js_humaneval() -> anyhow::Result<Workload> {
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, "minPath".into())),
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -358,6 +383,7 @@ fn js_cpu(node: &str) -> anyhow::Result<Workload> {
         cases: vec![Case { stdin, expected }],
         check: None,
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -389,6 +415,7 @@ fn rs_humaneval() -> anyhow::Result<Workload> {
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((field("test")?, "min_path".into())),
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -415,6 +442,7 @@ fn go_humaneval() -> anyhow::Result<Workload> {
         cases: vec![Case { stdin: String::new(), expected: String::new() }],
         check: Some((format!("{}\n{}", field("test_setup")?, field("test")?), "Minpath".into())),
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -428,6 +456,7 @@ fn go_cpu(go: &str) -> anyhow::Result<Workload> {
         cases: vec![Case { stdin, expected }],
         check: None,
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -441,6 +470,7 @@ fn rs_cpu(rustc: &str) -> anyhow::Result<Workload> {
         cases: vec![Case { stdin, expected }],
         check: None,
         fresh: false,
+        program_per_item: false,
     })
 }
 
@@ -721,7 +751,7 @@ fn run_subprocess(
                     while let Some((item, case)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let (out, ok) = match built {
                             Some(dir) => run_process(Command::new(dir.path().join("program")), &case.stdin)?,
-                            None if workload.fresh => {
+                            None if workload.fresh || workload.program_per_item => {
                                 let program = format!("{program}{} item {item}\n", language.comment());
                                 run_native(interpreter, language, &program, &case.stdin)?
                             }
@@ -759,6 +789,9 @@ async fn main() -> anyhow::Result<()> {
     let mut workloads = Vec::new();
     if wanted("small") {
         workloads.push(small(options.tests));
+    }
+    if wanted("small-same") {
+        workloads.push(Workload { name: "small-same", program_per_item: false, ..small(options.tests) });
     }
     if wanted("imports") {
         workloads.push(imports(python, options.tests)?);

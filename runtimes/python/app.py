@@ -11,6 +11,7 @@ import io
 import marshal
 import sys
 import traceback
+import warnings
 
 # The modules solutions commonly use. Only these (and what they import) can be imported at run time.
 PRELOAD = """
@@ -31,6 +32,7 @@ for _name in PRELOAD:
 import random  # noqa: E402
 
 import wit_world  # noqa: E402
+from componentize_py_types import Err  # noqa: E402
 
 gc.collect()
 gc.freeze()
@@ -84,13 +86,22 @@ def _flush():
 
 
 class WitWorld(wit_world.WitWorld):
-    def compile_harness(self, harness: str):
+    def compile(self, source: str, file_name: str, run_warns: bool) -> bytes:
+        # Warnings are recorded rather than shown; a program whose compile warns is compiled in
+        # its run, where the warnings reach the run's standard error as they always did.
         try:
-            return marshal.dumps(compile(harness, "<harness>", "exec"))
-        except BaseException:  # noqa: BLE001 - a harness that does not compile is compiled in its run
-            return None
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                code = compile(source, file_name, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            raise Err(wit_world.NotCompiled.IN_RUN) from None
+        except BaseException:  # noqa: BLE001 - MemoryError, RecursionError: this instance's limits
+            raise Err(wit_world.NotCompiled.EXHAUSTED) from None
+        if caught and run_warns:
+            raise Err(wit_world.NotCompiled.IN_RUN)
+        return marshal.dumps(code)
 
-    def run(self, program: str, stdin: bytes, harness, harness_code, seed: int) -> wit_world.Outcome:
+    def run(self, program: str, program_code, stdin: bytes, harness, harness_code, seed: int) -> wit_world.Outcome:
         (run_code, compile_source, load_code, settrace, setprofile, outcome, builtins_dict, pristine, type_of,
          is_instance, string, system_exit, base_exception) = _GUARDS
         random.seed(seed)
@@ -105,7 +116,10 @@ class WitWorld(wit_world.WitWorld):
         # Without one, the program reports (the host's own helper programs do).
         harness_finished = False
         try:
-            code = compile_source(program, "<program>", "exec")
+            if program_code is not None:
+                code = load_code(program_code)
+            else:
+                code = compile_source(program, "<program>", "exec")
             compiled = True
             run_code(code, namespace)
             if harness is not None:

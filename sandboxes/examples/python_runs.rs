@@ -27,7 +27,7 @@ async fn main() -> anyhow::Result<()> {
     let workers = sandbox.config().workers;
     // The first runs load the runtime and warm a pool slot per worker; they are not measured.
     for _ in 0..workers {
-        python.clone().run_on(sandbox.host(), PROGRAM.into(), b"1 2\n".to_vec(), None, 7, Limits::default()).await?;
+        python.clone().run_on(sandbox.host(), PROGRAM, b"1 2\n".to_vec(), None, 7, Limits::default()).await?;
     }
     let started = Instant::now();
     let tasks: Vec<_> = (0..runs)
@@ -35,8 +35,7 @@ async fn main() -> anyhow::Result<()> {
             let (python, sandbox) = (python.clone(), Arc::clone(&sandbox));
             tokio::spawn(async move {
                 let stdin = format!("{i} {}\n", 2 * i).into_bytes();
-                let (execution, _) =
-                    python.run_on(sandbox.host(), PROGRAM.into(), stdin, None, 7, Limits::default()).await?;
+                let (execution, _) = python.run_on(sandbox.host(), PROGRAM, stdin, None, 7, Limits::default()).await?;
                 anyhow::ensure!(execution.termination == Termination::Exited, "{:?}", execution.termination);
                 anyhow::ensure!(execution.stdout == format!("{}\n", 3 * i).into_bytes(), "wrong output");
                 Ok(execution.wall_time)

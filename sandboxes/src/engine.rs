@@ -190,7 +190,9 @@ impl Host {
     /// the pool cannot be reserved (an address-space limit, say), the sandbox logs why and
     /// allocates on demand instead.
     pub(crate) fn new(config: SandboxConfig) -> Result<Host, SandboxError> {
-        let (engine, allocation) = make_engine(config.pool_runs, config.sessions)?;
+        // Each worker also keeps a Python instance that compiles programs (`crate::python`).
+        let kept = config.sessions.saturating_add(config.workers.max(1));
+        let (engine, allocation) = make_engine(config.pool_runs, kept, config.sessions)?;
         let workers = Workers::start(config.workers)?;
         start_ticker(&engine)?;
         let slots = Arc::new(tokio::sync::Semaphore::new(config.workers.max(1)));
@@ -442,12 +444,13 @@ const MEMORY_KEEP_RESIDENT: usize = 16 << 20;
 /// The same for a pooled table (8 bytes an element).
 const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 
-/// The engine, with the pooling allocator for `pool_runs` concurrent runs and `sessions` live
-/// sessions when `pool_runs` is not 0 and the pool can be reserved, else allocating on demand.
-fn make_engine(pool_runs: usize, sessions: usize) -> Result<(Engine, Allocation), SandboxError> {
+/// The engine, with the pooling allocator for `pool_runs` concurrent runs and `kept` instances
+/// held between calls (of them `sessions` live sessions) when `pool_runs` is not 0 and the pool
+/// can be reserved, else allocating on demand.
+fn make_engine(pool_runs: usize, kept: usize, sessions: usize) -> Result<(Engine, Allocation), SandboxError> {
     if pool_runs > 0 {
         let mut config = engine_config();
-        let instances = pool_runs.saturating_add(sessions);
+        let instances = pool_runs.saturating_add(kept);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(instances)));
         match Engine::new(&config) {
             Ok(engine) => {

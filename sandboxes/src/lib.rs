@@ -36,7 +36,7 @@ pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use javascript::{JavaScriptRuntime, JsHarness, QUICKJS_VERSION, QUICKJS_WASM};
 pub use limits::Limits;
 pub use native::{Compiled, GO_VERSION, NativeLanguage, NativeRuntime, Program, RUST_VERSION};
-pub use python::PythonRuntime;
+pub use python::{PythonProgram, PythonRuntime};
 pub use run::{Execution, GuestOutcome, Termination};
 pub use sandbox::Sandbox;
 pub use session::{CellException, CellOutcome, PythonSession};

@@ -29,7 +29,7 @@ const DRIVER: &str = include_str!("session.py");
 /// The program of every later cell: the driver the first cell left in the session.
 const NEXT_CELL: &str = "import sys\n__referee_report__ = sys.modules['__referee_session__'].run()\n";
 
-type RunFunc = TypedFunc<(String, Vec<u8>, Option<String>, Option<Vec<u8>>, u64), (Outcome,)>;
+type RunFunc = TypedFunc<(String, Option<Vec<u8>>, Vec<u8>, Option<String>, Option<Vec<u8>>, u64), (Outcome,)>;
 
 /// What one cell did besides its [`Execution`] (whose output streams are the cell's own), as
 /// the driver reports it.
@@ -83,7 +83,7 @@ impl PythonSession {
         let pipes = Pipes::new(limits);
         let (mut store, instance) = runtime.instantiate(&pipes, seed, limits).await?;
         let run = instance
-            .get_typed_func::<(String, Vec<u8>, Option<String>, Option<Vec<u8>>, u64), (Outcome,)>(
+            .get_typed_func::<(String, Option<Vec<u8>>, Vec<u8>, Option<String>, Option<Vec<u8>>, u64), (Outcome,)>(
                 &mut store,
                 runtime.run_export(),
             )
@@ -126,7 +126,7 @@ impl PythonSession {
         self.cells += 1;
         let cell_seed = self.seed.wrapping_add(self.cells);
         let program = if self.cells == 1 { DRIVER } else { NEXT_CELL };
-        let params = (program.to_owned(), source.as_bytes().to_vec(), None, None, cell_seed);
+        let params = (program.to_owned(), None, source.as_bytes().to_vec(), None, None, cell_seed);
         let called = tokio::time::timeout(limits.wall_time, self.run.call_async(&mut self.store, params)).await;
         let fuel_used = limits.fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
         let limiter = &self.store.data().limiter;

@@ -200,3 +200,63 @@ async fn a_program_cannot_change_how_its_harness_compiles() -> anyhow::Result<()
     assert_eq!(outcome.report, "\\d");
     Ok(())
 }
+
+/// A program compiled ahead runs as its source does, its runs do not count the compile, and
+/// every run of it uses the same fuel, whether its code came from the cache or not.
+#[tokio::test]
+async fn a_program_compiled_ahead_runs_as_its_source_does() -> anyhow::Result<()> {
+    let sandbox = common::shared()?;
+    let loading = std::sync::Arc::clone(&sandbox);
+    let python = tokio::task::spawn_blocking(move || loading.python()).await??;
+    let source = "# a_program_compiled_ahead_runs_as_its_source_does\nimport sys\nn = int(input())\n\
+                  print(sum(i * i for i in range(n)))\nprint('done', file=sys.stderr)\n";
+    let compiled = std::sync::Arc::clone(&python).compile_on(sandbox.host(), source.to_owned()).await?;
+    assert!(compiled.is_compiled());
+    assert_eq!(compiled.source(), source);
+    let again = std::sync::Arc::clone(&python).compile_on(sandbox.host(), source.to_owned()).await?;
+    let run = |program: referee_sandbox::PythonProgram| {
+        let python = std::sync::Arc::clone(&python);
+        let sandbox = std::sync::Arc::clone(&sandbox);
+        async move { python.run_on(sandbox.host(), program, b"1000\n".to_vec(), None, 7, Limits::default()).await }
+    };
+    let (from_source, _) = run(source.into()).await?;
+    let (first, _) = run(compiled).await?;
+    let (second, _) = run(again).await?;
+    for execution in [&from_source, &first, &second] {
+        assert_eq!(execution.termination, Termination::Exited);
+        assert_eq!(text(&execution.stdout), "332833500\n");
+        assert_eq!(text(&execution.stderr), "done\n");
+    }
+    assert_eq!(first.fuel_used, second.fuel_used, "the cache does not change a run's fuel");
+    assert!(first.fuel_used < from_source.fuel_used, "a run of compiled code does not count the compile");
+    Ok(())
+}
+
+/// A program that does not compile, or whose compile warns, is left to its runs: they report the
+/// `SyntaxError`, or show the warning on standard error, as a run from the source does.
+#[tokio::test]
+async fn a_program_that_does_not_compile_cleanly_is_compiled_in_its_runs() -> anyhow::Result<()> {
+    let sandbox = common::shared()?;
+    let loading = std::sync::Arc::clone(&sandbox);
+    let python = tokio::task::spawn_blocking(move || loading.python()).await??;
+    for (source, exception) in [("print('\\d')\n", None), ("def f(:\n    pass\n", Some("SyntaxError"))] {
+        let compiled = std::sync::Arc::clone(&python).compile_on(sandbox.host(), source.to_owned()).await?;
+        assert!(!compiled.is_compiled(), "{source:?}");
+        let host = sandbox.host();
+        let (run, outcome) =
+            std::sync::Arc::clone(&python).run_on(host, compiled, Vec::new(), None, 7, Limits::default()).await?;
+        let (from_source, _) =
+            std::sync::Arc::clone(&python).run_on(host, source, Vec::new(), None, 7, Limits::default()).await?;
+        assert_eq!(outcome.exception.as_deref(), exception, "{source:?}");
+        assert_eq!(outcome.compile_error, exception.is_some());
+        assert_eq!(
+            (&run.stdout, &run.stderr, run.fuel_used),
+            (&from_source.stdout, &from_source.stderr, from_source.fuel_used)
+        );
+        if exception.is_none() {
+            assert_eq!(text(&run.stdout), "\\d\n");
+            assert!(text(&run.stderr).contains("SyntaxWarning"), "{}", text(&run.stderr));
+        }
+    }
+    Ok(())
+}

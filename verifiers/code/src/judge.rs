@@ -5,7 +5,7 @@ use std::sync::Arc;
 use referee_core::{Budget, Status, Verdict};
 use referee_sandbox::{
     Chain, Compiled, Execution, GuestLanguage, GuestOutcome, JavaScriptRuntime, JsHarness, Limits, NativeLanguage,
-    NativeRuntime, Program, PythonRuntime, Sandbox, SandboxError, Termination,
+    NativeRuntime, Program, PythonProgram, PythonRuntime, Sandbox, SandboxError, Termination,
 };
 
 use serde::Serialize;
@@ -235,10 +235,38 @@ impl From<Failure> for Stop {
 }
 
 impl Runner {
+    /// `program` as the `runs` runs of its tests take it: a Python program that runs more than
+    /// once is compiled once, before its first run (see [`Runner::prepare_python`]); any other is
+    /// compiled in its run, if at all.
+    pub(crate) async fn prepare(&self, program: &str, runs: usize) -> Result<PythonProgram, Stop> {
+        if self.javascript.is_some() || self.native.is_some() {
+            return Ok(program.into());
+        }
+        self.prepare_python(program, runs).await
+    }
+
+    /// The Python `program` (the item's, or a checker program) as its `runs` runs take it:
+    /// compiled once when it runs more than once, so that each run loads its code instead of
+    /// compiling it (those runs' fuel then does not count the compile; see the sandbox's
+    /// [`PythonRuntime::compile`]). A program that runs once is compiled in its run.
+    pub(crate) async fn prepare_python(&self, program: &str, runs: usize) -> Result<PythonProgram, Stop> {
+        match &self.python {
+            Some(python) if runs > 1 => {
+                Ok(Arc::clone(python).compile_on(self.sandbox.host(), program.to_owned()).await?)
+            }
+            _ => Ok(program.into()),
+        }
+    }
+
     /// Runs the item's program on one standard input.
-    pub(crate) async fn run_program(&self, program: &str, stdin: &[u8]) -> Result<(Execution, GuestOutcome), Stop> {
+    pub(crate) async fn run_program(
+        &self,
+        program: impl Into<PythonProgram>,
+        stdin: &[u8],
+    ) -> Result<(Execution, GuestOutcome), Stop> {
+        let program = program.into();
         if self.javascript.is_some() {
-            return self.run_javascript(program, stdin, JsHarness::None, 1).await;
+            return self.run_javascript(program.source(), stdin, JsHarness::None, 1).await;
         }
         let Some(native) = &self.native else {
             return self.run(program, stdin, None, 1).await;
@@ -316,15 +344,14 @@ impl Runner {
 
     pub(crate) async fn run(
         &self,
-        program: &str,
+        program: impl Into<PythonProgram>,
         stdin: &[u8],
         harness: Option<String>,
         fuel_factor: u64,
     ) -> Result<(Execution, GuestOutcome), Stop> {
         let (limits, capped) = self.limits_for(fuel_factor)?;
         let python = self.python.as_ref().map(Arc::clone).ok_or(Failure::PythonNotLoaded)?;
-        let (run, outcome) =
-            python.run_on(self.sandbox.host(), program.to_owned(), stdin.to_vec(), harness, SEED, limits).await?;
+        let (run, outcome) = python.run_on(self.sandbox.host(), program, stdin.to_vec(), harness, SEED, limits).await?;
         deadline_check(run, outcome, capped)
     }
 }
@@ -579,13 +606,20 @@ type Judged = Result<Vec<TestReport>, (Stop, Vec<TestReport>)>;
 
 async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], options: &CodeOptions) -> Judged {
     let tolerance = Tolerance { abs: options.float_abs_tol, rel: options.float_rel_tol };
+    let program = runner.prepare(program, tests.len()).await.map_err(|stop| (stop, Vec::new()))?;
+    let checker = match (options.checker, &options.checker_program) {
+        (CheckerKind::Program, Some(checker)) => {
+            Some(runner.prepare_python(checker, tests.len()).await.map_err(|stop| (stop, Vec::new()))?)
+        }
+        _ => None,
+    };
     let mut reports = Vec::with_capacity(tests.len());
     for test in tests {
         if options.stops_on_first_failure() && reports.iter().any(|r: &TestReport| r.verdict != TestVerdict::Passed) {
             reports.push(TestReport::bare(TestVerdict::Skipped));
             continue;
         }
-        let (run, outcome) = match runner.run_program(program, test.stdin.as_bytes()).await {
+        let (run, outcome) = match runner.run_program(program.clone(), test.stdin.as_bytes()).await {
             Ok(done) => done,
             Err(stop) => return Err((stop, reports)),
         };
@@ -594,7 +628,7 @@ async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], option
             None if run.exit_code != 0 => failed_run(&outcome),
             None => {
                 let output = String::from_utf8_lossy(&run.stdout);
-                match (options.checker, &options.checker_program) {
+                match (options.checker, &checker) {
                     (CheckerKind::Program, Some(checker)) => {
                         match special_judge(runner, checker, test, &output).await {
                             Ok(verdict) => verdict,
@@ -617,9 +651,14 @@ async fn stdio_tests(runner: &Runner, program: &str, tests: &[StdioTest], option
 
 /// Runs the `checker_program` on one output. It passes the test by exiting with status 0; when
 /// it cannot finish, the sandbox counts as failed for this item.
-async fn special_judge(runner: &Runner, checker: &str, test: &StdioTest, output: &str) -> Result<TestVerdict, Stop> {
+async fn special_judge(
+    runner: &Runner,
+    checker: &PythonProgram,
+    test: &StdioTest,
+    output: &str,
+) -> Result<TestVerdict, Stop> {
     let stdin = json!({"input": test.stdin, "expected": test.expected_stdout, "output": output}).to_string();
-    let (run, outcome) = runner.run(checker, stdin.as_bytes(), None, 1).await?;
+    let (run, outcome) = runner.run(checker.clone(), stdin.as_bytes(), None, 1).await?;
     match (&run.termination, run.exit_code, &outcome.exception) {
         (Termination::Exited, 0, _) => Ok(TestVerdict::Passed),
         (Termination::Exited, _, None) => Ok(TestVerdict::WrongAnswer),

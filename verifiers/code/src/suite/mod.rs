@@ -408,7 +408,7 @@ async fn run_row(solution: &Solution, tests: &[&Test], compare: Compare, full: b
 async fn run_cell(solution: &Solution, test: &Test, compare: Compare) -> Result<Cell, Stop> {
     match test {
         Test::Stdio { input, expected } => {
-            let (run, outcome) = solution.runner.run_program(&solution.program, input.as_bytes()).await?;
+            let (run, outcome) = solution.runner.run_program(solution.program.as_str(), input.as_bytes()).await?;
             let output = String::from_utf8_lossy(&run.stdout).into_owned();
             let (verdict, message) = match limit_verdict(&run) {
                 Some(verdict) => (verdict, None),
@@ -426,7 +426,7 @@ async fn run_cell(solution: &Solution, test: &Test, compare: Compare) -> Result<
         }
         Test::Asserts { setup, setup_bytes, source } => {
             let harness = Test::harness(&setup[..*setup_bytes], source);
-            let (run, outcome) = solution.runner.run(&solution.program, b"", Some(harness), 1).await?;
+            let (run, outcome) = solution.runner.run(solution.program.as_str(), b"", Some(harness), 1).await?;
             let (verdict, message) = match (limit_verdict(&run), outcome.exception.as_deref()) {
                 (Some(verdict), _) => (verdict, None),
                 (None, _) if outcome.compile_error => (TestVerdict::CompileError, stderr_tail(&run.stderr)),
