@@ -80,7 +80,10 @@ def native(python):
     figures = {}
     for name, source, n in sources():
         run = subprocess.run([python, "-c", timing_program(source, n)], capture_output=True, text=True)
-        figures[name] = float(re.search(r"COMPILE_US ([0-9.]+)", run.stderr).group(1))
+        found = re.search(r"COMPILE_US ([0-9.]+)", run.stderr)
+        if not found:
+            sys.exit(f"{python} gave no figure for {name}: {run.stderr[-400:]}")
+        figures[name] = float(found.group(1))
     version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"], capture_output=True, text=True)
     return version.stdout.strip(), figures
 
