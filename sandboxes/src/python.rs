@@ -61,6 +61,11 @@ const COMPILE_FUEL: u64 = 10_000_000_000;
 const COMPILE_MEMORY: usize = 512 << 20;
 const COMPILE_WALL_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// The limits a compile runs under: those above, with the output caps of `output`.
+fn compile_limits(output: &Limits) -> Limits {
+    Limits { fuel: COMPILE_FUEL, memory_bytes: COMPILE_MEMORY, wall_time: COMPILE_WALL_TIME, ..*output }
+}
+
 /// A kept compiler is replaced after this many compiles, or once its memory has grown past
 /// this size, so that what earlier compiles left behind never adds up.
 const COMPILER_USES: u32 = 1000;
@@ -327,8 +332,7 @@ impl PythonRuntime {
         if let Some(compiled) = cache.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(compiled);
         }
-        let limits =
-            Limits { fuel: COMPILE_FUEL, memory_bytes: COMPILE_MEMORY, wall_time: COMPILE_WALL_TIME, ..*limits };
+        let limits = compile_limits(limits);
         // A kept compiler's answer stands when it has one; anything else (a trap, its memory
         // or stack used up) is asked again of a fresh instance, whose answer depends on the
         // source alone.
@@ -434,12 +438,7 @@ mod tests {
     async fn a_kept_compiler_makes_the_code_a_fresh_instance_makes() -> Result<(), SandboxError> {
         let sandbox = Sandbox::new(SandboxConfig { workers: 1, ..SandboxConfig::default() })?;
         let python = sandbox.python()?;
-        let limits = Limits {
-            fuel: COMPILE_FUEL,
-            memory_bytes: COMPILE_MEMORY,
-            wall_time: COMPILE_WALL_TIME,
-            ..Limits::default()
-        };
+        let limits = compile_limits(&Limits::default());
         let corpus = corpus();
         assert_eq!(corpus.len(), 2 * 164, "the HumanEval rows are all there");
         let mut kept = python.compiler(&limits).await?;
