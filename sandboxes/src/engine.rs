@@ -293,10 +293,24 @@ pub(crate) fn load_precompiled<T: Precompiled>(
         runtime: name,
         lack: Lack::RuntimeUnreadable { path: wasm.to_owned(), source: Arc::new(error) },
     })?;
+    load_precompiled_bytes(engine, name, runtimes_dir, &bytes, |e| compile_error(wasm, e))
+}
+
+/// Loads the wasm `bytes` for `engine` through the artefact `name` keeps in
+/// `runtimes_dir/precompiled`: compiled and written there when no artefact has these bytes and
+/// this engine's configuration in its key, deserialized otherwise. An artefact of `name` with
+/// another key is deleted. `compile_error` says what a failed compile means to the caller.
+pub(crate) fn load_precompiled_bytes<T: Precompiled>(
+    engine: &Engine,
+    name: &'static str,
+    runtimes_dir: &Path,
+    bytes: &[u8],
+    compile_error: impl Fn(wasmtime::Error) -> SandboxError,
+) -> Result<T, SandboxError> {
     let mut engine_hash = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut engine_hash);
     let mut key = Sha256::new();
-    key.update(&bytes);
+    key.update(bytes);
     key.update(wasmtime_version().as_bytes());
     key.update(engine_hash.finish().to_le_bytes());
     let key = hex::encode(&key.finalize()[..KEY_HEX_DIGITS / 2]);
@@ -312,7 +326,7 @@ pub(crate) fn load_precompiled<T: Precompiled>(
     let _lock = (!artefact.exists()).then(|| lock_for(&dir, name)).flatten();
     if !artefact.exists() {
         tracing::info!(runtime = name, path = %artefact.display(), "precompiling the guest runtime");
-        let compiled = T::precompile(engine, &bytes).map_err(|e| compile_error(wasm, e))?;
+        let compiled = T::precompile(engine, bytes).map_err(&compile_error)?;
         let partial = dir.join(format!("{name}-{key}.{}.partial", std::process::id()));
         let stored = std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(&partial, &compiled))
@@ -326,7 +340,7 @@ pub(crate) fn load_precompiled<T: Precompiled>(
                 "cannot keep the precompiled runtime; it is compiled again at every start"
             );
             let _ = std::fs::remove_file(&partial);
-            return T::compile(engine, &bytes).map_err(|e| compile_error(wasm, e));
+            return T::compile(engine, bytes).map_err(compile_error);
         }
     }
     T::deserialize(engine, &artefact)
@@ -356,7 +370,7 @@ pub(crate) trait Precompiled: Sized {
 }
 
 // SAFETY (both `deserialize`s): `deserialize_file` trusts the file to be wasmtime's own output.
-// Only `load_precompiled` writes into the precompiled folder, by atomic rename, and the name
+// Only `load_precompiled_bytes` writes into the precompiled folder, by atomic rename, and the name
 // keys the engine configuration; wasmtime also checks the version and configuration it records.
 #[allow(unsafe_code, reason = "the artefact is one this engine wrote, under a name keyed by its configuration")]
 impl Precompiled for Component {

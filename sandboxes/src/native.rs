@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::{Linker, Module};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
-use crate::engine::Host;
+use crate::engine::{Host, load_precompiled_bytes};
 use crate::error::{Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, classify, limited_store};
@@ -700,10 +700,15 @@ fn is_root() -> bool {
 }
 
 impl NativeRuntime {
-    /// Compiles and links a small program of `language` the way submissions are, and loads it,
-    /// past the cache: `Ok` when the compiler, the linker, the libraries (libc++ for C++, the
-    /// standard library and libtest for Rust, testify for Go) and the confinement all work.
-    pub(crate) fn probe(&self, language: NativeLanguage) -> Result<(), SandboxError> {
+    /// Compiles and links a small program of `language` the way submissions are, past the
+    /// cache, and loads it: `Ok` when the compiler, the linker, the libraries (libc++ for C++,
+    /// the standard library and libtest for Rust, testify for Go) and the confinement all work.
+    ///
+    /// The host compiler runs at every probe; loading goes through a precompiled artefact in
+    /// `runtimes_dir` keyed by the program's wasm (as the runtimes' are), so a toolchain that
+    /// still builds the same module is not compiled to machine code again at every start (the Go
+    /// probe's test binary takes Cranelift seconds of every core).
+    pub(crate) fn probe(&self, language: NativeLanguage, runtimes_dir: &Path) -> Result<(), SandboxError> {
         let name = language.name();
         // Rust and Go are probed as test builds: they need the test libraries as well.
         let (build, source) = match language {
@@ -737,8 +742,17 @@ impl NativeRuntime {
                 ),
             ),
         };
+        let artefact = match language {
+            NativeLanguage::C => "probe-c",
+            NativeLanguage::Cpp => "probe-cpp",
+            NativeLanguage::Rust | NativeLanguage::RustTests => "probe-rust",
+            NativeLanguage::Go | NativeLanguage::GoTests => "probe-go",
+        };
         match compile_on_host(build, &source)? {
-            Ok(wasm) => load_module(&self.engine, &wasm).map(drop),
+            Ok(wasm) => load_precompiled_bytes::<Module>(&self.engine, artefact, runtimes_dir, &wasm, |e| {
+                SandboxError::UnusableModule { source: wasmtime_cause(e) }
+            })
+            .map(drop),
             Err(diagnostics) => Err(SandboxError::Unavailable {
                 runtime: name,
                 lack: Lack::MinimalProgram { language: name, diagnostics: diagnostics.trim().to_owned() },

@@ -109,7 +109,7 @@ impl Sandbox {
             NativeLanguage::Go | NativeLanguage::GoTests => (&self.go_toolchain, GuestLanguage::Go),
         };
         cell.get_or_try(|| {
-            let probed = self.native().and_then(|native| native.probe(language));
+            let probed = self.native().and_then(|native| native.probe(language, &self.runtimes_dir()));
             log_setup(guest, &probed);
             probed
         })

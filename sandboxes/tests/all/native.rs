@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use referee_sandbox::{Compiled, Execution, Limits, NativeLanguage, Termination};
+use referee_sandbox::{
+    Compiled, Execution, GuestLanguage, Limits, NativeLanguage, Sandbox, SandboxConfig, Termination,
+};
 
 use super::common;
 
@@ -110,5 +112,48 @@ async fn cpp_out_of_memory_is_a_memory_limit_and_a_programs_own_operator_new_lin
         "{}",
         stderr(&ran)
     );
+    Ok(())
+}
+
+/// The toolchain probe compiles its program on the host at every check, but loads the module
+/// through an artefact in the runtimes folder: a second sandbox on the same folder finds it and
+/// does not write it again, and an artefact of another module of that probe is replaced.
+#[test]
+fn the_toolchain_probe_keeps_its_module_precompiled() -> anyhow::Result<()> {
+    let runtimes = tempfile::tempdir()?;
+    let precompiled = runtimes.path().join("precompiled");
+    let config = SandboxConfig {
+        runtimes_dir: runtimes.path().to_owned(),
+        runtimes_search: Vec::new(),
+        ..SandboxConfig::default()
+    };
+    let artefacts = || -> anyhow::Result<Vec<(String, std::time::SystemTime)>> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&precompiled)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".cwasm") {
+                found.push((name, entry.metadata()?.modified()?));
+            }
+        }
+        Ok(found)
+    };
+
+    Sandbox::new(config.clone())?.check(GuestLanguage::C)?;
+    let first = artefacts()?;
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert!(first[0].0.starts_with("probe-c-"), "{first:?}");
+
+    Sandbox::new(config.clone())?.check(GuestLanguage::C)?;
+    assert_eq!(artefacts()?, first, "the second probe loaded the artefact the first wrote");
+
+    // An artefact of the probe with another key (an older toolchain's module) is deleted.
+    let stale = precompiled.join("probe-c-0123456789abcdef01234567.cwasm");
+    std::fs::write(&stale, b"stale")?;
+    std::fs::remove_file(precompiled.join(&first[0].0))?;
+    Sandbox::new(config)?.check(GuestLanguage::C)?;
+    let again = artefacts()?;
+    assert!(!stale.exists());
+    assert_eq!(again.iter().map(|(name, _)| name).collect::<Vec<_>>(), [&first[0].0]);
     Ok(())
 }
