@@ -10,6 +10,7 @@ use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, Module, Pool
 
 use crate::SandboxError;
 use crate::error::{Lack, wasmtime_cause};
+use crate::function_cache::{FUNCTION_CACHE_BYTES, FunctionCache};
 use crate::limits::MAX_TABLE_ELEMENTS;
 use crate::setup::{FIRST_BACKOFF, pick_runtimes_dir, runtimes_search_order};
 
@@ -462,8 +463,16 @@ const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 /// held between calls (of them `sessions` live sessions) when `pool_runs` is not 0 and the pool
 /// can be reserved, else allocating on demand.
 fn make_engine(pool_runs: usize, kept: usize, sessions: usize) -> Result<(Engine, Allocation), SandboxError> {
-    if pool_runs > 0 {
+    let functions: Arc<dyn wasmtime::CacheStore> = Arc::new(FunctionCache::new(FUNCTION_CACHE_BYTES));
+    let engine_config = || -> Result<Config, SandboxError> {
         let mut config = engine_config();
+        config
+            .enable_incremental_compilation(Arc::clone(&functions))
+            .map_err(|e| SandboxError::Engine { source: wasmtime_cause(e) })?;
+        Ok(config)
+    };
+    if pool_runs > 0 {
+        let mut config = engine_config()?;
         let instances = pool_runs.saturating_add(kept);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(instances)));
         match Engine::new(&config) {
@@ -478,7 +487,7 @@ fn make_engine(pool_runs: usize, kept: usize, sessions: usize) -> Result<(Engine
             ),
         }
     }
-    let engine = Engine::new(&engine_config()).map_err(|e| SandboxError::Engine { source: wasmtime_cause(e) })?;
+    let engine = Engine::new(&engine_config()?).map_err(|e| SandboxError::Engine { source: wasmtime_cause(e) })?;
     Ok((engine, Allocation::OnDemand))
 }
 

@@ -21,6 +21,7 @@
 
 mod engine;
 mod error;
+mod function_cache;
 mod javascript;
 mod limits;
 mod native;

@@ -825,7 +825,43 @@ impl<K: std::hash::Hash + Eq + Clone, V> Lru<K, V> {
 mod tests {
     use std::path::PathBuf;
 
-    use super::{Lru, NativeLanguage, Source, explain_rust_diagnostics, go_package, host_lacks};
+    use std::sync::Arc;
+
+    use wasmtime::{Engine, Module};
+
+    use super::{Lru, NativeLanguage, Source, compile_on_host, explain_rust_diagnostics, go_package, host_lacks};
+    use crate::engine::engine_config;
+    use crate::function_cache::FunctionCache;
+
+    /// A module whose functions Cranelift partly takes from the cache of functions it compiled
+    /// before is the module it compiles without a cache, byte for byte.
+    #[test]
+    fn functions_taken_from_the_cache_compile_to_the_same_module() -> wasmtime::Result<()> {
+        let program = |n: u32| {
+            let source = format!(
+                "#include <bits/stdc++.h>\nint f(int x) {{ return x * {n} + {n}; }}\n\
+                 int main() {{ std::map<int, std::string> m{{{{f(3), \"x\"}}}}; std::cout << m.begin()->first << '\\n'; }}\n"
+            );
+            match compile_on_host(NativeLanguage::Cpp, &Source::single(&source, None)) {
+                Ok(Ok(wasm)) => Ok(wasm),
+                Ok(Err(diagnostics)) => Err(wasmtime::format_err!("does not compile: {diagnostics}")),
+                Err(error) => Err(wasmtime::format_err!("no C++ toolchain: {error}")),
+            }
+        };
+        let (first, second) = (program(2)?, program(5)?);
+        let cache = Arc::new(FunctionCache::new(64 << 20));
+        let mut config = engine_config();
+        config.enable_incremental_compilation(Arc::clone(&cache) as Arc<dyn wasmtime::CacheStore>)?;
+        let warm = Engine::new(&config)?;
+        Module::new(&warm, &first)?;
+        let before = cache.hits();
+        let from_cache = Module::new(&warm, &second)?.serialize()?;
+        let hits = cache.hits() - before;
+        assert!(hits > 100, "libc++'s functions came from the cache: {hits} did");
+        let compiled = Module::new(&Engine::new(&engine_config())?, &second)?.serialize()?;
+        assert!(from_cache == compiled, "the cache changed the module");
+        Ok(())
+    }
 
     #[test]
     fn a_missing_toolchain_or_refused_namespaces_are_the_hosts_not_the_sources() {
