@@ -1,6 +1,7 @@
 //! Persistence through sqlx's `Any` driver: SQLite by default, PostgreSQL for several replicas,
 //! one set of migrations for both.
 
+mod migrations;
 pub mod retention;
 pub mod settings;
 mod writer;
@@ -55,8 +56,6 @@ pub enum StorageError {
     Query(#[from] sqlx::Error),
 }
 
-static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
@@ -88,7 +87,7 @@ impl Storage {
             .connect(&url)
             .await
             .map_err(StorageError::Connect)?;
-        MIGRATIONS.run(&pool).await?;
+        migrations::migrator().run(&pool).await?;
         Ok(Storage { pool, backend })
     }
 
