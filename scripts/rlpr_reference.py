@@ -19,16 +19,22 @@ Referee's code:
   reasoning, and the reward with the default options (bf16-rounded scoreB, debiased against
   scoreA, 0.9·delta + 0.1·format, −1 for a repeated 10-word window).
 
-It prints {"results": [...]} with, per case, the texts, ids, scored positions, log-probs,
-scores and reward.
+A case may set "temperature" (default 1). It prints {"versions": {...}, "results": [...]}: the
+versions of Python, PyTorch, transformers, tokenizers and numpy, and per case the prompt, the
+texts, ids, scored positions, log-probs, scores and reward. reward-models/rlpr/tests/reference.rs
+records that output (tests/data/reference.json) and checks it again in the full test tier.
 """
 
 import json
+import platform
 import re
 import sys
 from collections import Counter
 
+import numpy
+import tokenizers
 import torch
+import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 WS = " \n\t\r"
@@ -144,7 +150,14 @@ def main():
             "score_a": score_a,
             "reward": reward,
         })
-    json.dump({"results": results}, sys.stdout)
+    versions = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "tokenizers": tokenizers.__version__,
+        "numpy": numpy.__version__,
+    }
+    json.dump({"versions": versions, "results": results}, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@
 #
 #   bench/rlpr/gpu.sh [SEQUENCES] [REPEATS]
 #
-# Needs the NVIDIA driver and a Python with scripts/requirements-rlpr.txt (REFEREE_PYTHON, or
-# .venv/bin/python; its PyTorch wheel brings the CUDA libraries, cuBLAS and NVRTC among them).
+# Needs the NVIDIA driver and a Python (REFEREE_PYTHON, or .venv/bin/python) with
+# scripts/requirements-test.txt's RLPR packages, for the model fixture and transformers, and
+# scripts/requirements-rlpr.txt, whose PyTorch wheel brings the CUDA libraries, cuBLAS and NVRTC
+# among them.
 # With REFEREE_PREBUILT=DIR the programs come from DIR (scripts/gpu-bundle) instead of cargo, for
 # a GPU machine without a Rust toolchain. Results go to WORK (default: the build cache's
 # rlpr-bench-gpu folder).

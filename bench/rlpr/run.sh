@@ -5,7 +5,8 @@
 #
 #   bench/rlpr/run.sh [SEQUENCES] [REPEATS]
 #
-# Needs a Python with scripts/requirements-rlpr.txt (REFEREE_PYTHON, or .venv/bin/python).
+# Needs a Python (REFEREE_PYTHON, or .venv/bin/python) with scripts/requirements-test.txt, for
+# the model fixture and transformers, and scripts/requirements-rlpr.txt, for PyTorch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python="${REFEREE_PYTHON:-.venv/bin/python}"

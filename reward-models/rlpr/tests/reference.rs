@@ -1,11 +1,18 @@
 //! The local model against an independent reference: `scripts/rlpr_reference.py` (PyTorch and
 //! transformers on CPU, with its own port of the RLPR text rules) scores the same cases on the
-//! same seeded random Qwen2- and Llama-shaped models (`scripts/rlpr-fixture.py`, with Qwen2.5's
-//! real tokenizer). Token ids and scored positions must be identical, and every log-prob,
-//! score and reward must agree within 1e-4.
+//! same seeded random Qwen2- and Llama-shaped models (`scripts/rlpr-fixture.py`: numpy weights
+//! and Qwen2.5's real tokenizer). Token ids and scored positions must be identical, and every
+//! log-prob, score and reward must agree within 1e-4.
 //!
-//! Needs a Python with `scripts/requirements-rlpr.txt`: `REFEREE_PYTHON`, or the repository's
-//! `.venv/bin/python` (which `scripts/test` sets up). Without one the tests fail, by design.
+//! What PyTorch gave is recorded in `tests/data/reference.json`, with the versions that gave it
+//! and fingerprints of the fixture files it scored. The default tests hold the local model to
+//! that file and need only the fixtures' Python packages (`scripts/requirements-test.txt`). The
+//! full tier's test (`scripts/test --full`) runs PyTorch (`scripts/requirements-rlpr.txt` too) on
+//! the same fixtures, holds the file to what it gives, and the local model to PyTorch directly;
+//! with `REFEREE_UPDATE_REFERENCES=1` it writes the file from PyTorch's output instead.
+//!
+//! The Python is `REFEREE_PYTHON`, or the repository's `.venv/bin/python` (which `scripts/test`
+//! sets up). Without one the tests fail, by design.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,7 +22,16 @@ use referee_rlpr::{
     ChatMessage, FormatMode, LocalModel, ModelError, RewardOptions, ScoreKind, ScoringText, TokenSequence, baseline,
     substitute,
 };
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+
+/// How far a log-prob, score or reward may be from the reference's.
+const TOLERANCE: f64 = 1e-4;
+
+/// The recorded reference, relative to this crate.
+const RECORDED: &str = "tests/data/reference.json";
+
+/// The command that writes [`RECORDED`] again from PyTorch's output.
+const RECORD: &str = "REFEREE_UPDATE_REFERENCES=1 cargo test -p referee-rlpr --test reference -- --ignored pytorch";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -26,56 +42,130 @@ fn python() -> PathBuf {
         std::env::var_os("REFEREE_PYTHON").map(PathBuf::from).unwrap_or_else(|| root().join(".venv/bin/python"));
     assert!(
         python.exists(),
-        "no Python at {} for the RLPR reference: set REFEREE_PYTHON or create .venv with \
-         `pip install -r scripts/requirements-rlpr.txt` (scripts/test does)",
+        "no Python at {} for the RLPR fixtures: set REFEREE_PYTHON or create .venv with \
+         `pip install -r scripts/requirements-test.txt` (scripts/test does)",
         python.display()
     );
     python
 }
 
-fn run_python(args: &[&str]) -> Vec<u8> {
+fn run_python(args: &[&str], needs: &str) -> Vec<u8> {
     let output = match Command::new(python()).args(args).output() {
         Ok(output) => output,
         Err(error) => panic!("cannot run {}: {error}", python().display()),
     };
     assert!(
         output.status.success(),
-        "{args:?} failed (does the Python have scripts/requirements-rlpr.txt?):\n{}",
+        "{args:?} failed (does the Python have {needs}?):\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     output.stdout
 }
 
-struct Fixtures {
-    qwen: PathBuf,
-    llama: PathBuf,
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 path {}", p.display()))
 }
 
-/// The two seeded models, written (again) once per test process; the seeds make them the same
-/// each time.
+/// FNV-1a over 64-bit little-endian words (the last one zero-padded), then the length: a
+/// fingerprint of a fixture file that a change to any one word of it changes, without a
+/// hashing crate.
+fn fingerprint(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for word in bytes.chunks(8).chain(std::iter::once(&(bytes.len() as u64).to_le_bytes()[..])) {
+        let mut padded = [0u8; 8];
+        padded[..word.len()].copy_from_slice(word);
+        hash = (hash ^ u64::from_le_bytes(padded)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+fn read(file: &Path) -> Vec<u8> {
+    std::fs::read(file).unwrap_or_else(|error| panic!("read {}: {error}", file.display()))
+}
+
+/// The fixtures, by name: the arguments of `scripts/rlpr-fixture.py` after its output folder.
+/// The Llama fixture copies the Qwen2 fixture's tokenizer rather than converting the ranks again.
+const FIXTURE_ARGS: [(&str, &[&str]); 2] = [
+    ("qwen2", &["--arch", "qwen2", "--seed", "7"]),
+    ("llama", &["--arch", "llama", "--seed", "11", "--shards", "2", "--tokenizer-from", "qwen2/tokenizer.json"]),
+];
+
+struct Fixtures {
+    dir: PathBuf,
+    qwen: PathBuf,
+    llama: PathBuf,
+    /// `{"qwen2/config.json": "<fingerprint>", ...}` over every file of both models.
+    fingerprints: Value,
+}
+
+/// Runs `scripts/rlpr-fixture.py` for both models into `dir`, and writes their fingerprints
+/// to `dir/fingerprints.json` last.
+fn make_fixtures(dir: &Path) {
+    let script = root().join("scripts/rlpr-fixture.py");
+    let mut fingerprints = Map::new();
+    for (name, args) in FIXTURE_ARGS {
+        let out = dir.join(name);
+        let args: Vec<String> = args
+            .iter()
+            .map(|arg| if arg.ends_with(".json") { path(&dir.join(arg)).to_owned() } else { (*arg).to_owned() })
+            .collect();
+        let mut all = vec![path(&script), path(&out)];
+        all.extend(args.iter().map(String::as_str));
+        run_python(&all, "scripts/requirements-test.txt");
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(&out) {
+            Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
+            Err(error) => panic!("{}: {error}", out.display()),
+        };
+        files.sort();
+        for file in files {
+            let key = format!("{name}/{}", file.file_name().and_then(|f| f.to_str()).unwrap_or_default());
+            fingerprints.insert(key, json!(format!("{:016x}", fingerprint(&read(&file)))));
+        }
+    }
+    let file = dir.join("fingerprints.json");
+    if let Err(error) = std::fs::write(&file, Value::Object(fingerprints).to_string()) {
+        panic!("write {}: {error}", file.display());
+    }
+}
+
+/// The two seeded models, made once in the test target's temporary folder under a name that
+/// follows the fixture script, the pinned packages (`scripts/requirements-test.txt`) and the
+/// Python: each is written to a fresh folder that is then renamed into place, so test processes
+/// running at once never read a half-written model, and a changed script makes them anew.
 fn fixtures() -> &'static Fixtures {
     static FIXTURES: OnceLock<Fixtures> = OnceLock::new();
     FIXTURES.get_or_init(|| {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rlpr-fixtures");
-        let script = root().join("scripts/rlpr-fixture.py");
-        let script = script.to_str().unwrap_or_else(|| panic!("non-UTF-8 path"));
-        let (qwen, llama) = (base.join("qwen2"), base.join("llama"));
-        let path = |p: &Path| p.to_str().unwrap_or_else(|| panic!("non-UTF-8 path")).to_owned();
-        run_python(&[script, &path(&qwen), "--arch", "qwen2", "--seed", "7"]);
-        let tokenizer = path(&qwen.join("tokenizer.json"));
-        run_python(&[
-            script,
-            &path(&llama),
-            "--arch",
-            "llama",
-            "--seed",
-            "11",
-            "--shards",
-            "2",
-            "--tokenizer-from",
-            &tokenizer,
-        ]);
-        Fixtures { qwen, llama }
+        let mut inputs = read(&root().join("scripts/rlpr-fixture.py"));
+        inputs.extend(read(&root().join("scripts/requirements-test.txt")));
+        inputs.extend(path(&python()).as_bytes());
+        let dir = base.join(format!("{:016x}", fingerprint(&inputs)));
+        if !dir.exists() {
+            if let Err(error) = std::fs::create_dir_all(&base) {
+                panic!("{}: {error}", base.display());
+            }
+            let fresh = match tempfile::Builder::new().prefix(".making-").tempdir_in(&base) {
+                Ok(fresh) => fresh,
+                Err(error) => panic!("tempdir in {}: {error}", base.display()),
+            };
+            make_fixtures(fresh.path());
+            // Another process may have put its (identical) fixtures there first.
+            if let Err(error) = std::fs::rename(fresh.path(), &dir)
+                && !dir.exists()
+            {
+                panic!("rename {} to {}: {error}", fresh.path().display(), dir.display());
+            }
+            // Fixtures of an earlier script or set of packages (not another process's fresh folder).
+            for entry in std::fs::read_dir(&base).into_iter().flatten().filter_map(Result::ok) {
+                let making = entry.file_name().to_str().is_some_and(|name| name.starts_with(".making-"));
+                if entry.path() != dir && !making {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let fingerprints = serde_json::from_slice(&read(&dir.join("fingerprints.json")))
+            .unwrap_or_else(|error| panic!("{}/fingerprints.json: {error}", dir.display()));
+        Fixtures { qwen: dir.join("qwen2"), llama: dir.join("llama"), fingerprints, dir }
     })
 }
 
@@ -160,8 +250,43 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// RLPR's Llama and Gemma scripts compute the log-probs at their rollout temperature, 0.6.
+const TEMPERATURE: f32 = 0.6;
+
+/// One structured response to score at [`TEMPERATURE`] on each model.
+fn temperature_cases() -> Vec<Case> {
+    let (response, reference) = ("<think>7 × 6 = 42</think> so <answer>41</answer>", "42 apples");
+    [(false, FormatMode::R1), (true, FormatMode::R1Nothink)]
+        .into_iter()
+        .map(|(llama, mode)| Case { llama, messages: vec![("user", "What is 7 × 6?")], response, reference, mode })
+        .collect()
+}
+
+/// A case as `scripts/rlpr_reference.py` takes it, with the model named rather than located.
+fn input(case: &Case, temperature: Option<f32>) -> Value {
+    let mut input = json!({
+        "model": if case.llama { "llama" } else { "qwen2" },
+        "messages": case.messages.iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
+        "response": case.response,
+        "reference": case.reference,
+        "format_mode": case.mode,
+    });
+    if let (Some(temperature), Some(object)) = (temperature, input.as_object_mut()) {
+        object.insert("temperature".to_owned(), json!(temperature));
+    }
+    input
+}
+
+/// The inputs of both sets of cases: the plain ones, then those at [`TEMPERATURE`].
+fn inputs() -> (Vec<Value>, Vec<Value>) {
+    (
+        cases().iter().map(|case| input(case, None)).collect(),
+        temperature_cases().iter().map(|case| input(case, Some(TEMPERATURE))).collect(),
+    )
+}
+
 fn close(ours: f64, theirs: f64, what: &str) {
-    assert!((ours - theirs).abs() <= 1e-4, "{what}: {ours} vs reference {theirs}");
+    assert!((ours - theirs).abs() <= TOLERANCE, "{what}: {ours} vs reference {theirs}");
 }
 
 /// Scores a text with the local model: its token sequence and the scored tokens' log-probs.
@@ -189,39 +314,15 @@ fn compare_text(name: &str, ours: &(TokenSequence, Vec<f32>), theirs: &Value) {
     }
 }
 
-#[test]
-fn scores_match_pytorch_and_transformers() {
+/// The local model against the reference's results for [`cases`] (`against` names the
+/// reference): rendered prompts and texts, token ids, positions, log-probs, every score kind and
+/// the reward.
+fn check_scores(results: &[Value], against: &str) {
     let fixtures = fixtures();
     let (qwen, llama) = (load(&fixtures.qwen), load(&fixtures.llama));
     let cases = cases();
-    let requests: Vec<Value> = cases
-        .iter()
-        .map(|case| {
-            json!({
-                "model": if case.llama { &fixtures.llama } else { &fixtures.qwen },
-                "messages": case.messages.iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
-                "response": case.response,
-                "reference": case.reference,
-                "format_mode": case.mode,
-            })
-        })
-        .collect();
-    let dir = match tempfile::tempdir() {
-        Ok(dir) => dir,
-        Err(error) => panic!("tempdir: {error}"),
-    };
-    let cases_file = dir.path().join("cases.json");
-    if let Err(error) = std::fs::write(&cases_file, Value::Array(requests).to_string()) {
-        panic!("write cases: {error}");
-    }
-    let script = root().join("scripts/rlpr_reference.py");
-    let out = run_python(&[script.to_str().unwrap_or_default(), cases_file.to_str().unwrap_or_default()]);
-    let out: Value = match serde_json::from_slice(&out) {
-        Ok(out) => out,
-        Err(error) => panic!("reference output: {error}"),
-    };
-    let Some(results) = out["results"].as_array() else { panic!("reference output has no results") };
     assert_eq!(results.len(), cases.len());
+    println!("against {against}:");
 
     let mut best_mean_prob = 0.0f64;
     let mut scored_tokens = 0;
@@ -302,53 +403,32 @@ fn scores_match_pytorch_and_transformers() {
     assert!(scored_tokens > 50, "only {scored_tokens} tokens were scored");
 }
 
-/// RLPR's Llama and Gemma scripts compute the log-probs at their rollout temperature, 0.6: the
-/// local model at that temperature agrees with PyTorch's `log_softmax(logits / 0.6)`, and the
-/// log-probs differ from those at temperature 1.
-#[test]
-fn log_probs_at_a_temperature_match_pytorch() {
+/// The local model at [`TEMPERATURE`] against the reference's `log_softmax(logits / 0.6)` for
+/// [`temperature_cases`]; the log-probs differ from those at temperature 1.
+fn check_temperature(results: &[Value]) {
     let fixtures = fixtures();
-    let temperature = 0.6f32;
-    let models = [(false, &fixtures.qwen), (true, &fixtures.llama)];
-    let (response, reference) = ("<think>7 × 6 = 42</think> so <answer>41</answer>", "42 apples");
-    let requests: Vec<Value> = models
-        .iter()
-        .map(|(llama, dir)| {
-            json!({"model": dir, "messages": [{"role": "user", "content": "What is 7 × 6?"}], "response": response,
-                   "reference": reference, "format_mode": if *llama { FormatMode::R1Nothink } else { FormatMode::R1 },
-                   "temperature": temperature})
-        })
-        .collect();
-    let dir = match tempfile::tempdir() {
-        Ok(dir) => dir,
-        Err(error) => panic!("tempdir: {error}"),
-    };
-    let cases_file = dir.path().join("cases.json");
-    if let Err(error) = std::fs::write(&cases_file, Value::Array(requests).to_string()) {
-        panic!("write cases: {error}");
-    }
-    let script = root().join("scripts/rlpr_reference.py");
-    let out = run_python(&[script.to_str().unwrap_or_default(), cases_file.to_str().unwrap_or_default()]);
-    let out: Value = serde_json::from_slice(&out).unwrap_or_else(|error| panic!("reference output: {error}"));
-    let Some(results) = out["results"].as_array() else { panic!("reference output has no results") };
-    for ((llama, dir), theirs) in models.iter().zip(results) {
-        let name = if *llama { "llama at 0.6" } else { "qwen2 at 0.6" };
+    let cases = temperature_cases();
+    assert_eq!(results.len(), cases.len());
+    for (case, theirs) in cases.iter().zip(results) {
+        let name = if case.llama { "llama at 0.6" } else { "qwen2 at 0.6" };
+        let dir = if case.llama { &fixtures.llama } else { &fixtures.qwen };
         let warm = load(dir);
-        let cold = match load(dir).with_temperature(temperature) {
+        let cold = match load(dir).with_temperature(TEMPERATURE) {
             Ok(model) => model,
             Err(error) => panic!("{name}: {error}"),
         };
         let Some(prompt) = theirs["prompt"].as_str() else { panic!("{name}: no prompt") };
-        let mode = if *llama { FormatMode::R1Nothink } else { FormatMode::R1 };
         let eos = cold.tokenizer().eos_token();
-        let Some(sub) = substitute(response, reference, eos, mode) else { panic!("{name}: structured response") };
+        let Some(sub) = substitute(case.response, case.reference, eos, case.mode) else {
+            panic!("{name}: structured response")
+        };
         let text = ScoringText {
             text: format!("{prompt}{}", sub.text),
             answer: prompt.len() + sub.answer.start..prompt.len() + sub.answer.end,
         };
         let ours = score(&cold, text.clone());
         compare_text(&format!("{name}, with reasoning"), &ours, &theirs["with_reasoning"]);
-        let base = baseline(prompt, reference, eos);
+        let base = baseline(prompt, case.reference, eos);
         let base = ScoringText { text: base.text, answer: base.answer };
         compare_text(&format!("{name}, baseline"), &score(&cold, base), &theirs["baseline"]);
         let at_one = score(&warm, text);
@@ -359,6 +439,232 @@ fn log_probs_at_a_temperature_match_pytorch() {
             at_one.1
         );
     }
+}
+
+/// Where `now` differs from `recorded`, one line each: strings, integers (token ids and
+/// positions) and shapes exactly, other numbers within [`TOLERANCE`] (probabilities within 0.1%
+/// relative as well).
+fn differences(at: &str, recorded: &Value, now: &Value, out: &mut Vec<String>) {
+    fn brief(value: &Value) -> String {
+        let text = value.to_string();
+        match text.char_indices().nth(160) {
+            Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.len()),
+            None => text,
+        }
+    }
+    match (recorded, now) {
+        (Value::Object(recorded), Value::Object(now)) => {
+            for (key, value) in recorded {
+                match now.get(key) {
+                    Some(other) => differences(&format!("{at}.{key}"), value, other, out),
+                    None => out.push(format!("{at}.{key}: recorded, but missing now")),
+                }
+            }
+            out.extend(
+                now.keys().filter(|key| !recorded.contains_key(*key)).map(|key| format!("{at}.{key}: not recorded")),
+            );
+        }
+        (Value::Array(recorded), Value::Array(now)) if recorded.len() == now.len() => {
+            for (i, (a, b)) in recorded.iter().zip(now).enumerate() {
+                differences(&format!("{at}[{i}]"), a, b, out);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) if a.is_f64() || b.is_f64() => {
+            let (a, b) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
+            let probability = ["mean_prob", "geo_mean", "product"].iter().any(|key| at.ends_with(key));
+            let near = (a - b).abs() <= TOLERANCE && (!probability || a <= 0.0 || (a - b).abs() <= 1e-3 * a);
+            if !near {
+                out.push(format!("{at}: recorded {a}, now {b} (differs by {:.3e})", (a - b).abs()));
+            }
+        }
+        (recorded, now) => {
+            if recorded != now {
+                out.push(format!("{at}: recorded {}, now {}", brief(recorded), brief(now)));
+            }
+        }
+    }
+}
+
+fn recorded_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(RECORDED)
+}
+
+/// The recorded reference's results for both sets of cases, after checking that it was recorded
+/// from these fixture files and for these cases.
+fn recorded() -> (Vec<Value>, Vec<Value>) {
+    let file = recorded_path();
+    let recorded: Value = serde_json::from_slice(&read(&file))
+        .unwrap_or_else(|error| panic!("{}: {error}; write it again with PyTorch: {RECORD}", file.display()));
+    let mut wrong = Vec::new();
+    differences("fixtures", &recorded["fixtures"]["fingerprints"], &fixtures().fingerprints, &mut wrong);
+    assert!(
+        wrong.is_empty(),
+        "the fixture models in {} are not those {RECORDED} was recorded from (scripts/rlpr-fixture.py \
+         or the packages that run it changed?):\n  {}\nRecord it again with PyTorch: {RECORD}\n(If the \
+         Python's packages changed by hand, delete that folder: the tests make it again.)",
+        fixtures().dir.display(),
+        wrong.join("\n  ")
+    );
+    let (plain, cold) = inputs();
+    let mut results = Vec::new();
+    for (key, inputs) in [("cases", plain), ("temperature_cases", cold)] {
+        let entries = recorded[key].as_array().cloned().unwrap_or_default();
+        let recorded_inputs: Vec<Value> = entries.iter().map(|entry| entry["input"].clone()).collect();
+        differences(key, &Value::Array(recorded_inputs), &Value::Array(inputs), &mut wrong);
+        results.push(entries.into_iter().map(|mut entry| entry["output"].take()).collect::<Vec<_>>());
+    }
+    assert!(
+        wrong.is_empty(),
+        "the cases are not those {RECORDED} holds:\n  {}\nRecord it again with PyTorch: {RECORD}",
+        wrong.join("\n  ")
+    );
+    let cold = results.pop().unwrap_or_default();
+    (results.pop().unwrap_or_default(), cold)
+}
+
+/// `value` as JSON, one key or nested item per line and each array of numbers or strings on
+/// one line, so a change of the recorded file reads as a diff of the cases it touches. Keys are
+/// sorted, the header's first.
+fn pretty(value: &Value, depth: usize, out: &mut String) {
+    const FIRST: [&str; 3] = ["produced_by", "fixtures", "tolerance"];
+    let indent = |depth: usize| "  ".repeat(depth);
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by_key(|key| (FIRST.iter().position(|first| first == key).unwrap_or(FIRST.len()), *key));
+            out.push_str("{\n");
+            for (i, key) in keys.iter().enumerate() {
+                out.push_str(&format!("{}{}: ", indent(depth + 1), Value::String((*key).clone())));
+                pretty(&map[*key], depth + 1, out);
+                out.push_str(if i + 1 < keys.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&format!("{}}}", indent(depth)));
+        }
+        Value::Array(items) if items.iter().any(|item| item.is_object() || item.is_array()) => {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&indent(depth + 1));
+                pretty(item, depth + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&format!("{}]", indent(depth)));
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_) | Value::Object(_) => {
+            out.push_str(&value.to_string());
+        }
+    }
+}
+
+/// Runs `scripts/rlpr_reference.py` (PyTorch) over both sets of cases on the fixtures.
+fn pytorch() -> (Value, Vec<Value>, Vec<Value>) {
+    let fixtures = fixtures();
+    let (plain, cold) = inputs();
+    let requests: Vec<Value> = plain
+        .iter()
+        .chain(&cold)
+        .map(|input| {
+            let mut request = input.clone();
+            request["model"] = json!(if input["model"] == "llama" { &fixtures.llama } else { &fixtures.qwen });
+            request
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("tempdir: {error}"));
+    let cases_file = dir.path().join("cases.json");
+    if let Err(error) = std::fs::write(&cases_file, Value::Array(requests).to_string()) {
+        panic!("write cases: {error}");
+    }
+    let script = root().join("scripts/rlpr_reference.py");
+    let out = run_python(&[path(&script), path(&cases_file)], "scripts/requirements-rlpr.txt");
+    let mut out: Value = serde_json::from_slice(&out).unwrap_or_else(|error| panic!("reference output: {error}"));
+    let Some(mut results) = out["results"].as_array().cloned() else { panic!("reference output has no results") };
+    assert_eq!(results.len(), plain.len() + cold.len());
+    let cold = results.split_off(plain.len());
+    (out["versions"].take(), results, cold)
+}
+
+#[test]
+fn scores_match_the_recorded_pytorch_reference() {
+    let (results, _) = recorded();
+    check_scores(&results, RECORDED);
+}
+
+/// RLPR's Llama and Gemma scripts compute the log-probs at their rollout temperature, 0.6: the
+/// local model at that temperature agrees with PyTorch's recorded `log_softmax(logits / 0.6)`,
+/// and the log-probs differ from those at temperature 1.
+#[test]
+fn log_probs_at_a_temperature_match_the_recorded_pytorch_reference() {
+    let (_, results) = recorded();
+    check_temperature(&results);
+}
+
+/// `{"torch": "2.15.0", ...}` as `torch 2.15.0, ...`.
+fn named_versions(versions: &Value) -> String {
+    let Some(versions) = versions.as_object() else { return "unknown versions".to_owned() };
+    versions
+        .iter()
+        .map(|(name, version)| format!("{name} {}", version.as_str().unwrap_or("?")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// PyTorch and transformers, run now on the same fixtures, give what the recorded reference
+/// holds (token ids and positions identical, values within 1e-4), and the local model agrees
+/// with them directly. With `REFEREE_UPDATE_REFERENCES=1` PyTorch's output becomes the recorded
+/// reference instead.
+#[test]
+#[ignore = "full tier (scripts/test --full): runs PyTorch (scripts/requirements-rlpr.txt)"]
+fn pytorch_gives_the_recorded_reference_and_agrees_with_the_local_model() {
+    let (versions, results, cold) = pytorch();
+    let (plain_inputs, cold_inputs) = inputs();
+    let entries = |inputs: Vec<Value>, outputs: &[Value]| -> Value {
+        inputs.into_iter().zip(outputs).map(|(input, output)| json!({"input": input, "output": output})).collect()
+    };
+    let now = json!({
+        "produced_by": {
+            "command": RECORD,
+            "script": "scripts/rlpr_reference.py",
+            "versions": versions,
+        },
+        "fixtures": {
+            "script": "scripts/rlpr-fixture.py",
+            "args": FIXTURE_ARGS.iter().map(|(name, args)| (name.to_string(), json!(args.join(" ")))).collect::<Map<_, _>>(),
+            "fingerprints": fixtures().fingerprints,
+        },
+        "tolerance": TOLERANCE,
+        "cases": entries(plain_inputs, &results),
+        "temperature_cases": entries(cold_inputs, &cold),
+    });
+    let file = recorded_path();
+    if std::env::var_os("REFEREE_UPDATE_REFERENCES").is_some_and(|value| value == "1") {
+        let mut text = String::new();
+        pretty(&now, 0, &mut text);
+        text.push('\n');
+        if let Err(error) = std::fs::write(&file, text) {
+            panic!("write {}: {error}", file.display());
+        }
+        println!("wrote {}", file.display());
+    } else {
+        let recorded: Value = serde_json::from_slice(&read(&file))
+            .unwrap_or_else(|error| panic!("{}: {error}; write it again: {RECORD}", file.display()));
+        let mut wrong = Vec::new();
+        for key in ["fixtures", "cases", "temperature_cases"] {
+            differences(key, &recorded[key], &now[key], &mut wrong);
+        }
+        let shown = wrong.len().min(20);
+        assert!(
+            wrong.is_empty(),
+            "PyTorch ({}) differs from {RECORDED} (recorded with {}) in {} place(s); texts, token ids \
+             and positions must be identical, values within {TOLERANCE}:\n  {}{}\nOnce the difference \
+             is understood, record PyTorch's output: {RECORD}",
+            named_versions(&now["produced_by"]["versions"]),
+            named_versions(&recorded["produced_by"]["versions"]),
+            wrong.len(),
+            wrong[..shown].join("\n  "),
+            if wrong.len() > shown { format!("\n  … and {} more", wrong.len() - shown) } else { String::new() },
+        );
+    }
+    check_scores(&results, "PyTorch");
+    check_temperature(&cold);
 }
 
 #[test]

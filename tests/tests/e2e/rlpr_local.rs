@@ -5,7 +5,8 @@
 //! positions (two phases) give the same reward; `/reload` swaps in another checkpoint, and
 //! scores follow it.
 //!
-//! Needs a Python with `scripts/requirements-rlpr.txt` (`REFEREE_PYTHON`, or `.venv/bin/python`).
+//! Needs a Python with `scripts/requirements-test.txt` (`REFEREE_PYTHON`, or `.venv/bin/python`):
+//! the fixture script uses numpy, safetensors and transformers' tokenizer converter, no PyTorch.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
