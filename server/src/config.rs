@@ -90,11 +90,22 @@ pub struct SandboxConfig {
     /// Milliseconds to wait after a failed set-up of a runtime (a missing `python.wasm`, no
     /// clang) before it is tried again; the wait doubles with each further failure, up to 30 s.
     pub setup_backoff_ms: u64,
+    /// Sets up every language in the background after `ready to serve` (loading the Python and
+    /// JavaScript runtimes, compiling a probe program with each compiler) and logs what each
+    /// can do. Off, the server starts without that work, and a language is set up by the first
+    /// item that needs it (its availability reads `unchecked` until then). Default: true.
+    pub check_at_start: bool,
 }
 
 impl Default for SandboxConfig {
     fn default() -> Self {
-        SandboxConfig { runtimes_dir: None, workers: None, pool_runs: None, setup_backoff_ms: 1000 }
+        SandboxConfig {
+            runtimes_dir: None,
+            workers: None,
+            pool_runs: None,
+            setup_backoff_ms: 1000,
+            check_at_start: true,
+        }
     }
 }
 
@@ -470,7 +481,10 @@ mod tests {
         assert_eq!(config.runtimes_dir(), Some(Path::new("/opt/runtimes")));
         assert_eq!((config.sandbox.workers, config.sandbox.pool_runs), (Some(3), Some(0)));
         assert_eq!(config.sandbox.setup_backoff_ms, 1000);
+        assert!(config.sandbox.check_at_start, "languages are checked at start unless turned off");
         assert!(config.deprecations().is_empty());
+        let quick = load("[sandbox]\ncheck_at_start = false\n").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!quick.sandbox.check_at_start);
         let err = load("[sandbox]\nworkers = 0\n").err().unwrap_or_default();
         assert!(err.contains("sandbox.workers"), "{err}");
         let err = load("[sandbox]\nruntime_dir = \"/x\"\n").err().unwrap_or_default();

@@ -55,7 +55,8 @@ pub struct RunningServer {
 const LISTEN_BACKLOG: u32 = 8192;
 
 /// The `code` verifier on this server's sandbox, made from `[sandbox]`; its runtimes are set
-/// up later (in the background at start, or by the first item that needs them).
+/// up later (in the background at start unless `sandbox.check_at_start` is off, or by the
+/// first item that needs them).
 fn code_verifier(config: &Config) -> anyhow::Result<CodeVerifier> {
     let sandbox = Sandbox::new(crate::startup::sandbox_config(config)).context("cannot start the code sandbox")?;
     let capacity =
@@ -186,9 +187,16 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
     let retention = spawn_retention(storage.clone(), config.retention.clone());
     readiness.set_ready();
     tracing::info!(verifiers = engine.registry().entries().len(), "ready to serve");
-    // Off the start-up path: the first Python load precompiles the runtime.
-    let checked = Arc::clone(&engine);
-    tokio::task::spawn_blocking(move || crate::startup::log_availability(checked.registry()));
+    // Off the start-up path: the first Python load precompiles the runtime. Without the check
+    // (`sandbox.check_at_start = false`) each language is set up by its first item.
+    if config.sandbox.check_at_start {
+        let checked = Arc::clone(&engine);
+        tokio::task::spawn_blocking(move || crate::startup::log_availability(checked.registry()));
+    } else {
+        tracing::info!(
+            "languages not checked at start (sandbox.check_at_start = false): each is set up by its first item"
+        );
+    }
     Ok(RunningServer {
         addr,
         router,

@@ -38,7 +38,8 @@ use tokio::task::JoinHandle;
 /// The judge's behaviour and counters, shared with the test.
 #[derive(Debug, Default)]
 pub struct JudgeState {
-    /// Milliseconds to wait before answering.
+    /// Milliseconds to wait before answering, counted from each request's arrival; lowered,
+    /// it shortens the wait of the requests waiting.
     pub delay_ms: AtomicU64,
     /// The next this-many requests are answered with `fail_status`.
     pub failures: AtomicUsize,
@@ -137,9 +138,16 @@ async fn complete(State(state): State<Arc<JudgeState>>, headers: HeaderMap, Json
     if let Ok(mut last) = state.last_authorization.lock() {
         *last = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
     }
-    let delay = state.delay_ms.load(Ordering::SeqCst);
-    if delay > 0 {
-        tokio::time::sleep(Duration::from_millis(delay)).await;
+    // The delay is read again while it runs, so lowering it ends the wait of a request already
+    // waiting.
+    let arrived = tokio::time::Instant::now();
+    loop {
+        let delay = Duration::from_millis(state.delay_ms.load(Ordering::SeqCst));
+        let left = delay.saturating_sub(arrived.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        tokio::time::sleep(left.min(Duration::from_millis(20))).await;
     }
     let failing = state.failures.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
     if failing {

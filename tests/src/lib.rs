@@ -4,6 +4,12 @@
 //!
 //! PostgreSQL is reached at `REFEREE_TEST_POSTGRES_URL` (default
 //! `postgres://postgres@127.0.0.1:5432/test`). A test that cannot reach it fails: it never skips.
+//! A test's PostgreSQL database is a copy of a template migrated once per set of migrations
+//! (see [`create_postgres_database`]), so a test does not run every migration again.
+//!
+//! The servers start without checking every guest language (`sandbox.check_at_start = false`):
+//! each language is set up by the first item that needs it, and a test about the start-up check
+//! turns it back on in its `configure`.
 
 pub mod completions;
 pub mod judge;
@@ -74,10 +80,7 @@ impl TestServer {
                 (TestDatabase::Postgres { name }, url)
             }
         };
-        let mut config = Config::default();
-        config.server.listen = "127.0.0.1:0".parse()?;
-        config.database_url = Some(database_url.clone());
-        config.server.shutdown_grace_ms = 10_000;
+        let mut config = server_config(&database_url)?;
         configure(&mut config);
         let server = referee_server::start(&config).await?;
         let base = format!("http://{}", server.addr());
@@ -88,10 +91,7 @@ impl TestServer {
     /// Starts another server on this one's database, as a second replica would run, after
     /// `configure` adjusts its configuration. Finishing it keeps the database.
     pub async fn replica(&self, configure: impl FnOnce(&mut Config)) -> anyhow::Result<TestServer> {
-        let mut config = Config::default();
-        config.server.listen = "127.0.0.1:0".parse()?;
-        config.database_url = Some(self.database_url.clone());
-        config.server.shutdown_grace_ms = 10_000;
+        let mut config = server_config(&self.database_url)?;
         configure(&mut config);
         let server = referee_server::start(&config).await?;
         let base = format!("http://{}", server.addr());
@@ -190,17 +190,129 @@ impl TestServer {
     }
 }
 
-/// Creates a fresh, empty database on the test PostgreSQL server; returns its name and URL.
+/// The configuration a test server starts from: `database_url`, a free loopback port, a 10 s
+/// grace period, and no language check at start (`sandbox.check_at_start`), which would load
+/// the Python and JavaScript runtimes and compile a program with each compiler in the
+/// background of every server. A test about that check turns it back on.
+pub fn server_config(database_url: &str) -> anyhow::Result<Config> {
+    let mut config = Config::default();
+    config.server.listen = "127.0.0.1:0".parse()?;
+    config.database_url = Some(database_url.to_owned());
+    config.server.shutdown_grace_ms = 10_000;
+    config.sandbox.check_at_start = false;
+    Ok(config)
+}
+
+/// The server's migrations in the source tree.
+const MIGRATIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../server/migrations");
+
+/// Creates a database on the test PostgreSQL server holding every migration of the server and
+/// nothing else, as a server's first start would leave it; returns its name and URL.
+///
+/// It is a copy (`CREATE DATABASE ... TEMPLATE`) of `referee_template_<key>`, a database
+/// migrated once for each set of migrations (the key hashes their versions and checksums):
+/// copying is a fraction of the time the migrations take. The first process to need a
+/// template makes it under an advisory lock, so processes starting together make it once, and
+/// gives it its name only when it is migrated and has no connection left (a copy's source may
+/// have none); it then refuses connections, so no test can hold one open. Templates of other
+/// sets of migrations (other checkouts sharing the server) are left alone.
 pub async fn create_postgres_database() -> anyhow::Result<(String, String)> {
+    let admin = postgres_admin_url();
+    let mut conn = connect_admin(&admin).await?;
+    let created = async {
+        let template = migrated_template(&mut conn, &admin).await?;
+        let name = format!("referee_test_{:016x}", rand_u64());
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name} TEMPLATE {template}")))
+            .execute(&mut conn)
+            .await
+            .with_context(|| format!("cannot copy the template database {template}"))?;
+        Ok::<_, anyhow::Error>(name)
+    }
+    .await;
+    conn.close().await?;
+    let name = created?;
+    let url = replace_database(&admin, &name);
+    Ok((name, url))
+}
+
+/// Creates a fresh, empty database on the test PostgreSQL server, for a test about migrating
+/// one; returns its name and URL.
+pub async fn create_empty_postgres_database() -> anyhow::Result<(String, String)> {
     let name = format!("referee_test_{:016x}", rand_u64());
     let admin = postgres_admin_url();
-    let mut conn = sqlx::PgConnection::connect(&admin)
-        .await
-        .with_context(|| format!("PostgreSQL is required for this test and is not reachable at {admin}"))?;
+    let mut conn = connect_admin(&admin).await?;
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await?;
     conn.close().await?;
     let url = replace_database(&admin, &name);
     Ok((name, url))
+}
+
+async fn connect_admin(admin: &str) -> anyhow::Result<sqlx::PgConnection> {
+    sqlx::PgConnection::connect(admin)
+        .await
+        .with_context(|| format!("PostgreSQL is required for this test and is not reachable at {admin}"))
+}
+
+/// The name of the template database of the server's current migrations, made first if no
+/// process has made it yet (see [`create_postgres_database`]).
+async fn migrated_template(conn: &mut sqlx::PgConnection, admin: &str) -> anyhow::Result<String> {
+    let key = migrations_key().await?;
+    let template = format!("referee_template_{key:016x}");
+    if database_exists(conn, &template).await? {
+        return Ok(template);
+    }
+    let lock = i64::from_ne_bytes(key.to_ne_bytes());
+    sqlx::query("SELECT pg_advisory_lock($1)").bind(lock).execute(&mut *conn).await?;
+    let made = make_template(conn, admin, &template).await;
+    sqlx::query("SELECT pg_advisory_unlock($1)").bind(lock).execute(&mut *conn).await?;
+    made.with_context(|| format!("cannot make the template database {template}"))?;
+    Ok(template)
+}
+
+/// Makes `template` unless another process made it while this one waited for the lock: a
+/// database migrated by the server's own code, renamed to `template` once its connections are
+/// closed.
+async fn make_template(conn: &mut sqlx::PgConnection, admin: &str, template: &str) -> anyhow::Result<()> {
+    if database_exists(conn, template).await? {
+        return Ok(());
+    }
+    // A process that died while making it leaves this behind.
+    let building = format!("{template}_building");
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {building} WITH (FORCE)")))
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}"))).execute(&mut *conn).await?;
+    let storage = referee_server::store::Storage::open(&replace_database(admin, &building), 1).await?;
+    storage.close().await;
+    sqlx::query(sqlx::AssertSqlSafe(format!("ALTER DATABASE {building} WITH ALLOW_CONNECTIONS false")))
+        .execute(&mut *conn)
+        .await?;
+    // PostgreSQL waits (up to 5 s) for the closed connections' sessions to end.
+    sqlx::query(sqlx::AssertSqlSafe(format!("ALTER DATABASE {building} RENAME TO {template}")))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+async fn database_exists(conn: &mut sqlx::PgConnection, name: &str) -> anyhow::Result<bool> {
+    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+        .bind(name)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(exists)
+}
+
+/// A hash (64-bit FNV-1a, the same in every process and build) of the versions and checksums
+/// of the server's migrations.
+async fn migrations_key() -> anyhow::Result<u64> {
+    let migrator = sqlx::migrate::Migrator::new(std::path::Path::new(MIGRATIONS)).await?;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for migration in migrator.iter() {
+        for byte in migration.version.to_le_bytes().iter().chain(migration.checksum.iter()) {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    Ok(hash)
 }
 
 /// Drops a database made by [`create_postgres_database`], disconnecting its sessions.
@@ -241,7 +353,32 @@ pub fn exact_item(id: &str, response: &str, reference: &str) -> Value {
     serde_json::json!({"id": id, "verifier": "exact-match", "input": {"response": response, "reference": reference}})
 }
 
-/// Runs `test` against a server on each backend in turn, then drops the databases.
+/// Runs `test` against a server on each backend in turn, then drops the databases; tier 1
+/// (`scripts/test`) runs both. For a test whose point is what the database does: SQL that
+/// differs between SQLite and PostgreSQL, transactions and concurrent writers, migrations, and
+/// state kept across restarts or shared by replicas. A test about the API, whose database only
+/// holds what the API needs, takes [`api_on_both_backends!`] instead.
+///
+/// The PostgreSQL tests of tier 1, by module:
+/// - `jobs`: every test: the queue and its leases, uploads committed in small transactions,
+///   priorities, dead nodes' chunks, NUL characters (which PostgreSQL's text refuses);
+/// - `keys`: `a_key_sees_only_its_own_jobs` (jobs listed and cancelled by owner);
+/// - `noise`: `audits_count_rates_directly` and `count_windows_follow_the_trainers_steps`
+///   (tallies and steps upserted per window);
+/// - `rlpr`: both filter tests (the moving average per run, shared by replicas, moved once per
+///   step); `rlpr_remote`: `a_runs_baseline_is_kept_in_the_database_across_restarts`;
+/// - `rubric`: `stored_rubrics_keep_their_versions` and
+///   `identical_prompts_are_served_from_the_cache` (the judge cache table);
+/// - `api`: `result_cache_answers_repeated_items` (the result cache table) and
+///   `postgres_is_reachable`;
+/// - `runs`, `retention`, `scoring_log` and `upgrades`: every test;
+/// - the tests that run on PostgreSQL alone, all about replicas or PostgreSQL itself:
+///   `episodes::episodes_on_postgres_and_across_replicas`,
+///   `jobs_kill::killing_one_of_two_postgres_replicas_loses_nothing`,
+///   `keys::the_daily_quota_holds_across_replicas_and_restarts`,
+///   `runs::replicas_add_to_the_same_pass_rates`,
+///   `scoring_log::a_terminated_postgres_connection_loses_nothing` and
+///   `upgrades::replicas_starting_together_migrate_once`.
 #[macro_export]
 macro_rules! on_both_backends {
     ($name:ident, $body:expr) => {
@@ -254,6 +391,30 @@ macro_rules! on_both_backends {
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() -> anyhow::Result<()> {
+                ($body)($crate::Backend::Postgres).await
+            }
+        }
+    };
+}
+
+/// Runs `test` against a server on each backend, like [`on_both_backends!`], for a test about
+/// the API rather than the database: tier 1 runs it on SQLite, and only the full tier
+/// (`scripts/test --full`) on PostgreSQL too, where the database holds the same rows through
+/// the code that the tests of [`on_both_backends!`] prove on both.
+#[macro_export]
+macro_rules! api_on_both_backends {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() -> anyhow::Result<()> {
+                ($body)($crate::Backend::Sqlite).await
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[ignore = "full tier (scripts/test --full): an API test, on SQLite in tier 1"]
             async fn postgres() -> anyhow::Result<()> {
                 ($body)($crate::Backend::Postgres).await
             }

@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use referee_tests::judge::FakeJudge;
-use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, exact_item, on_both_backends};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -13,7 +13,7 @@ fn statuses(body: &Value) -> Vec<String> {
     body["results"].as_array().into_iter().flatten().map(|r| r["status"].as_str().unwrap_or("?").to_owned()).collect()
 }
 
-on_both_backends!(mixed_batches_keep_order_and_isolate_bad_items, |backend| async move {
+api_on_both_backends!(mixed_batches_keep_order_and_isolate_bad_items, |backend| async move {
     let server = TestServer::start(backend).await?;
     let body = json!({"items": [
         exact_item("a", "Paris", "Paris"),
@@ -54,7 +54,7 @@ on_both_backends!(mixed_batches_keep_order_and_isolate_bad_items, |backend| asyn
     server.finish().await
 });
 
-on_both_backends!(one_verifier_route, |backend| async move {
+api_on_both_backends!(one_verifier_route, |backend| async move {
     let server = TestServer::start(backend).await?;
     let body = json!({"items": [
         {"id": "1", "input": {"response": "<answer>B</answer>", "reference": "B"}},
@@ -71,7 +71,7 @@ on_both_backends!(one_verifier_route, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(verifier_listing, |backend| async move {
+api_on_both_backends!(verifier_listing, |backend| async move {
     let server = TestServer::start(backend).await?;
     let (status, listing) = server.get("/v1/verifiers").await?;
     assert_eq!(status, 200);
@@ -88,7 +88,7 @@ on_both_backends!(verifier_listing, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async move {
+api_on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.server.body_limit_bytes = 4096;
         config.server.max_batch_items = 3;
@@ -132,7 +132,7 @@ on_both_backends!(request_errors_are_json_with_the_right_status, |backend| async
     server.finish().await
 });
 
-on_both_backends!(api_keys_guard_v1_only, |backend| async move {
+api_on_both_backends!(api_keys_guard_v1_only, |backend| async move {
     let key = "rk-test-key-0123456789";
     let server = TestServer::start_with(backend, |config| {
         config.auth.api_keys = vec![referee_server::http::auth::digest_form(key)];
@@ -156,7 +156,7 @@ on_both_backends!(api_keys_guard_v1_only, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(scoring_log_records_every_item, |backend| async move {
+api_on_both_backends!(scoring_log_records_every_item, |backend| async move {
     let mut server = TestServer::start_with(backend, |config| {
         config.scoring_log.mode = referee_server::config::LogMode::All;
     })
@@ -173,7 +173,7 @@ on_both_backends!(scoring_log_records_every_item, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(scoring_log_off_writes_nothing, |backend| async move {
+api_on_both_backends!(scoring_log_off_writes_nothing, |backend| async move {
     let mut server = TestServer::start(backend).await?;
     let (status, _) = server.post("/v1/score", &json!({"items": [exact_item("1", "a", "a")]})).await?;
     assert_eq!(status, 200);
@@ -242,10 +242,11 @@ async fn complete_request(mut stream: TcpStream, body: &str) -> anyhow::Result<S
     Ok(String::from_utf8_lossy(&response).into_owned())
 }
 
-on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
-    // A judge that takes 5 s holds the only request slot with a scoring request in progress.
+api_on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
+    // A judge that takes a minute, until the test lets it answer, holds the only request slot
+    // with a scoring request in progress.
     let judge = FakeJudge::start().await?;
-    judge.state.delay_ms.store(5_000, Ordering::SeqCst);
+    judge.state.delay_ms.store(60_000, Ordering::SeqCst);
     let server = TestServer::start_with(backend, |config| {
         config.server.max_concurrent_requests = 1;
         config.server.retry_after_secs = 3;
@@ -269,6 +270,7 @@ on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
     assert_eq!(refused.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("3"));
     let error: Value = refused.json().await?;
     assert_eq!(error["code"], "overloaded");
+    judge.state.delay_ms.store(0, Ordering::SeqCst);
     let answer = held.await??;
     assert_eq!(answer.status().as_u16(), 200);
     // The slot is back.
@@ -277,7 +279,7 @@ on_both_backends!(overload_is_refused_with_retry_after, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(a_slow_body_holds_no_request_slot, |backend| async move {
+api_on_both_backends!(a_slow_body_holds_no_request_slot, |backend| async move {
     let server = TestServer::start_with(backend, |config| config.server.max_concurrent_requests = 1).await?;
     let body = json!({"items": [exact_item("slow", "a", "a")]}).to_string();
     // Half a body, sent and then held: the request waits for the rest of its body without a slot.
@@ -293,7 +295,7 @@ on_both_backends!(a_slow_body_holds_no_request_slot, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(shutdown_finishes_in_flight_requests, |backend| async move {
+api_on_both_backends!(shutdown_finishes_in_flight_requests, |backend| async move {
     let mut server = TestServer::start_with(backend, |config| {
         config.scoring_log.mode = referee_server::config::LogMode::All;
     })
@@ -319,7 +321,7 @@ on_both_backends!(shutdown_finishes_in_flight_requests, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(probes_and_metrics, |backend| async move {
+api_on_both_backends!(probes_and_metrics, |backend| async move {
     let server = TestServer::start(backend).await?;
     let (status, ready) = server.get("/readyz").await?;
     assert_eq!((status, ready["status"].as_str()), (200, Some("ready")));

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use referee_tests::{Backend, TestServer, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends};
 use serde_json::{Value, json};
 
 /// `code` items whose one test each burns its fuel (about a second of guest CPU): enough to
@@ -67,7 +67,7 @@ async fn fill_queue(
     anyhow::bail!("the burners were never admitted")
 }
 
-on_both_backends!(a_full_code_queue_answers_429_then_recovers, |backend| async move {
+api_on_both_backends!(a_full_code_queue_answers_429_then_recovers, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.code.max_pending_items = Some(2);
         config.server.retry_after_secs = 3;
@@ -107,7 +107,7 @@ on_both_backends!(a_full_code_queue_answers_429_then_recovers, |backend| async m
     server.finish().await
 });
 
-on_both_backends!(jobs_wait_for_room_in_the_code_queue, |backend| async move {
+api_on_both_backends!(jobs_wait_for_room_in_the_code_queue, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.code.max_pending_items = Some(2);
         config.server.request_timeout_ms = 120_000;

@@ -231,8 +231,19 @@ async fn bad_steps_are_clear_errors_and_leave_other_episodes_alone() -> anyhow::
     let (_, kept) = step(&server, &other, json!({"code": "kept"})).await?;
     assert_eq!(kept["observation"]["value"], "'still here'", "the other episode is untouched: {kept}");
 
-    // An episode left idle past the timeout ends; a late step says so.
-    tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+    // An episode left idle past the timeout ends (its record says so; reading it is no step);
+    // a late step says so too.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (status, episode) = server.get(&format!("/v1/episodes/{other}")).await?;
+        assert_eq!(status, 200, "{episode}");
+        if episode["status"] != "live" {
+            assert_eq!(episode["status"], "expired", "{episode}");
+            break;
+        }
+        anyhow::ensure!(std::time::Instant::now() < deadline, "the idle episode never ended: {episode}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     let (status, late) = step(&server, &other, json!({"code": "kept"})).await?;
     assert_eq!((status, late["code"].as_str()), (409, Some("episode_ended")), "{late}");
     assert!(late["message"].as_str().unwrap_or_default().contains("expired"), "{late}");

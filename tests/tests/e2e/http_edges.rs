@@ -286,7 +286,7 @@ async fn a_scoring_request_finding_no_room_for_items_is_refused_before_its_body(
         c.judge.max_retries = 0;
     })
     .await?;
-    // One item that waits on the judge holds the whole budget.
+    // One item that waits on the judge, until the test lets it answer, holds the whole budget.
     let holding = {
         let (client, url) = (server.client.clone(), server.url("/v1/score"));
         tokio::spawn(async move { client.post(url).json(&json!({"items": [slow_judge_item()]})).send().await })
@@ -305,7 +305,11 @@ async fn a_scoring_request_finding_no_room_for_items_is_refused_before_its_body(
     assert_eq!(empty.status().as_u16(), 200, "{}", empty.text().await?);
     let metrics = server.client.get(server.url("/metrics")).send().await?.text().await?;
     assert!(metrics.lines().any(|l| l.starts_with("referee_requests_shed_early_total")), "{metrics}");
-    holding.abort();
+    // The judge answers at last: the item that held the budget is scored. (A shutdown waits its
+    // grace period for a request or a connection still open.)
+    judge.state.delay_ms.store(0, Ordering::SeqCst);
+    assert_eq!(holding.await??.status().as_u16(), 200);
+    drop(refused);
     server.finish().await
 }
 

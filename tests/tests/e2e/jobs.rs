@@ -276,13 +276,12 @@ on_both_backends!(jobs_take_turns_by_priority_instead_of_arrival, |backend| asyn
     let huge = submit_idle(&idle, 600, 1).await?;
     let small = submit_idle(&idle, 20, 1).await?;
     let urgent = submit_idle(&idle, 300, 3).await?;
-    let url = idle.database_url.clone();
-    let worker = TestServer::start_with(backend, move |config| {
-        config.database_url = Some(url);
-        config.jobs.workers = 1;
-        config.jobs.poll_interval_ms = 50;
-    })
-    .await?;
+    let worker = idle
+        .replica(|config| {
+            config.jobs.workers = 1;
+            config.jobs.poll_interval_ms = 50;
+        })
+        .await?;
     let mut finished = Vec::new();
     for id in [&huge, &small, &urgent] {
         let job = wait_done(&idle, id).await?;

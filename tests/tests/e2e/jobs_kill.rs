@@ -29,6 +29,7 @@ impl Replica {
             .env("REFEREE__JOBS__WORKERS", "2")
             .env("REFEREE__LOG__FILTER", "info")
             .env("REFEREE__SCORING_LOG__MODE", "all")
+            .env("REFEREE__SANDBOX__CHECK_AT_START", "false")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()?;

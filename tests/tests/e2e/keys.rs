@@ -3,7 +3,7 @@
 
 use referee_server::config::{Config, ScopedKeyConfig};
 use referee_server::http::auth::Role;
-use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, exact_item, on_both_backends};
 use serde_json::{Value, json};
 
 const SCORER: &str = "scorer-key-0123456789";
@@ -333,7 +333,7 @@ async fn plain_keys_score_and_submit_jobs_but_do_not_administer() -> anyhow::Res
     server.finish().await
 }
 
-on_both_backends!(without_keys_everything_is_open, |backend| async move {
+api_on_both_backends!(without_keys_everything_is_open, |backend| async move {
     let server = TestServer::start_with(backend, |config| config.jobs.poll_interval_ms = 50).await?;
     let noise = json!({"configured": {"rho0": 0.05, "rho1": 0.2}});
     assert_eq!(call(&server, "PUT", "/v1/noise/exact-match", None, Some(&noise)).await?.status, 200);

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use referee_core::{Budget, Verifier as _};
 use referee_math::{MathInput, MathVerifier};
-use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, exact_item, on_both_backends};
 use serde_json::{Value, json};
 
 fn close(a: &Value, b: f64) -> bool {
@@ -20,7 +20,7 @@ async fn start(backend: Backend) -> anyhow::Result<TestServer> {
     .await
 }
 
-on_both_backends!(configured_rates_correct_binary_verdicts, |backend| async move {
+api_on_both_backends!(configured_rates_correct_binary_verdicts, |backend| async move {
     let server = start(backend).await?;
     let (status, model) =
         server.put("/v1/noise/exact-match", &json!({"configured": {"rho0": 0.05, "rho1": 0.2}})).await?;
@@ -232,7 +232,7 @@ async fn settled(server: &TestServer, path: &str, observed: u64) -> anyhow::Resu
     }
 }
 
-on_both_backends!(appeals_of_strict_math_recover_its_false_negative_rate, |backend| async move {
+api_on_both_backends!(appeals_of_strict_math_recover_its_false_negative_rate, |backend| async move {
     let cases = peer_cases()?;
     let typed: Vec<MathInput> =
         cases.iter().map(|c| serde_json::from_value(c.input.clone())).collect::<Result<_, _>>()?;
@@ -337,7 +337,7 @@ on_both_backends!(appeals_of_strict_math_recover_its_false_negative_rate, |backe
     server.finish().await
 });
 
-on_both_backends!(group_advantages_use_the_noise_model, |backend| async move {
+api_on_both_backends!(group_advantages_use_the_noise_model, |backend| async move {
     let server = start(backend).await?;
     let groups = json!([
         {"id": "p1", "rewards": [1, 0, 0, 1]},
@@ -412,7 +412,7 @@ fn negatives_only(overturn: bool) -> Value {
                       "rates": {"negatives": 1.0, "positives": 0.0}, "fixed_rho0": 0.0, "overturn": overturn}})
 }
 
-on_both_backends!(negatives_only_appeals_estimate_the_false_negative_rate, |backend| async move {
+api_on_both_backends!(negatives_only_appeals_estimate_the_false_negative_rate, |backend| async move {
     let server = start(backend).await?;
     // Re-checking no verdict 1 estimates no ρ0: the settings must say what ρ0 is.
     let mut unfixed = negatives_only(false);
@@ -445,7 +445,7 @@ on_both_backends!(negatives_only_appeals_estimate_the_false_negative_rate, |back
     server.finish().await
 });
 
-on_both_backends!(overturning_appeals_report_the_checkers_verdict, |backend| async move {
+api_on_both_backends!(overturning_appeals_report_the_checkers_verdict, |backend| async move {
     let server = start(backend).await?;
     let (status, model) = server.put("/v1/noise/exact-match", &negatives_only(true)).await?;
     assert_eq!(status, 200, "{model}");

@@ -1,14 +1,14 @@
 //! `POST /get_reward`, OpenRLHF's remote reward protocol, over real sockets on SQLite and
 //! PostgreSQL.
 
-use referee_tests::{TestServer, on_both_backends};
+use referee_tests::{TestServer, api_on_both_backends};
 use serde_json::{Value, json};
 
 fn floats(body: &Value, key: &str) -> Vec<f64> {
     body[key].as_array().into_iter().flatten().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect()
 }
 
-on_both_backends!(rewards_follow_the_verdicts, |backend| async move {
+api_on_both_backends!(rewards_follow_the_verdicts, |backend| async move {
     let server = TestServer::start(backend).await?;
     let prompts = ["<|user|>6*7?<|assistant|>", "<|user|>2+2?<|assistant|>", "<|user|>Half?<|assistant|>"];
     let responses = ["\\boxed{42}", "\\boxed{5}", "0.5"];
@@ -33,7 +33,7 @@ on_both_backends!(rewards_follow_the_verdicts, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(missing_labels_and_other_verifiers, |backend| async move {
+api_on_both_backends!(missing_labels_and_other_verifiers, |backend| async move {
     let server = TestServer::start(backend).await?;
     let (status, body) = server
         .post(
@@ -56,7 +56,7 @@ on_both_backends!(missing_labels_and_other_verifiers, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(empty_steps_and_errors, |backend| async move {
+api_on_both_backends!(empty_steps_and_errors, |backend| async move {
     let server = TestServer::start(backend).await?;
     let (status, body) = server.post("/get_reward", &json!({"query": [], "prompts": [], "labels": []})).await?;
     assert_eq!(status, 200);
@@ -75,7 +75,7 @@ on_both_backends!(empty_steps_and_errors, |backend| async move {
     server.finish().await
 });
 
-on_both_backends!(configured_defaults, |backend| async move {
+api_on_both_backends!(configured_defaults, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.openrlhf.verifier = "exact-match".to_owned();
         config.server.max_batch_items = 2;
@@ -118,7 +118,7 @@ async fn counter(server: &TestServer, name: &str) -> anyhow::Result<f64> {
     Ok(text.lines().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.trim().parse().ok())).unwrap_or(0.0))
 }
 
-on_both_backends!(truncated_prompts_never_score_prompt_text, |backend| async move {
+api_on_both_backends!(truncated_prompts_never_score_prompt_text, |backend| async move {
     let server = TestServer::start(backend).await?;
     let templates = ["chatml", "llama3", "gemma", "deepseek", "mistral"];
     let mut queries = Vec::new();
@@ -175,7 +175,7 @@ fn burner() -> Value {
         "options": {"fuel": 10_000_000_000_u64, "time_limit_ms": 60_000}}}]})
 }
 
-on_both_backends!(trainer_requests_wait_for_room_while_the_general_api_sheds, |backend| async move {
+api_on_both_backends!(trainer_requests_wait_for_room_while_the_general_api_sheds, |backend| async move {
     let server = TestServer::start_with(backend, |config| {
         config.server.max_concurrent_requests = 1;
         config.server.max_waiting_requests = 1;

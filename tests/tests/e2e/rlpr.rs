@@ -1,7 +1,7 @@
 //! RLPR's std filter over HTTP: decisions per group, the moving average kept per training run
 //! in the database across steps and server restarts, retried steps, and refused requests.
 
-use referee_server::{Config, RunningServer};
+use referee_server::RunningServer;
 use referee_tests::{Backend, TestServer, on_both_backends};
 use serde_json::{Value, json};
 
@@ -18,10 +18,7 @@ fn settings() -> Value {
 
 /// A second server over the same database, as another replica would be.
 async fn replica(server: &TestServer) -> anyhow::Result<(RunningServer, String)> {
-    let mut config = Config::default();
-    config.server.listen = "127.0.0.1:0".parse()?;
-    config.database_url = Some(server.database_url.clone());
-    let running = referee_server::start(&config).await?;
+    let running = referee_server::start(&referee_tests::server_config(&server.database_url)?).await?;
     let base = format!("http://{}", running.addr());
     Ok((running, base))
 }

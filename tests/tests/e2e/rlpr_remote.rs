@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use referee_server::Config;
 use referee_server::config::RlprSource;
 use referee_tests::completions::FakeCompletions;
-use referee_tests::{Backend, TestServer, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, on_both_backends};
 use serde_json::{Value, json};
 
 const EOS: &str = "<|im_end|>";
@@ -45,7 +45,7 @@ fn item(id: &str, response: &str, extra: Value) -> Value {
     json!({"id": id, "verifier": "rlpr", "input": input})
 }
 
-on_both_backends!(a_remote_model_scores_the_reference_answer, |backend| async move {
+api_on_both_backends!(a_remote_model_scores_the_reference_answer, |backend| async move {
     let fake = FakeCompletions::start().await?;
     let server = remote_server(backend, &fake).await?;
     let reasoned = "<think>6 × 7 = 42</think> so <answer>41</answer>";
@@ -177,9 +177,7 @@ on_both_backends!(a_runs_baseline_is_kept_in_the_database_across_restarts, |back
 
     // Another server over the same database (a restart, or another replica) starts with an
     // empty memory: the run's rollouts of the prompt get the stored baseline, not a new one.
-    let mut config = Config::default();
-    config.server.listen = "127.0.0.1:0".parse()?;
-    config.database_url = Some(server.database_url.clone());
+    let mut config = referee_tests::server_config(&server.database_url)?;
     use_remote(&mut config, fake.url.clone());
     let other = referee_server::start(&config).await?;
     let other_base = format!("http://{}", other.addr());

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use referee_server::Config;
 use referee_tests::judge::FakeJudge;
-use referee_tests::{Backend, TestServer, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, on_both_backends};
 use serde_json::{Value, json};
 
 fn judged(config: &mut Config, judge: &FakeJudge) {
@@ -571,7 +571,7 @@ async fn result_cache_rows(server: &TestServer, rows: i64) -> anyhow::Result<i64
     Ok(found)
 }
 
-on_both_backends!(an_unpinned_stored_rubric_is_never_answered_from_the_result_cache, |backend| async move {
+api_on_both_backends!(an_unpinned_stored_rubric_is_never_answered_from_the_result_cache, |backend| async move {
     let server = TestServer::start_with(backend, |c| {
         c.cache.enabled = true;
         c.scoring_log.flush_interval_ms = 10;

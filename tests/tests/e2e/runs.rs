@@ -421,7 +421,7 @@ on_both_backends!(items_recorded_as_rows_are_carried_into_the_aggregates, |backe
             (format!("sqlite://{}?mode=rwc", dir.path().join("referee.db").display()), Err(dir))
         }
         Backend::Postgres => {
-            let (name, url) = referee_tests::create_postgres_database().await?;
+            let (name, url) = referee_tests::create_empty_postgres_database().await?;
             (url, Ok(name))
         }
     };
@@ -465,10 +465,7 @@ on_both_backends!(items_recorded_as_rows_are_carried_into_the_aggregates, |backe
         .await?;
     pool.close().await;
 
-    let mut config = referee_server::Config::default();
-    config.server.listen = "127.0.0.1:0".parse()?;
-    config.database_url = Some(url.clone());
-    let server = referee_server::start(&config).await?;
+    let server = referee_server::start(&referee_tests::server_config(&url)?).await?;
     let client = reqwest::Client::new();
     let base = format!("http://{}", server.addr());
     let stats: Value = client.get(format!("{base}/v1/runs/old/stats")).send().await?.json().await?;

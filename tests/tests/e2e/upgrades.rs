@@ -8,12 +8,9 @@ use referee_server::config::LogMode;
 use referee_tests::{Backend, TestServer, exact_item, on_both_backends};
 use serde_json::json;
 
-/// The configuration of a server on `database_url`, on a free loopback port, logging every item.
+/// The configuration of a test server on `database_url`, logging every item.
 fn config_on(database_url: &str) -> anyhow::Result<Config> {
-    let mut config = Config::default();
-    config.server.listen = "127.0.0.1:0".parse()?;
-    config.database_url = Some(database_url.to_owned());
-    config.server.shutdown_grace_ms = 10_000;
+    let mut config = referee_tests::server_config(database_url)?;
     config.scoring_log.mode = LogMode::All;
     Ok(config)
 }
@@ -46,7 +43,7 @@ on_both_backends!(a_database_migrated_before_serves_the_next_start, |backend| as
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn replicas_starting_together_migrate_once() -> anyhow::Result<()> {
-    let (name, url) = referee_tests::create_postgres_database().await?;
+    let (name, url) = referee_tests::create_empty_postgres_database().await?;
     let config = config_on(&url)?;
     // Spawned, so the three starts race for the migration lock.
     let starts: Vec<_> = (0..3)
