@@ -91,7 +91,7 @@ on_both_backends!(the_filter_keeps_groups_above_beta_times_the_moving_average, |
     assert_eq!(server.delete(&format!("/v1/reward-models/rlpr/runs/{run}")).await?, 204);
     let (status, _) = server.get(&format!("/v1/reward-models/rlpr/runs/{run}")).await?;
     assert_eq!(status, 404);
-    Ok(())
+    server.finish().await
 });
 
 on_both_backends!(the_rounds_of_a_step_share_one_threshold_and_move_the_average_once, |backend| async move {
@@ -141,7 +141,7 @@ on_both_backends!(the_rounds_of_a_step_share_one_threshold_and_move_the_average_
     let (status, r5) = server.post(FILTER, &round(5, 1, true, json!([wide]))).await?;
     assert_eq!(status, 200, "{r5}");
     assert!(close(&r5["threshold"], 0.5 * ema3 + 0.5 * s1), "step 4 closed before step 5 opened: {r5}");
-    Ok(())
+    server.finish().await
 });
 
 #[tokio::test]

@@ -781,7 +781,7 @@ on_both_backends!(episodes_are_recorded_in_their_runs_when_they_end, |backend| a
         let (status, body) = server.post("/v1/episodes", &begin(tags)).await?;
         assert_eq!((status, body["code"].as_str()), (422, Some("invalid_run")), "{why}: {body}");
     }
-    Ok(())
+    server.finish().await
 });
 
 on_both_backends!(statistics_are_bounded_by_stored_rows_not_items, |backend| async move {
@@ -824,5 +824,5 @@ on_both_backends!(statistics_are_bounded_by_stored_rows_not_items, |backend| asy
     assert!(refused["message"].as_str().is_some_and(|m| m.contains("runs.max_stats_rows")), "{refused}");
     let (status, narrowed) = server.get("/v1/runs/wide/stats?from_step=0&to_step=9").await?;
     assert_eq!((status, narrowed["items"].as_u64()), (200, Some(10)), "{narrowed}");
-    Ok(())
+    server.finish().await
 });
