@@ -467,8 +467,15 @@ api_on_both_backends!(overturning_appeals_report_the_checkers_verdict, |backend|
     assert_eq!(results[2]["score"], 0.0);
     assert_eq!(results[2]["details"]["reward"]["appeal"]["overturned"], false, "{body}");
 
-    // The inline appeals are counted like background ones, and the overturn is listed.
-    let model = settled(&server, "/v1/noise/exact-match", 3).await?;
+    // The inline appeals are counted like background ones, and the overturn is listed. Their
+    // outcomes may be written a flush after the verdicts they re-checked: both are waited for.
+    let mut model = settled(&server, "/v1/noise/exact-match", 3).await?;
+    let started = Instant::now();
+    while model["appeal_counts"]["checked_negative"] != 2 {
+        anyhow::ensure!(started.elapsed() < Duration::from_secs(60), "the inline appeals were not counted: {model}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        model = server.get("/v1/noise/exact-match").await?.1;
+    }
     assert_eq!(model["appeal_counts"]["overturned_negative"], 1, "{model}");
     let (_, overturns) = server.get("/v1/noise/exact-match/appeals").await?;
     assert_eq!(overturns["overturns"][0]["item_id"], "1", "{overturns}");
