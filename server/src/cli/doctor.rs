@@ -85,20 +85,26 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
     checks.push(database(&config).await);
     let sandbox_config = crate::startup::sandbox_config(&config);
     let runtimes_dir = sandbox_config.runtimes_dir.clone();
-    // The sandbox `serve` would make from this configuration, set up language by language.
-    let languages = tokio::task::spawn_blocking(move || {
+    // The sandbox `serve` would make from this configuration, set up language by language, then
+    // Yosys for `verilog` (its first load compiles it to machine code: minutes, once).
+    let set_up = tokio::task::spawn_blocking(move || {
         let sandbox = Sandbox::new(sandbox_config);
-        GuestLanguage::ALL.map(|language| match &sandbox {
+        let languages = GuestLanguage::ALL.map(|language| match &sandbox {
             Ok(sandbox) => {
                 (language, sandbox.check(language).map(|()| sandbox.runtimes_dir()).map_err(|e| (e.reason(), e.fix())))
             }
             Err(error) => (language, Err((error.reason(), error.fix()))),
-        })
+        });
+        let yosys = match &sandbox {
+            Ok(sandbox) => sandbox.yosys().map(|_| sandbox.runtimes_dir()).map_err(|e| (e.reason(), e.fix())),
+            Err(error) => Err((error.reason(), error.fix())),
+        };
+        (languages, yosys)
     })
     .await
     .map_err(|e| e.to_string());
-    match languages {
-        Ok(languages) => {
+    match set_up {
+        Ok((languages, yosys)) => {
             for (language, outcome) in languages {
                 let name = match language {
                     GuestLanguage::Python => "python runtime",
@@ -122,6 +128,12 @@ pub async fn diagnose(config: Result<Config, ConfigError>) -> Vec<Check> {
                     Err((reason, fix)) => Check::failed(name, reason, fix),
                 });
             }
+            checks.push(match yosys {
+                Ok(dir) => {
+                    Check::ok("verilog runtime", format!("{} loads", dir.join(referee_code::YOSYS_WASM).display()))
+                }
+                Err((reason, fix)) => Check::failed("verilog runtime", reason, fix),
+            });
         }
         Err(error) => checks.push(Check::failed("sandbox", error, "see the error above")),
     }

@@ -21,9 +21,14 @@ fn a_host_with_the_runtimes_and_toolchain_passes() {
     let data = dir.path().join("data");
     let (ok, report) = doctor(&["--data-dir", &data.display().to_string()]);
     assert!(ok, "{report}");
-    for line in
-        ["[ok  ] configuration", "[ok  ] database", "[ok  ] python runtime", "[ok  ] c compiler", "[ok  ] c++ compiler"]
-    {
+    for line in [
+        "[ok  ] configuration",
+        "[ok  ] database",
+        "[ok  ] python runtime",
+        "[ok  ] c compiler",
+        "[ok  ] c++ compiler",
+        "[ok  ] verilog runtime",
+    ] {
         assert!(report.contains(line), "{line} missing from\n{report}");
     }
     // Without a local CUDA model the GPU libraries are not needed: never a FAIL.

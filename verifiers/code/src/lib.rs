@@ -35,7 +35,7 @@ pub use judge::TestVerdict;
 pub use once::{SingleRun, SingleRunError};
 pub use referee_sandbox::{
     Availability, Chain, Execution, GuestLanguage, Limits, PYTHON_WASM, QUICKJS_WASM, Sandbox, SandboxConfig,
-    SandboxError, Termination,
+    SandboxError, Termination, YOSYS_WASM,
 };
 pub use repair::{CODE_REPAIR_ID, CodeRepair, CodeRepairAction, CodeRepairOptions, MAX_ATTEMPTS};
 pub use suite::{
