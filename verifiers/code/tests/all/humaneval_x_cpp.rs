@@ -5,18 +5,20 @@
 //! solutions, and three mutants of a solution (it returns the default value first, it throws
 //! first, its first operator is flipped).
 //!
-//! Every canonical solution is judged in the sandbox; the native agreement covers a slice in CI
-//! (every eighth task's canonical solution, the mutants of every fourth task), and
-//! `REFEREE_FULL_SUITES=1` extends it to all of them (docs/verifiers/code.md gives the figures).
+//! The native verdicts are recorded in `tests/data/native/humaneval-x-cpp.tsv`. The fast tier
+//! judges a slice with Referee against them and runs no g++: the tasks whose number is a multiple
+//! of sixteen, each with its mutants (10 canonical solutions, 29 mutants). The full tier (`scripts/test --full`) builds and
+//! runs every program natively and compares the verdicts with the file, and judges every program
+//! with Referee against it (docs/verifiers/code.md gives the figures).
 
 use std::path::Path;
 use std::process::Command;
 
 use referee_code::CodeInput;
-use referee_core::{Status, Verdict};
-use serde_json::{Value, json};
+use referee_core::Status;
+use serde_json::json;
 
-use super::common::{self, Candidate, judge};
+use super::common::{self, Candidate, NativeRecord, NativeRun};
 
 struct Problem {
     task_id: String,
@@ -109,74 +111,90 @@ fn item(candidate: &Candidate<'_, Problem>) -> anyhow::Result<CodeInput> {
 
 /// Whether the program passes natively: built by g++ and run (10 s at most, as its fuel bounds
 /// it in the sandbox); a program that does not compile fails, as it does in the sandbox.
-fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<(bool, String)> {
+fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<NativeRun> {
     let source = dir.join(format!("{}.cpp", candidate.name));
     let binary = dir.join(&candidate.name);
     std::fs::write(&source, program(candidate.problem, &candidate.solution))?;
     let built = Command::new("g++").args(["-std=gnu++17", "-O2", "-w", "-o"]).arg(&binary).arg(&source).output()?;
     if !built.status.success() {
-        return Ok((
-            false,
-            format!("compile error: {}", String::from_utf8_lossy(&built.stderr).chars().take(300).collect::<String>()),
-        ));
+        let error: String = String::from_utf8_lossy(&built.stderr).chars().take(300).collect();
+        return Ok(NativeRun::verdict(false, format!("compile error: {error}")));
     }
     let output = Command::new("timeout").arg("10").arg(&binary).output()?;
     let passed = output.status.success() && output.stdout.is_empty();
-    let said = String::from_utf8_lossy(&output.stderr).chars().take(300).collect();
-    Ok((passed, said))
+    let said: String = String::from_utf8_lossy(&output.stderr).chars().take(300).collect();
+    Ok(NativeRun::verdict(passed, said))
 }
 
-/// Judges `candidates` with Referee and natively: Referee's verdicts and every disagreement.
-async fn compare(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
-    let gxx = Command::new("g++").arg("--version").output().is_ok_and(|o| o.status.success());
-    assert!(gxx, "g++ is required: this test compares the sandbox's verdicts with native runs");
-    common::compare_with_native(candidates, item, "g++", native_passes).await
-}
+/// The record of the native verdicts.
+const RECORD: NativeRecord = NativeRecord {
+    name: "humaneval-x-cpp",
+    about: "The native verdicts of HumanEval-X's C++ candidates (verifiers/code/tests/all/humaneval_x_cpp.rs):\n\
+            each program built by g++ -std=gnu++17 -O2 and run; passed when it exits 0 with no output.",
+    test: "humaneval_x_cpp::native_cpp_verdicts_are_as_recorded",
+    peer: "a native run",
+};
 
 fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidate<'a, Problem> {
     Candidate::new(problem, &problem.task_id, kind, solution)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn canonical_cpp_solutions_pass() -> anyhow::Result<()> {
-    let problems = problems()?;
-    let candidates: Vec<_> = problems.iter().map(|p| candidate(p, "canonical", p.solution.clone())).collect();
-    let items = candidates.iter().map(item).collect::<Result<_, _>>()?;
-    let verdicts = judge(items).await;
-    let failed: Vec<String> = candidates
+/// Every program of the suite: each task's canonical solution and its mutants.
+fn candidates(problems: &[Problem]) -> Vec<Candidate<'_, Problem>> {
+    problems
+        .iter()
+        .flat_map(|p| {
+            std::iter::once(candidate(p, "canonical", p.solution.clone()))
+                .chain(mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
+        })
+        .collect()
+}
+
+/// The fast tier's slice: the tasks whose number is a multiple of sixteen.
+fn in_slice(candidate: &Candidate<'_, Problem>) -> bool {
+    candidate.problem.number.is_multiple_of(16)
+}
+
+/// Judges `candidates` with Referee against the recorded native verdicts: every verdict agrees,
+/// every canonical solution passes, and at most a tenth of the mutants pass.
+async fn judge_as_recorded(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<()> {
+    let (verdicts, _, disagreements) = RECORD.judge(candidates, item).await?;
+    assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
+    let failed: Vec<&str> = candidates
         .iter()
         .zip(&verdicts)
-        .filter(|(_, v)| v.status != Status::Correct)
-        .map(|(c, v)| format!("{}: {:?} {}", c.task_id, v.status, Value::Object(v.details.clone())))
+        .filter(|(c, v)| c.is_canonical() && v.status != Status::Correct)
+        .map(|(c, _)| c.task_id)
         .collect();
-    assert!(failed.is_empty(), "{} canonical solutions failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(failed.is_empty(), "canonical solutions that fail: {failed:?}");
+    common::assert_few_survivors(candidates, &verdicts, "a native run");
     Ok(())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn canonical_cpp_solutions_pass_as_they_do_natively() -> anyhow::Result<()> {
-    let problems = problems()?;
-    let candidates: Vec<_> = problems
-        .iter()
-        .filter(|p| common::full_suites() || p.number % 8 == 0)
-        .map(|p| candidate(p, "canonical", p.solution.clone()))
-        .collect();
-    let (_, disagreements) = compare(&candidates).await?;
-    assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    eprintln!("{} canonical solutions judged as they are natively", candidates.len());
-    Ok(())
+#[test]
+fn the_record_names_every_cpp_candidate() -> anyhow::Result<()> {
+    RECORD.check_names_exactly(&candidates(&problems()?))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mutated_cpp_solutions_fail_as_they_do_natively() -> anyhow::Result<()> {
+async fn cpp_candidates_of_the_slice_are_judged_as_natively() -> anyhow::Result<()> {
     let problems = problems()?;
-    let candidates: Vec<_> = problems
-        .iter()
-        .filter(|p| common::full_suites() || p.number % 4 == 1)
-        .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
-        .collect();
-    let (verdicts, disagreements) = compare(&candidates).await?;
-    assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    common::assert_few_survivors(&candidates, &verdicts, "a native run");
-    Ok(())
+    let slice: Vec<_> = candidates(&problems).into_iter().filter(in_slice).collect();
+    judge_as_recorded(&slice).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "full tier (scripts/test --full): judges every candidate of the suite"]
+async fn every_cpp_candidate_is_judged_as_natively() -> anyhow::Result<()> {
+    judge_as_recorded(&candidates(&problems()?)).await
+}
+
+#[test]
+#[ignore = "full tier (scripts/test --full): builds and runs every candidate natively with g++"]
+fn native_cpp_verdicts_are_as_recorded() -> anyhow::Result<()> {
+    let version = common::tool_version(Command::new("g++").arg("--version"))
+        .map_err(|e| anyhow::anyhow!("g++ is required: this test compares native runs with the record ({e})"))?;
+    // `g++ (Debian 12.2.0-14) 12.2.0`: the compiler and its version.
+    let toolchain = format!("g++ {}", version.rsplit(' ').next().unwrap_or_default());
+    RECORD.check_native(&candidates(&problems()?), &toolchain, native_passes, |_| false)
 }

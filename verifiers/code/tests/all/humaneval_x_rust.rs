@@ -2,8 +2,13 @@
 //! `#[cfg(test)]` module), every verdict checked against the same source built natively by the
 //! same rustc (`rustc --test`, as `cargo test` builds it) and run: it passes when every test
 //! passes. The programs: the canonical solutions, and two mutants of the solution of every
-//! second task (it returns `Default::default()` first, its first operator is flipped): every
-//! program is compiled twice, and compiling is most of this test's time.
+//! even-numbered task (it returns `Default::default()` first, its first operator is flipped).
+//!
+//! The native verdicts are recorded in `tests/data/native/humaneval-x-rust.tsv`. The fast tier
+//! judges a slice with Referee against them and runs no native rustc: the tasks whose number is a
+//! multiple of sixteen, each with its mutants (11 canonical solutions, 21 mutants). The full tier
+//! (`scripts/test --full`) builds and runs every program natively and compares the verdicts with
+//! the file, and judges every program with Referee against it.
 //!
 //! HumanEval-X's declarations import three crates (`rand`, `regex`, `md5`) that its own harness
 //! builds with cargo; Referee's Rust has the standard library only, so those `use` lines are
@@ -13,13 +18,14 @@ use std::path::Path;
 use std::process::Command;
 
 use referee_code::CodeInput;
-use referee_core::{Status, Verdict};
+use referee_core::Status;
 use serde_json::json;
 
-use super::common::{self, Candidate};
+use super::common::{self, Candidate, NativeRecord, NativeRun};
 
 struct Problem {
     task_id: String,
+    number: usize,
     declaration: String,
     solution: String,
     test: String,
@@ -51,7 +57,8 @@ fn problems() -> anyhow::Result<Vec<Problem>> {
                 .map(|line| format!("{line}\n"))
                 .collect();
             let entry_point = entry_point(&declaration).ok_or_else(|| anyhow::anyhow!("{task_id}: no entry point"))?;
-            Ok(Problem { task_id, declaration, solution, test, entry_point })
+            let number = task_id.trim_start_matches("Rust/").parse()?;
+            Ok(Problem { task_id, number, declaration, solution, test, entry_point })
         })
         .collect()
 }
@@ -85,7 +92,7 @@ fn item(candidate: &Candidate<'_, Problem>) -> anyhow::Result<CodeInput> {
 const RUSTC: &str = "/usr/bin/rustc";
 
 /// Whether the program passes natively: built by rustc with `--test` for the host and run.
-fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<(bool, String)> {
+fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Result<NativeRun> {
     let source = dir.join(format!("{}.rs", candidate.name));
     let binary = dir.join(&candidate.name);
     let problem = candidate.problem;
@@ -96,49 +103,89 @@ fn native_passes(dir: &Path, candidate: &Candidate<'_, Problem>) -> anyhow::Resu
         .arg(&source)
         .output()?;
     if !built.status.success() {
-        return Ok((false, String::from_utf8_lossy(&built.stderr).chars().take(300).collect()));
+        return Ok(NativeRun::verdict(
+            false,
+            String::from_utf8_lossy(&built.stderr).chars().take(300).collect::<String>(),
+        ));
     }
     // Infinite-loop mutants stop at the timeout, as they stop at their fuel in the sandbox.
     let output = Command::new("timeout").arg("10").arg(&binary).output()?;
-    let said = String::from_utf8_lossy(&output.stdout).chars().take(300).collect();
-    Ok((output.status.success(), said))
+    let said: String = String::from_utf8_lossy(&output.stdout).chars().take(300).collect();
+    Ok(NativeRun::verdict(output.status.success(), said))
 }
 
-/// Judges `candidates` with Referee and natively: Referee's verdicts and every disagreement.
-async fn compare(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<(Vec<Verdict>, Vec<String>)> {
-    assert!(
-        Path::new(RUSTC).exists(),
-        "Debian's rustc is required (scripts/setup-sandbox installs it): this test compares the sandbox's verdicts with native runs"
-    );
-    common::compare_with_native(candidates, item, "native", native_passes).await
-}
+/// The record of the native verdicts.
+const RECORD: NativeRecord = NativeRecord {
+    name: "humaneval-x-rust",
+    about: "The native verdicts of HumanEval-X's Rust candidates (verifiers/code/tests/all/humaneval_x_rust.rs):\n\
+            each program built by Debian's rustc with `--test` for the host and run; passed when every test passes.",
+    test: "humaneval_x_rust::native_rust_verdicts_are_as_recorded",
+    peer: "a native run",
+};
 
 fn candidate<'a>(problem: &'a Problem, kind: &str, solution: String) -> Candidate<'a, Problem> {
     Candidate::new(problem, &problem.task_id, kind, solution)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn canonical_rust_solutions_pass_as_they_do_natively() -> anyhow::Result<()> {
-    let problems = problems()?;
-    let candidates: Vec<_> = problems.iter().map(|p| candidate(p, "canonical", p.solution.clone())).collect();
-    let (verdicts, disagreements) = compare(&candidates).await?;
+/// Every program of the suite: each task's canonical solution, then the mutants of every
+/// even-numbered task.
+fn candidates(problems: &[Problem]) -> Vec<Candidate<'_, Problem>> {
+    problems
+        .iter()
+        .flat_map(|p| {
+            let mutants = if p.number % 2 == 0 { mutants(&p.solution) } else { Vec::new() };
+            std::iter::once(candidate(p, "canonical", p.solution.clone()))
+                .chain(mutants.into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
+        })
+        .collect()
+}
+
+/// The fast tier's slice: the tasks whose number is a multiple of sixteen.
+fn in_slice(candidate: &Candidate<'_, Problem>) -> bool {
+    candidate.problem.number.is_multiple_of(16)
+}
+
+/// Judges `candidates` with Referee against the recorded native verdicts: every verdict agrees,
+/// every canonical solution passes, and at most a tenth of the mutants pass.
+async fn judge_as_recorded(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<()> {
+    let (verdicts, _, disagreements) = RECORD.judge(candidates, item).await?;
     assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    let failed: Vec<&str> =
-        candidates.iter().zip(&verdicts).filter(|(_, v)| v.status != Status::Correct).map(|(c, _)| c.task_id).collect();
+    let failed: Vec<&str> = candidates
+        .iter()
+        .zip(&verdicts)
+        .filter(|(c, v)| c.is_canonical() && v.status != Status::Correct)
+        .map(|(c, _)| c.task_id)
+        .collect();
     assert!(failed.is_empty(), "canonical solutions that fail: {failed:?}");
+    common::assert_few_survivors(candidates, &verdicts, "a native run");
     Ok(())
 }
 
+#[test]
+fn the_record_names_every_rust_candidate() -> anyhow::Result<()> {
+    RECORD.check_names_exactly(&candidates(&problems()?))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mutated_rust_solutions_fail_as_they_do_natively() -> anyhow::Result<()> {
+async fn rust_candidates_of_the_slice_are_judged_as_natively() -> anyhow::Result<()> {
     let problems = problems()?;
-    let candidates: Vec<_> = problems
-        .iter()
-        .filter(|p| p.task_id.ends_with(['0', '2', '4', '6', '8']))
-        .flat_map(|p| mutants(&p.solution).into_iter().map(move |(kind, solution)| candidate(p, kind, solution)))
-        .collect();
-    let (verdicts, disagreements) = compare(&candidates).await?;
-    assert!(disagreements.is_empty(), "verdicts that differ from native runs:\n{}", disagreements.join("\n"));
-    common::assert_few_survivors(&candidates, &verdicts, "a native run");
-    Ok(())
+    let slice: Vec<_> = candidates(&problems).into_iter().filter(in_slice).collect();
+    judge_as_recorded(&slice).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "full tier (scripts/test --full): judges every candidate of the suite"]
+async fn every_rust_candidate_is_judged_as_natively() -> anyhow::Result<()> {
+    judge_as_recorded(&candidates(&problems()?)).await
+}
+
+#[test]
+#[ignore = "full tier (scripts/test --full): builds and runs every candidate natively with rustc"]
+fn native_rust_verdicts_are_as_recorded() -> anyhow::Result<()> {
+    anyhow::ensure!(
+        Path::new(RUSTC).exists(),
+        "Debian's rustc is required (scripts/setup-sandbox installs it): this test compares native runs with the record"
+    );
+    let toolchain = common::tool_version(Command::new(RUSTC).arg("--version"))?;
+    RECORD.check_native(&candidates(&problems()?), &toolchain, native_passes, |_| false)
 }

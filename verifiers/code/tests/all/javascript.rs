@@ -1,15 +1,20 @@
 //! JavaScript items: programs that use Node.js's API print what Node.js prints, function-call
 //! tests and test programs judge as Python's do, and a program cannot forge its tests' result.
+//!
+//! What Node.js prints on the programs of `tests/data/javascript-node` is recorded in
+//! `tests/data/native/javascript-node.tsv`: the fast tier judges every program against it and
+//! runs no Node.js; the full tier (`scripts/test --full`) runs every program under Node.js and
+//! compares its output and exit status with the file.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use referee_code::CodeInput;
 use referee_core::{Status, Verdict};
 use serde_json::{Value, json};
 
-use super::common::judge;
+use super::common::{self, Candidate, NativeRecord, NativeRun, judge};
 
 /// The standard input every program of `tests/data/javascript-node` reads.
 const STDIN: &str = "3\n1 2 3\nhello wörld\n";
@@ -33,37 +38,80 @@ fn node(program: &Path) -> anyhow::Result<(String, i32)> {
     Ok((String::from_utf8(output.stdout)?, output.status.code().unwrap_or(-1)))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn programs_print_what_node_prints() -> anyhow::Result<()> {
+/// The record of what Node.js prints.
+const RECORD: NativeRecord = NativeRecord {
+    name: "javascript-node",
+    about: "What Node.js prints on each program of verifiers/code/tests/data/javascript-node (javascript.rs) given the\n\
+            test's standard input: passed when it exits 0; the output column is its standard output as a JSON string.",
+    test: "javascript::node_output_is_as_recorded",
+    peer: "Node.js",
+};
+
+/// The programs of `tests/data/javascript-node`, by file name, in order.
+fn node_programs() -> anyhow::Result<Vec<(String, PathBuf)>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/javascript-node");
-    let mut programs: Vec<_> = std::fs::read_dir(&dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    let mut programs = Vec::new();
+    for entry in std::fs::read_dir(&dir)? {
+        let path = entry?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        programs.push((name, path));
+    }
     programs.sort();
     assert!(programs.len() >= 12);
+    Ok(programs)
+}
+
+fn node_candidates(programs: &[(String, PathBuf)]) -> anyhow::Result<Vec<Candidate<'_, PathBuf>>> {
+    programs
+        .iter()
+        .map(|(name, path)| Ok(Candidate::new(path, name, "program", std::fs::read_to_string(path)?)))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn programs_print_what_node_prints() -> anyhow::Result<()> {
+    let programs = node_programs()?;
+    let candidates = node_candidates(&programs)?;
+    RECORD.check_names_exactly(&candidates)?;
+    let recorded = RECORD.recorded(&candidates)?;
     let mut expected = Vec::new();
     let mut items = Vec::new();
-    for path in &programs {
-        let (stdout, status) =
-            node(path).map_err(|e| anyhow::anyhow!("node is required: this test compares with Node.js ({e})"))?;
+    for (candidate, recorded) in candidates.iter().zip(&recorded) {
+        let stdout =
+            recorded.output.clone().ok_or_else(|| anyhow::anyhow!("{}: no output recorded", candidate.task_id))?;
         items.push(item(json!({
             "language": "javascript",
-            "program": std::fs::read_to_string(path)?,
+            "program": candidate.solution,
             "tests": [{"stdin": STDIN, "expected_stdout": stdout}],
             "options": {"checker": "exact"},
         }))?);
-        expected.push(if status == 0 { "passed" } else { "runtime_error" });
+        expected.push(if recorded.passed { "passed" } else { "runtime_error" });
     }
     let verdicts = judge(items).await;
-    let mismatches: Vec<String> = programs
+    let mismatches: Vec<String> = candidates
         .iter()
         .zip(&verdicts)
         .zip(&expected)
         .filter(|((_, verdict), expected)| verdicts_of(verdict) != [**expected])
-        .map(|((path, verdict), expected)| {
-            format!("{}: expected {expected}, got {}", path.display(), Value::Object(verdict.details.clone()))
+        .map(|((candidate, verdict), expected)| {
+            format!("{}: expected {expected}, got {}", candidate.task_id, Value::Object(verdict.details.clone()))
         })
         .collect();
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     Ok(())
+}
+
+#[test]
+#[ignore = "full tier (scripts/test --full): runs every program under Node.js"]
+fn node_output_is_as_recorded() -> anyhow::Result<()> {
+    let version = common::tool_version(Command::new("node").arg("--version"))
+        .map_err(|e| anyhow::anyhow!("node is required: this test compares Node.js's output with the record ({e})"))?;
+    let programs = node_programs()?;
+    let run = |_: &Path, candidate: &Candidate<'_, PathBuf>| -> anyhow::Result<NativeRun> {
+        let (stdout, status) = node(candidate.problem)?;
+        Ok(NativeRun { passed: status == 0, said: format!("exit status {status}"), output: Some(stdout) })
+    };
+    RECORD.check_native(&node_candidates(&programs)?, &format!("node {version}"), run, |_| false)
 }
 
 const SOLUTION: &str = r#"

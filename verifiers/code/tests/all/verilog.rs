@@ -9,8 +9,12 @@
 //! first one-line assignment inverted) are judged and simulated. An `equivalent` that the
 //! testbench refutes would be a wrong reward and fails the test; a counterexample the testbench
 //! does not hit is the testbench's coverage, reported.
-//! CI judges every eighth problem; `REFEREE_FULL_SUITES=1` all of them (docs/verifiers/verilog.md
-//! gives the figures).
+//!
+//! Icarus Verilog's verdicts are recorded in `tests/data/native/verilog-eval.tsv`. The fast tier
+//! judges every eighth problem (in the file's order, from the first: 20 problems, 48 candidates) with
+//! Referee against them and runs no Icarus; the full tier (`scripts/test --full`) simulates every
+//! candidate under Icarus and compares the verdicts with the file, and judges all 156 problems
+//! with Referee against it (docs/verifiers/verilog.md gives the figures).
 
 use std::process::Command;
 
@@ -18,7 +22,7 @@ use referee_code::VerilogInput;
 use referee_core::{Budget, RewardModel as _, Status, Verdict};
 use serde_json::{Value, json};
 
-use super::common;
+use super::common::{self, Candidate, NativeRecord, NativeRun};
 use super::verilog_eval::{Problem, as_candidate, flipped, icarus, negated, problems};
 
 /// Judges `items` in one batch on the shared sandbox, without a deadline.
@@ -269,47 +273,60 @@ async fn hostile_designs_get_clean_verdicts() {
     assert_eq!((flood.status, &flood.details["verdict"]), (Status::ResourceLimit, &json!("output_limit")));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()> {
-    let icarus_present = Command::new("iverilog").arg("-V").output().is_ok_and(|o| !o.stdout.is_empty());
-    assert!(icarus_present, "Icarus Verilog (iverilog) is required: this test compares verdicts with its simulation");
-    let problems = problems()?;
-    let step = if common::full_suites() { 1 } else { 8 };
-    let chosen: Vec<&Problem> = problems.iter().step_by(step).collect();
-    let mut candidates: Vec<(&Problem, &str, String)> = Vec::new();
-    for problem in &chosen {
-        candidates.push((problem, "canonical", as_candidate(&problem.reference)));
+/// The record of Icarus Verilog's verdicts.
+const RECORD: NativeRecord = NativeRecord {
+    name: "verilog-eval",
+    about: "Icarus Verilog's verdicts on VerilogEval's candidates (verifiers/code/tests/all/verilog.rs):\n\
+            the problem's testbench with the reference and the candidate, `iverilog -g2012`, then `vvp`;\n\
+            passed when it reports `Mismatches: 0`.",
+    test: "verilog::icarus_verdicts_are_as_recorded",
+    peer: "Icarus Verilog",
+};
+
+/// The candidates of `problems`: each reference as the candidate module, and its two mutants
+/// where they apply.
+fn candidates<'a>(problems: impl IntoIterator<Item = &'a Problem>) -> Vec<Candidate<'a, Problem>> {
+    let mut candidates = Vec::new();
+    for problem in problems {
+        candidates.push(Candidate::new(problem, &problem.task_id, "canonical", as_candidate(&problem.reference)));
         for (kind, mutant) in [("flipped", flipped(&problem.reference)), ("negated", negated(&problem.reference))] {
             if let Some(mutant) = mutant {
-                candidates.push((problem, kind, mutant));
+                candidates.push(Candidate::new(problem, &problem.task_id, kind, mutant));
             }
         }
     }
-    let items = candidates
-        .iter()
-        .map(|(problem, _, program)| json!({"reference": problem.reference, "program": program}))
-        .collect();
+    candidates
+}
+
+/// Judges `candidates` with Referee and compares each verdict with Icarus Verilog's recorded one:
+/// every reference is equivalent to itself, and no candidate that the testbench refutes is
+/// equivalent. A mutant that Referee refutes and the testbench passes is the testbench's
+/// coverage: reported.
+async fn judge_as_recorded(candidates: &[Candidate<'_, Problem>]) -> anyhow::Result<()> {
+    let recorded = RECORD.recorded(candidates)?;
+    let items = candidates.iter().map(|c| json!({"reference": c.problem.reference, "program": c.solution})).collect();
     let verdicts = judge(items).await;
-    let dir = tempfile::tempdir()?;
     let mut wrong = Vec::new();
     let mut unseen = Vec::new();
     let mut simulated = Vec::new();
     let mut missed = Vec::new();
     let mut broken = Vec::new();
     let mut caught = 0;
-    for ((problem, kind, program), verdict) in candidates.iter().zip(&verdicts) {
-        let name = format!("{}-{kind}", problem.task_id);
-        let (passed, said) = icarus(dir.path(), &name, problem, program)?;
-        let shown = format!("{name}: {:?} {} / Icarus: {said}", verdict.status, details(verdict));
+    for ((candidate, verdict), recorded) in candidates.iter().zip(&verdicts).zip(&recorded) {
+        let name = format!("{}-{}", candidate.task_id, candidate.kind);
+        let passed = recorded.passed;
+        let said = if passed { "passed" } else { "failed" };
+        let shown =
+            format!("{name}: {:?} {} / Icarus: {said} ({})", verdict.status, details(verdict), recorded.toolchain);
         assert_ne!(verdict.status, Status::InternalError, "{shown}");
-        if broken.contains(&problem.task_id) {
+        if broken.contains(&candidate.task_id) {
             continue;
         }
-        if *kind == "canonical" {
+        if candidate.is_canonical() {
             // A testbench that fails its own reference (one of VerilogEval's, under Icarus) cannot
             // judge the problem's mutants: reported, left out.
             if !passed {
-                broken.push(problem.task_id.clone());
+                broken.push(candidate.task_id);
             }
             // Proved, or simulated where the proof runs out of fuel: never called wrong.
             if verdict.status != Status::Correct {
@@ -331,11 +348,11 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
             _ => {}
         }
     }
-    let mutants = candidates.iter().filter(|c| c.1 != "canonical").count();
+    let problems = candidates.iter().filter(|c| c.is_canonical()).count();
+    let mutants = candidates.len() - problems;
     eprintln!(
-        "{} problems, {} canonical not equivalent; {} verdicts by simulation (the proof out of fuel); {mutants} mutants, {caught} refuted by \
+        "{problems} problems, {} canonical not equivalent; {} verdicts by simulation (the proof out of fuel); {mutants} mutants, {caught} refuted by \
          both, {} by Referee only (the testbench's stimulus misses them), {} equivalent for Referee yet failing the testbench",
-        chosen.len(),
         missed.len(),
         simulated.len(),
         unseen.len(),
@@ -350,4 +367,41 @@ async fn verilog_eval_verdicts_agree_with_icarus_verilog() -> anyhow::Result<()>
     assert!(missed.is_empty(), "canonical designs not judged equivalent: {missed:#?}");
     assert!(wrong.is_empty(), "a proof passed a design its testbench refutes: {wrong:#?}");
     Ok(())
+}
+
+#[test]
+fn the_record_names_every_verilog_eval_candidate() -> anyhow::Result<()> {
+    RECORD.check_names_exactly(&candidates(&problems()?))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verilog_eval_slice_is_judged_as_icarus_verilog_judges_it() -> anyhow::Result<()> {
+    let problems = problems()?;
+    judge_as_recorded(&candidates(problems.iter().step_by(8))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "full tier (scripts/test --full): judges every VerilogEval candidate"]
+async fn verilog_eval_is_judged_as_icarus_verilog_judges_it() -> anyhow::Result<()> {
+    let problems = problems()?;
+    judge_as_recorded(&candidates(&problems)).await
+}
+
+#[test]
+#[ignore = "full tier (scripts/test --full): simulates every VerilogEval candidate under Icarus Verilog"]
+fn icarus_verdicts_are_as_recorded() -> anyhow::Result<()> {
+    // `Icarus Verilog version 11.0 (stable) ()`: the simulator and its version.
+    let version = common::tool_version(Command::new("iverilog").arg("-V")).map_err(|e| {
+        anyhow::anyhow!(
+            "Icarus Verilog (iverilog) is required: this test compares its simulation with the record ({e})"
+        )
+    })?;
+    let number = version.split(' ').nth(3).unwrap_or_default();
+    let toolchain = format!("Icarus Verilog {number}");
+    let problems = problems()?;
+    let simulate = |dir: &std::path::Path, c: &Candidate<'_, Problem>| -> anyhow::Result<NativeRun> {
+        let (passed, said) = icarus(dir, &c.name, c.problem, &c.solution)?;
+        Ok(NativeRun::verdict(passed, said))
+    };
+    RECORD.check_native(&candidates(&problems), &toolchain, simulate, |_| false)
 }
