@@ -94,11 +94,43 @@ pub fn is_spacing(name: &str) -> bool {
     SPACING.contains(&name)
 }
 
+/// The value of a Unicode vulgar fraction (`½` is `(1, 2)`).
+pub fn vulgar_fraction(c: char) -> Option<(u8, u8)> {
+    Some(match c {
+        '½' => (1, 2),
+        '⅓' => (1, 3),
+        '⅔' => (2, 3),
+        '¼' => (1, 4),
+        '¾' => (3, 4),
+        '⅕' => (1, 5),
+        '⅖' => (2, 5),
+        '⅗' => (3, 5),
+        '⅘' => (4, 5),
+        '⅙' => (1, 6),
+        '⅚' => (5, 6),
+        '⅛' => (1, 8),
+        '⅜' => (3, 8),
+        '⅝' => (5, 8),
+        '⅞' => (7, 8),
+        _ => return None,
+    })
+}
+
 /// Normalises an extracted answer for the lexer.
 pub fn normalize(input: &str) -> String {
     let repaired = repair_double_escapes(input);
     let mut out = String::with_capacity(repaired.len());
     for c in repaired.chars() {
+        if let Some((numerator, denominator)) = vulgar_fraction(c) {
+            // `137 and ½` is the mixed number 137½, as `137½` and `137 ½` are.
+            if let Some(head) = out.strip_suffix(" and ")
+                && head.ends_with(|d: char| d.is_ascii_digit())
+            {
+                out.truncate(head.len() + 1);
+            }
+            out.push_str(&format!("\\frac{{{numerator}}}{{{denominator}}}"));
+            continue;
+        }
         match c {
             '−' | '–' | '—' => out.push('-'),
             '×' | '·' | '⋅' | '∙' => out.push('*'),

@@ -8,6 +8,7 @@ use nom::{IResult, Parser};
 
 use crate::latex::is_spacing;
 use crate::limits::MAX_TOKENS;
+use crate::work::tick;
 
 /// One lexical token.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +50,8 @@ pub struct Token {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LexError {
     TooManyTokens,
+    /// The item's deadline passed.
+    Expired,
 }
 
 /// Commands whose braced argument is text rather than math.
@@ -102,6 +105,9 @@ pub fn tokenize(input: &str, plain: bool) -> Result<Vec<Token>, LexError> {
                 Err(_) => break,
             },
         };
+        if !tick(rest.len() - next.len()) {
+            return Err(LexError::Expired);
+        }
         rest = next;
         if let Some(tok) = tok {
             tokens.push(Token { tok, space_before: !ws.is_empty() });
@@ -188,12 +194,14 @@ pub fn braced(input: &str) -> Option<(&str, &str)> {
             '}' => {
                 depth -= 1;
                 if depth == 0 {
+                    tick(i + 1);
                     return Some((&body[i + 1..], &body[..i]));
                 }
             }
             _ => {}
         }
     }
+    tick(body.len() + 1);
     None
 }
 

@@ -29,6 +29,7 @@ mod numeric;
 mod options;
 pub mod parser;
 mod verify;
+pub mod work;
 
 use referee_core::{Budget, Description, Verdict, Verifier, verify_each};
 use serde::Deserialize;

@@ -1,14 +1,16 @@
 //! One response against one reference: extraction, parsing, comparison, verdict.
 
+use num_traits::Signed;
 use referee_core::{Budget, Status, Verdict};
 
-use crate::ast::Node;
+use crate::ast::{ListKind, Node};
 use crate::compare::{Ctx, Sides, equivalent};
 use crate::extract::{Candidate, Extraction, Side, extract_with};
 use crate::letters;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::options::{ExtractionMode, MathOptions, UnitPolicy};
 use crate::parser::{parse, stated_units};
+use crate::work;
 
 /// The outcome of judging one pair, before it becomes a [`Verdict`].
 #[derive(Debug, Clone, PartialEq)]
@@ -119,7 +121,13 @@ fn parse_staged(candidates: impl Fn(bool) -> Vec<Candidate>) -> (Vec<Candidate>,
     (all, found)
 }
 
+/// Why a judgement stopped at its deadline.
+const TIMEOUT_REASON: &str = "the item's time budget ran out";
+
 /// Judges `response` against `reference`.
+///
+/// The work is counted ([`crate::work`]) and stops soon after the budget's deadline: the
+/// judgement is then `timeout`, with whatever was extracted so far.
 pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budget) -> Judgement {
     if response.len() > MAX_INPUT_BYTES || reference.len() > MAX_INPUT_BYTES {
         return Judgement::new(Status::ResourceLimit)
@@ -128,6 +136,23 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
     if budget.expired() {
         return Judgement::new(Status::Timeout);
     }
+    judge_metered(response, reference, opts, budget)
+}
+
+/// [`judge`] with its work counted and stopped at the budget's deadline.
+pub(crate) fn judge_metered(response: &str, reference: &str, opts: &MathOptions, budget: &Budget) -> Judgement {
+    work::within(budget.deadline, || {
+        let j = judge_within(response, reference, opts, budget);
+        // A stage that stopped at the deadline may have looked like a failure to parse or an
+        // inequivalence: the deadline decides. Stopping never credits an answer.
+        if work::cut_short() && j.status != Status::Correct {
+            return j.reject(Status::Timeout, TIMEOUT_REASON);
+        }
+        j
+    })
+}
+
+fn judge_within(response: &str, reference: &str, opts: &MathOptions, budget: &Budget) -> Judgement {
     if let Some(letter) = letters::reference_letter(reference) {
         return judge_letter(response, letter);
     }
@@ -200,9 +225,13 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         // mask the item rather than learn from a zero.
         return j.reject(Status::InvalidInput, "the reference could not be parsed (and the texts differ)");
     };
-    let Some((pred_cand, pred_node)) = pred else {
+    let Some((pred_cand, mut pred_node)) = pred else {
         return j.reject(Status::Unparseable, "the extracted answer could not be parsed");
     };
+    if let Some(mixed) = mixed_number_in_words(&pred_cand.text, &pred_node, &gold_node) {
+        j.parsed = Some(mixed.to_string());
+        pred_node = mixed;
+    }
     let ctx = Ctx {
         opts,
         deadline: budget.deadline,
@@ -218,7 +247,7 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
             j.rule = Some(rule);
             j
         }
-        None if ctx.timed_out.get() => j.reject(Status::Timeout, "the item's time budget ran out"),
+        None if ctx.timed_out.get() => j.reject(Status::Timeout, TIMEOUT_REASON),
         None if pred_cand.rule == "boxed_list" => match &pred_node {
             Node::List(items, _) if items.len() > 1 => {
                 let restated = items.iter().all(|item| equivalent(&gold_node, item, &ctx).is_some());
@@ -227,7 +256,7 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
                     j.rule = Some("boxes_restated");
                     j
                 } else if ctx.timed_out.get() {
-                    j.reject(Status::Timeout, "the item's time budget ran out")
+                    j.reject(Status::Timeout, TIMEOUT_REASON)
                 } else {
                     j.rule = Some("hedged");
                     j.reject(Status::Incorrect, HEDGE_REASON)
@@ -237,6 +266,32 @@ pub fn judge(response: &str, reference: &str, opts: &MathOptions, budget: &Budge
         },
         None => j.reject(Status::Incorrect, "the answer is not equivalent to the reference"),
     }
+}
+
+/// `137 and 1/2` answering a single value is the mixed number 137½, as a reader takes it;
+/// against a reference that is a list or a set it stays two answers.
+fn mixed_number_in_words(text: &str, pred: &Node, gold: &Node) -> Option<Node> {
+    let Node::List(items, ListKind::Alternatives) = pred else { return None };
+    let [whole, fraction] = items.as_slice() else { return None };
+    let structured = matches!(
+        gold,
+        Node::List(..) | Node::Set(_) | Node::Tuple(_) | Node::Interval { .. } | Node::Union(_) | Node::Matrix(_)
+    );
+    let lower = text.to_lowercase();
+    let joined_by_and = lower.matches(" and ").count() == 1 && !lower.contains(" or ");
+    let whole_number =
+        |n: &Node| matches!(n, Node::Num { value, decimals: None, .. } if value.is_integer() && !value.is_negative());
+    let proper = match fraction {
+        Node::Div(n, d) => match (n.as_ref(), d.as_ref()) {
+            (Node::Num { value: a, decimals: None, .. }, Node::Num { value: b, decimals: None, .. }) => {
+                whole_number(n) && whole_number(d) && a.is_positive() && a < b
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    (!structured && joined_by_and && whole_number(whole) && proper)
+        .then(|| Node::Add(vec![whole.clone(), fraction.clone()]))
 }
 
 /// Why several boxed answers scored 0.
@@ -268,7 +323,7 @@ fn judge_boxes(
             .is_ok_and(|node| !matches!(node, Node::Text(_)) && equivalent(gold, &node, &ctx).is_some())
     });
     if ctx.timed_out.get() {
-        return j.reject(Status::Timeout, "the item's time budget ran out");
+        return j.reject(Status::Timeout, TIMEOUT_REASON);
     }
     if restated {
         j.status = Status::Correct;

@@ -33,7 +33,7 @@ impl Ctx<'_> {
         if self.timed_out.get() {
             return true;
         }
-        let expired = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let expired = !crate::work::tick(1) || self.deadline.is_some_and(|d| Instant::now() >= d);
         if expired {
             self.timed_out.set(true);
         }

@@ -2,12 +2,13 @@
 //! in several languages, bold values, the last formula and the last number.
 
 mod scan;
+mod statement;
 
 use referee_core::anatomy::{Anatomy, Marker};
 
 use crate::options::ExtractionMode;
 pub use scan::{Segment, math_segments};
-use scan::{bold_spans, boxes, find_markers, last_number, sentence_after};
+use scan::{bold_spans, boxes, last_number};
 
 /// One place an answer may be, in the order they are tried.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,12 +137,17 @@ pub fn extract_with(
     if let Some(tagged) = anatomy.get(Marker::AnswerTag).map(|c| c.text) {
         out.push(candidate(tagged, "answer_tag", true, is_plain(tagged)));
     }
-    let marker = if mode == ExtractionMode::Auto { find_markers(text) } else { None };
+    let statements =
+        if mode == ExtractionMode::Auto { statement::last_statement(text, &segments) } else { Default::default() };
+    let stated = statements.found;
+    let conclusion = stated.as_ref().and_then(|st| statement::concluded_value(text, st, &segments));
     // "The final answer is X" outranks earlier boxes, as in the usual answer templates.
-    if let Some((marker_end, true)) = marker {
-        let sentence = sentence_after(text, marker_end, &segments);
-        let stripped = strip_delimiters(sentence);
-        out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(sentence)));
+    if let Some(st) = stated.filter(|st| st.is_final) {
+        if let Some(value) = &conclusion {
+            out.push(candidate(value, "final_answer_conclusion", false, is_plain(value)));
+        }
+        let stripped = strip_delimiters(st.sentence);
+        out.push(candidate(&stripped, "final_answer_phrase", word_count(&stripped) <= 3, is_plain(st.sentence)));
     }
     match boxes(region) {
         scan::Boxed::None => {}
@@ -173,8 +179,11 @@ pub fn extract_with(
     if !fallbacks {
         return Extraction::Candidates(out);
     }
-    if let Some((marker_end, _)) = marker {
-        let sentence = sentence_after(text, marker_end, &segments);
+    if let Some(st) = stated {
+        if let Some(value) = &conclusion {
+            out.push(candidate(value, "answer_phrase_conclusion", false, is_plain(value)));
+        }
+        let (marker_end, sentence) = (st.value_start, st.sentence);
         let trimmed = sentence.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '*'));
         if let Some(seg) = segments
             .iter()
@@ -184,13 +193,14 @@ pub fn extract_with(
         }
         let stripped = strip_delimiters(trimmed);
         out.push(candidate(&stripped, "answer_phrase", word_count(&stripped) <= 3, is_plain(trimmed)));
-        let sentence_start = marker_end;
-        if let Some((number, _)) = scan::first_number(text, sentence_start, sentence_start + sentence.len(), &segments)
-        {
-            out.push(candidate(&number, "answer_phrase_number", false, true));
+        if let Some((value, rule)) = statement::first_value(text, &st, &segments) {
+            out.push(candidate(&value, rule, false, is_plain(&value)));
         }
     }
-    // The latest of: the last formula, the last short bold value, the last number.
+    // The latest of: the last formula, the last short bold value, the last number; before a
+    // last statement that only restates the question.
+    let limit = statements.restated_from.unwrap_or(text.len());
+    let (text, segments) = (&text[..limit], &segments[..segments.partition_point(|s| s.end <= limit)]);
     let mut positional: Vec<(usize, Candidate)> = Vec::new();
     if let Some(last) = segments.iter().rposition(|s| s.valid) {
         // Formulas joined by `and`/`or` (`$x=1$ and $x=-1$`) are read together, so a hedge is
@@ -210,7 +220,7 @@ pub fn extract_with(
         positional.push((end, candidate(&content, "bold", false, is_plain(&content))));
     }
     let prose = side == Side::Response || word_count(text) >= 5;
-    if prose && let Some((number, end)) = last_number(text, &segments) {
+    if prose && let Some((number, end)) = last_number(text, segments) {
         positional.push((end, candidate(&number, "last_number", false, true)));
     }
     positional.sort_by_key(|b| std::cmp::Reverse(b.0));

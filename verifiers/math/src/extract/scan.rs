@@ -1,6 +1,7 @@
 //! Scanners over raw response text: math delimiters, boxes, markers, bold spans, numbers.
 
 use crate::lexer::braced;
+use crate::work::tick;
 
 /// A delimited formula in the text.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +17,9 @@ pub struct Segment {
     pub valid: bool,
 }
 
+/// True when an odd run of backslashes ends just before `at`. Callers ask only at the few
+/// bytes that can open or close a formula, so each run of backslashes is walked at most once
+/// or twice and the scan stays linear.
 fn escaped(bytes: &[u8], at: usize) -> bool {
     let mut n = 0;
     let mut i = at;
@@ -23,6 +27,7 @@ fn escaped(bytes: &[u8], at: usize) -> bool {
         n += 1;
         i -= 1;
     }
+    tick(n);
     n % 2 == 1
 }
 
@@ -30,6 +35,7 @@ fn find_unescaped(s: &str, from: usize, pat: &str) -> Option<usize> {
     let bytes = s.as_bytes();
     let mut at = from;
     while let Some(rel) = s.get(at..)?.find(pat) {
+        tick(rel + 1);
         let pos = at + rel;
         if !escaped(bytes, pos) {
             return Some(pos);
@@ -47,7 +53,10 @@ pub fn math_segments(s: &str) -> Vec<Segment> {
     // point too: remembering that keeps unmatched openers linear instead of quadratic.
     let mut unclosed: Vec<&str> = Vec::new();
     let mut i = 0;
+    tick(bytes.len());
     while i < bytes.len() {
+        // The next byte is looked at before the backslashes behind: a run of backslashes
+        // costs one walk back, not one per backslash.
         let (open_len, close, inline) = match bytes[i] {
             b'$' if !escaped(bytes, i) => {
                 if bytes.get(i + 1) == Some(&b'$') {
@@ -56,8 +65,8 @@ pub fn math_segments(s: &str) -> Vec<Segment> {
                     (1, "$", true)
                 }
             }
-            b'\\' if !escaped(bytes, i) && bytes.get(i + 1) == Some(&b'(') => (2, "\\)", true),
-            b'\\' if !escaped(bytes, i) && bytes.get(i + 1) == Some(&b'[') => (2, "\\]", false),
+            b'\\' if bytes.get(i + 1) == Some(&b'(') && !escaped(bytes, i) => (2, "\\)", true),
+            b'\\' if bytes.get(i + 1) == Some(&b'[') && !escaped(bytes, i) => (2, "\\]", false),
             _ => {
                 i += 1;
                 continue;
@@ -91,7 +100,9 @@ fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
         ["\\boxed", "\\fbox"].iter().flat_map(|p| s.match_indices(p).map(|(i, m)| (i, m.len()))).collect();
     starts.sort_unstable();
     let mut at = 0;
+    tick(s.len());
     for (start, len) in starts {
+        tick(1);
         if start < at {
             continue;
         }
@@ -114,6 +125,7 @@ fn box_spans(s: &str) -> Vec<(usize, usize, String)> {
         } else {
             // `\boxed 5`: one token.
             let token: String = trimmed.chars().take_while(|c| !c.is_whitespace() && *c != '$').collect();
+            tick(token.len());
             let end = body_start + token.len();
             if !token.is_empty() {
                 out.push((start, end, token));
@@ -150,12 +162,16 @@ pub fn boxes(s: &str) -> Boxed {
     };
     let mut first = spans.len() - 1;
     while first > 0 && short_gap(&s[spans[first - 1].1..spans[first].0]) {
+        tick(spans[first].0 - spans[first - 1].1 + 1);
         first -= 1;
     }
     let mut contents: Vec<String> = Vec::new();
+    // Boxes that differ only in spacing are one answer; a set keeps a long run linear.
+    let mut seen = std::collections::HashSet::new();
     for (_, _, c) in &spans[first..] {
+        tick(c.len() + 1);
         let c = c.trim().to_owned();
-        if !contents.iter().any(|x| x.split_whitespace().eq(c.split_whitespace())) {
+        if seen.insert(c.split_whitespace().collect::<Vec<_>>().join(" ")) {
             contents.push(c);
         }
     }
@@ -174,95 +190,15 @@ pub fn boxes(s: &str) -> Boxed {
     Boxed::Run(contents)
 }
 
-/// Phrases that introduce a final answer, lowercase.
-const MARKERS: &[&str] = &[
-    "answer",
-    "réponse",
-    "reponse",
-    "respuesta",
-    "resposta",
-    "risposta",
-    "antwort",
-    "ответ",
-    "Ответ",
-    "答案",
-    "答：",
-    "答:",
-    "الإجابة",
-    "الجواب",
-    "उत्तर",
-    "cevap",
-    "jawaban",
-    "câu trả lời",
-    "정답",
-    "答え",
-    "lösung",
-];
-
-/// Byte offset just after the last answer marker, with fillers such as `is` skipped, and
-/// whether the marker was "final answer".
-pub fn find_markers(s: &str) -> Option<(usize, bool)> {
-    // A final answer sits near the end: only the last few thousand bytes are searched.
-    let mut window = s.len().saturating_sub(MARKER_WINDOW);
-    while !s.is_char_boundary(window) {
-        window += 1;
-    }
-    find_markers_in(&s[window..]).map(|(end, is_final)| (window + end, is_final))
-}
-
-/// How far from the end of a text answer phrases are looked for, in bytes.
-const MARKER_WINDOW: usize = 3000;
-
-fn find_markers_in(s: &str) -> Option<(usize, bool)> {
-    // ASCII lowering keeps byte offsets; capitalised non-ASCII markers are listed as such.
-    let hay = s.to_ascii_lowercase();
-    let bytes = hay.as_bytes();
-    // One backward scan: the first position (from the end) where a marker starts as a whole
-    // word is the last marker; checking first bytes keeps it to one comparison per byte.
-    let mut best: Option<(usize, usize)> = None;
-    'scan: for pos in (0..bytes.len()).rev() {
-        let b = bytes[pos];
-        for m in MARKERS {
-            let mb = m.as_bytes();
-            if mb[0] != b || !bytes[pos..].starts_with(mb) {
-                continue;
-            }
-            let end = pos + mb.len();
-            let next_is_letter = bytes.get(end).is_some_and(u8::is_ascii_alphabetic);
-            if !next_is_letter {
-                best = Some((pos, end));
-                break 'scan;
-            }
-        }
-    }
-    let (start, mut end) = best?;
-    let is_final = hay[..start].trim_end().ends_with("final") && hay[end..].trim_start().starts_with(['i', ':']);
-    loop {
-        let rest = &hay[end..];
-        let trimmed = rest.trim_start_matches([' ', '\t', ':', '：', '*', '=']);
-        end += rest.len() - trimmed.len();
-        let mut advanced = false;
-        for filler in ["is", "est", "was", "es", "ist", "是", "would be", "should be", "will be", "is:"] {
-            if trimmed.starts_with(filler) && !trimmed[filler.len()..].starts_with(|c: char| c.is_ascii_alphabetic()) {
-                end += filler.len();
-                advanced = true;
-                break;
-            }
-        }
-        if !advanced {
-            break;
-        }
-    }
-    Some((end, is_final))
-}
-
 /// The text from `from` to the end of its sentence; formulas do not end sentences.
 pub fn sentence_after<'a>(s: &'a str, from: usize, segments: &[Segment]) -> &'a str {
     let bytes = s.as_bytes();
     let mut i = from;
     // Segments are in text order; `next` walks them alongside `i`.
     let mut next = segments.partition_point(|g| g.start < from);
+    let mut steps = 0;
     while i < s.len() {
+        steps += 1;
         while next < segments.len() && segments[next].start < i {
             next += 1;
         }
@@ -277,10 +213,12 @@ pub fn sentence_after<'a>(s: &'a str, from: usize, segments: &[Segment]) -> &'a 
             _ => false,
         };
         if ends && i > from {
+            tick(steps);
             return &s[from..i];
         }
         i += c.len_utf8();
     }
+    tick(steps);
     &s[from..]
 }
 
@@ -288,11 +226,13 @@ pub fn sentence_after<'a>(s: &'a str, from: usize, segments: &[Segment]) -> &'a 
 pub fn bold_spans(s: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut at = 0;
+    tick(s.len());
     while let Some(rel) = s[at..].find("**") {
         let start = at + rel + 2;
         let Some(len) = s[start..].find("**") else {
             break;
         };
+        tick(1);
         let content = &s[start..start + len];
         if content.len() <= 40 && content.chars().any(|c| c.is_ascii_digit()) {
             out.push((start + len + 2, content.to_owned()));
@@ -309,13 +249,23 @@ fn inside_invalid(pos: usize, segments: &[Segment]) -> bool {
     at.checked_sub(1).and_then(|k| segments.get(k)).is_some_and(|g| !g.valid && pos < g.end)
 }
 
+/// `{digits}` at the start of `s` (spaces and a minus sign allowed) and what follows it. The
+/// scan stops at the first other character, so an unclosed `\frac{1}{` costs a few bytes, not
+/// the rest of the text.
+fn digit_group(s: &str) -> Option<(&str, &str)> {
+    let body = s.strip_prefix('{')?;
+    let len = body.find(|c: char| !(c.is_ascii_digit() || c == ' ' || c == '-'))?;
+    tick(len + 1);
+    body[len..].starts_with('}').then(|| (&body[len + 1..], &body[..len]))
+}
+
 /// A number token at `i` (`-12,000.5`, `2/3`, `25%`, `\frac{2}{5}`): its text and end.
-fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
+pub(super) fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
     let rest = &s[i..];
     for cmd in ["\\frac", "\\dfrac", "\\tfrac"] {
         if let Some(after) = rest.strip_prefix(cmd)
-            && let Some((r1, a)) = braced(after)
-            && let Some((r2, b)) = braced(r1)
+            && let Some((r1, a)) = digit_group(after)
+            && let Some((r2, b)) = digit_group(r1)
             && a.trim().trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
             && b.trim().chars().all(|c| c.is_ascii_digit())
             && !a.trim().is_empty()
@@ -323,6 +273,9 @@ fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
         {
             return Some((rest[..rest.len() - r2.len()].to_owned(), s.len() - r2.len()));
         }
+    }
+    if let Some(c) = rest.chars().next().filter(|&c| crate::latex::vulgar_fraction(c).is_some()) {
+        return Some((c.to_string(), i + c.len_utf8()));
     }
     let bytes = s.as_bytes();
     let mut j = i;
@@ -367,6 +320,15 @@ fn number_at(s: &str, i: usize) -> Option<(String, usize)> {
             j = m;
         }
     }
+    // A whole number and a vulgar fraction are one mixed number: `137½`, `137 ½`, `137 and ½`.
+    for joint in ["", " ", " and "] {
+        if let Some(c) = s[j..].strip_prefix(joint).and_then(|r| r.chars().next())
+            && crate::latex::vulgar_fraction(c).is_some()
+        {
+            j += joint.len() + c.len_utf8();
+            break;
+        }
+    }
     let mut text = s[i..j].replace(",\\!", ",");
     let tail = &s[j..];
     let spaced = tail.trim_start();
@@ -380,9 +342,11 @@ fn numbers(s: &str, from: usize, to: usize, segments: &[Segment]) -> Vec<(String
     let bytes = s.as_bytes();
     let mut out = Vec::new();
     let mut i = from;
+    tick(to.saturating_sub(from));
     while i < to {
         let starts = bytes[i].is_ascii_digit()
             || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+            || s[i..].chars().next().is_some_and(|c| crate::latex::vulgar_fraction(c).is_some())
             || s[i..].starts_with("\\frac")
             || s[i..].starts_with("\\dfrac")
             || s[i..].starts_with("\\tfrac");
@@ -414,18 +378,26 @@ pub fn is_joiner(gap: &str) -> bool {
 /// to it by `and`/`or` (`4 or 5` is read whole so a hedge is not credited as its last part).
 pub fn last_number(s: &str, segments: &[Segment]) -> Option<(String, usize)> {
     let all = numbers(s, 0, s.len(), segments);
-    let (mut text, mut start, end) = all.last()?.clone();
-    for (prev, prev_start, prev_end) in all.iter().rev().skip(1) {
-        if !is_joiner(&s[*prev_end..start]) {
-            break;
-        }
-        text = format!("{prev}{}{text}", &s[*prev_end..start]);
-        start = *prev_start;
+    let (_, _, end) = all.last()?;
+    // The run of numbers joined to the last one, found first and written once: building the
+    // text number by number would copy it once per number.
+    let mut first = all.len() - 1;
+    while first > 0 && is_joiner(&s[all[first - 1].2..all[first].1]) {
+        tick(all[first].1 - all[first - 1].2 + 1);
+        first -= 1;
     }
-    Some((text, end))
+    let mut text = String::new();
+    for (k, (number, _, _)) in all[first..].iter().enumerate() {
+        if k > 0 {
+            text.push_str(&s[all[first + k - 1].2..all[first + k].1]);
+        }
+        text.push_str(number);
+    }
+    tick(text.len());
+    Some((text, *end))
 }
 
-/// The first number between `from` and `to`.
-pub fn first_number(s: &str, from: usize, to: usize, segments: &[Segment]) -> Option<(String, usize)> {
-    numbers(s, from, to.min(s.len()), segments).into_iter().next().map(|(t, _, e)| (t, e))
+/// The first number between `from` and `to`, with its start.
+pub fn first_number_at(s: &str, from: usize, to: usize, segments: &[Segment]) -> Option<(String, usize)> {
+    numbers(s, from, to.min(s.len()), segments).into_iter().next().map(|(t, start, _)| (t, start))
 }

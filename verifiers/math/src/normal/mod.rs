@@ -147,6 +147,9 @@ struct Builder {
 impl Builder {
     fn build(&mut self, node: &Node) -> NResult {
         self.budget = self.budget.checked_sub(1).ok_or(NfError::TooBig)?;
+        if !crate::work::tick(1) {
+            return Err(NfError::TooBig);
+        }
         match node {
             Node::Num { value, .. } => Ok(Normal::constant(value.clone())),
             Node::Sym(s) => Ok(match self.env.get(s) {

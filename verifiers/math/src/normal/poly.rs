@@ -289,6 +289,7 @@ impl Poly {
                     let slot = mono.entry(a.clone()).or_insert(0);
                     *slot = slot.checked_add(*e).filter(|x| x.unsigned_abs() <= MAX_EXPONENT).ok_or(NfError::TooBig)?;
                 }
+                crate::work::tick(1);
                 let (k, mono) = reduce(mono);
                 let v = qmul(&qmul(c1, c2), &k);
                 check_bits(&v)?;

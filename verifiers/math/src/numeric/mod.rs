@@ -140,6 +140,9 @@ impl Evaluator {
 
     fn eval(&mut self, node: &Node) -> Option<C> {
         self.budget = self.budget.checked_sub(1)?;
+        if !crate::work::tick(1) {
+            return None;
+        }
         let v = match node {
             Node::Num { value, .. } => C::real(value.to_f64()?),
             Node::Sym(s) => match self.env.get(s) {

@@ -120,6 +120,9 @@ impl Precise<'_> {
 
     fn eval(&mut self, node: &Node) -> Option<BigFloat> {
         self.budget = self.budget.checked_sub(1)?;
+        if !crate::work::tick(1) {
+            return None;
+        }
         let v = match node {
             Node::Num { value, .. } => {
                 if value.numer().bits() > MAX_LITERAL_BITS || value.denom().bits() > MAX_LITERAL_BITS {

@@ -32,6 +32,7 @@ impl From<LexError> for ParseError {
     fn from(e: LexError) -> Self {
         match e {
             LexError::TooManyTokens => ParseError("answer has too many tokens".into()),
+            LexError::Expired => ParseError("the item's time budget ran out".into()),
         }
     }
 }

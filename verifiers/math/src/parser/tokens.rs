@@ -413,7 +413,8 @@ pub fn expect<'a>(token: Piece<'static>) -> impl Fn(Tokens<'a>) -> PResult<'a, (
 }
 
 /// Runs `parser` one level deeper: every recursive production goes through here, so recursion
-/// stops at `MAX_DEPTH` whatever the input.
+/// stops at `MAX_DEPTH` whatever the input, and the work is counted (and stopped at the
+/// item's deadline) here.
 pub fn nested<'a, O, P>(mut parser: P) -> impl FnMut(Tokens<'a>) -> PResult<'a, O>
 where
     P: Parser<Tokens<'a>, Output = O, Error = GrammarError>,
@@ -422,6 +423,9 @@ where
         let depth = i.depth + 1;
         if usize::from(depth) > MAX_DEPTH {
             return fail("answer is nested too deeply");
+        }
+        if !crate::work::tick(1) {
+            return fail("the item's time budget ran out");
         }
         let (rest, out) = parser.parse(Tokens { depth, ..i })?;
         Ok((Tokens { depth: i.depth, ..rest }, out))

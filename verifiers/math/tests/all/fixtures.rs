@@ -198,6 +198,41 @@ const FIXTURES: &[(&str, &[Row])] = &[
         ],
     ),
     (
+        "prose",
+        &[
+            ("30", "We share 60 cookies between 2 friends. So the final answer is 60 divided by 2, which is 30.", true),
+            (
+                "60",
+                "We share 60 cookies between 2 friends. So the final answer is 60 divided by 2, which is 30.",
+                false,
+            ),
+            (
+                "220",
+                "The proper divisors of 284 are 1, 2, 4, 71 and 142. The answer is the sum of the proper divisors of 284, which is 220.",
+                true,
+            ),
+            ("3", "Since I need a decimal answer, I compute 7 divided by 2 to get 3.5. Rounding down gives 3", true),
+            (
+                "2",
+                "To get the final answer, I need to find the remainder mod 4. Since 38 = 9 \\cdot 4 + 2, the remainder is 2.",
+                true,
+            ),
+            ("5", "I checked my answer by substituting back: 2 \\cdot 5 - 3 = 7, as required. So x equals 5", true),
+            ("[-2, 7]", "Both roots are real exactly there, so the answer is [-2, 7], a closed interval.", true),
+            ("(1, 2)", "So x = 1 and y = 2, and the answer is the ordered pair (1, 2) of these values.", true),
+            ("4005", "The terms go up by 4. The answer is the $1001^{\\text{st}}$ term, which is $4005$.", true),
+            ("298", "Each term adds 3, so $a_{100} = 298$.\n\nFinal answer: the $n^{\\text{th}}$ term", true),
+            ("8", "Adding the two groups, the answer is 5 + 3 = 8.", true),
+            ("25", "The answer is 25, which is 5 squared.", true),
+            ("12", "The answer is 12, which is 3 more than 9.", true),
+            ("7", "The answer to part (b) is 7.", true),
+            ("\\frac{275}{2}", "He walked 137 and ½ miles in all.", true),
+            ("137.5", "The answer is 137 and 1/2.", true),
+            ("137, \\frac{1}{2}", "The two roots are 137 and 1/2.", true),
+            ("137.5", "It is either 137 or 1/2.", false),
+        ],
+    ),
+    (
         "text",
         &[
             ("\\text{odd}", "odd", true),
