@@ -101,6 +101,18 @@ impl Storage {
         &self.pool
     }
 
+    /// Begins a transaction that writes. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first and writes later cannot
+    /// upgrade its read snapshot once another connection has committed, and SQLite answers
+    /// `SQLITE_BUSY` at once instead of waiting out the busy timeout. Taking the lock first
+    /// makes concurrent writers queue behind each other. PostgreSQL needs nothing of the kind.
+    pub async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// True when a trivial query succeeds.
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").fetch_one(&self.pool).await.is_ok()
@@ -188,6 +200,44 @@ fn sqlite_url_with_create(url: &str) -> Result<String, StorageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transaction that reads, then writes after another connection has committed, must
+    /// wait for its turn instead of failing: the pattern of the noise audits and job writes.
+    #[tokio::test]
+    async fn a_write_transaction_that_reads_first_waits_for_a_concurrent_writer() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let url = format!("sqlite://{}", dir.path().join("referee.db").display());
+        let storage = Storage::open(&url, 4).await.unwrap_or_else(|e| panic!("{e}"));
+        let pool = storage.pool();
+        sqlx::query("CREATE TABLE tally (n INTEGER NOT NULL)").execute(pool).await.unwrap_or_else(|e| panic!("{e}"));
+        sqlx::query("INSERT INTO tally (n) VALUES (0)").execute(pool).await.unwrap_or_else(|e| panic!("{e}"));
+
+        let mut tx = storage.begin_write().await.unwrap_or_else(|e| panic!("{e}"));
+        let n: i64 =
+            sqlx::query_scalar("SELECT n FROM tally").fetch_one(&mut *tx).await.unwrap_or_else(|e| panic!("{e}"));
+        // Another writer commits while the first transaction holds its read.
+        let other = {
+            let pool = pool.clone();
+            tokio::spawn(async move { sqlx::query("UPDATE tally SET n = n + 10").execute(&pool).await })
+        };
+        // Without the write lock taken first, the other writer commits at once; with it, the
+        // other writer waits (the busy timeout) until the first commits.
+        for _ in 0..50 {
+            if other.is_finished() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        sqlx::query("UPDATE tally SET n = $1")
+            .bind(n + 1)
+            .execute(&mut *tx)
+            .await
+            .unwrap_or_else(|e| panic!("the first writer failed: {e}"));
+        tx.commit().await.unwrap_or_else(|e| panic!("{e}"));
+        other.await.unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|e| panic!("the second writer failed: {e}"));
+        let n: i64 = sqlx::query_scalar("SELECT n FROM tally").fetch_one(pool).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(n, 11, "both writes count, one after the other");
+    }
 
     #[test]
     fn sqlite_urls_create_the_file() {

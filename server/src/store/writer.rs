@@ -376,7 +376,7 @@ async fn flush(storage: &Storage, buffer: &[Write]) -> Result<(), sqlx::Error> {
         }
     }
     let now = now_ms();
-    let mut tx = storage.pool().begin().await?;
+    let mut tx = storage.begin_write().await?;
     for chunk in logs.chunks(ROWS_PER_STATEMENT) {
         let sql = insert_sql(
             "INSERT INTO scoring_log (request_id, item_index, item_hash, verifier, verifier_version, score, status, \

@@ -109,7 +109,7 @@ impl EpisodeStore {
         elapsed_us: u64,
     ) -> Result<(), sqlx::Error> {
         let now = now_ms();
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         sqlx::query(
             "INSERT INTO episodes (id, environment, replica, options, status, turns, total_reward, created_at_ms, \
              updated_at_ms) VALUES ($1, $2, $3, $4, 'live', 0, 0, $5, $6)",
@@ -141,7 +141,7 @@ impl EpisodeStore {
         ended: Option<EpisodeStatus>,
     ) -> Result<(), sqlx::Error> {
         let now = now_ms();
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         insert_step(&mut tx, id, turn, Some(action), observation, reward, done, elapsed_us, now).await?;
         let status = ended.unwrap_or(EpisodeStatus::Live);
         sqlx::query(

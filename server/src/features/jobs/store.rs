@@ -304,7 +304,7 @@ impl JobStore {
 
     /// Cancels a job: chunks not yet claimed will not run. `None` when there is no such job.
     pub async fn cancel(&self, id: &str) -> Result<Option<JobStatus>, sqlx::Error> {
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         // Chunks before the job row: claims lock a chunk and then its job, so taking the locks
         // in the same order never deadlocks against a claim on PostgreSQL.
         sqlx::query(
@@ -410,7 +410,7 @@ impl JobStore {
     /// (by an earlier holder of the chunk) are kept as they are. Then marks the job finished
     /// when no chunk is left undone.
     pub async fn complete(&self, claim: &Claim, owner: &str, results: &[(i64, String)]) -> Result<(), sqlx::Error> {
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         for batch in results.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
                 "INSERT INTO job_results (job_id, item_index, result) VALUES {} \

@@ -141,7 +141,7 @@ impl Upload {
         let first = self.written;
         let total = first + pending.len();
         let chunks_now = if last { total.div_ceil(self.chunk_size) } else { total / self.chunk_size };
-        let mut tx = self.store.storage.pool().begin().await?;
+        let mut tx = self.store.storage.begin_write().await?;
         let renewed = sqlx::query("UPDATE jobs SET upload_expires_ms = $1 WHERE id = $2 AND state = 'uploading'")
             .bind(self.store.upload_expiry())
             .bind(&self.id)

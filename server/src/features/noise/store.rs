@@ -196,7 +196,7 @@ impl NoiseStore {
 
     /// Removes a model's settings, tallies and overturns.
     pub(super) async fn delete(&self, key: &NoiseKey) -> Result<(), sqlx::Error> {
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         for table in ["noise_settings", "noise_counts", "noise_steps", "noise_overturns"] {
             let sql = format!("DELETE FROM {table} WHERE verifier = $1 AND verifier_version = $2 AND label = $3");
             sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -218,7 +218,7 @@ impl NoiseStore {
         tally: &VerdictTally,
         replace: bool,
     ) -> Result<(), sqlx::Error> {
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         if replace {
             sqlx::query(
                 "DELETE FROM noise_counts WHERE verifier = $1 AND verifier_version = $2 AND label = $3 AND kind = $4",
@@ -251,7 +251,7 @@ impl NoiseStore {
         overturns: &[OverturnRow],
         keep: u32,
     ) -> Result<(), sqlx::Error> {
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         for ((key, step), tally) in tallies {
             add_tally(&mut tx, key, TallyKind::Appeal, *step, tally).await?;
         }

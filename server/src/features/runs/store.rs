@@ -303,7 +303,7 @@ impl RunStore {
     /// Writes `pending` in one transaction: on failure nothing was written.
     pub(super) async fn write(&self, pending: &Pending) -> Result<(), sqlx::Error> {
         let now = now_ms();
-        let mut tx = self.storage.pool().begin().await?;
+        let mut tx = self.storage.begin_write().await?;
         for (run, data) in &pending.runs {
             let run = run.as_str();
             let scores: Vec<_> = data.scores.iter().collect();
