@@ -133,6 +133,18 @@ pub enum SandboxError {
     /// of the host.
     #[error("cannot set up the sandbox: the confined compiler failed ({status}): {diagnostics}")]
     CompilerFailed { status: ExitStatus, diagnostics: String },
+    /// The sources given to the compiler are longer than it takes: refused, never cut. The
+    /// caller's input is at fault; the verifiers refuse such sources before they get here.
+    #[error("the source is {bytes} bytes long, over the compiler's cap of {cap} bytes")]
+    SourceTooLarge { bytes: usize, cap: usize },
+    /// The source uses what the sandbox cannot run as its reference toolchain would (a Rust
+    /// `#[should_panic]` test written by a macro): refused rather than judged without it. The
+    /// caller's input is at fault.
+    #[error("{reason}")]
+    Unsupported { reason: String },
+    /// A run asked for a test the program does not have.
+    #[error("the program has no #[should_panic] test {index}")]
+    NoSuchTest { index: usize },
     /// A run's store could not be given its fuel.
     #[error("cannot set up the sandbox: cannot set the run's fuel")]
     Fuel { source: Cause },
@@ -169,6 +181,12 @@ impl SandboxError {
     /// True when the host lacks a runtime, as opposed to a runtime that failed.
     pub fn is_unavailable(&self) -> bool {
         matches!(self, SandboxError::Unavailable { .. })
+    }
+
+    /// True when the caller's input is refused ([`SandboxError::SourceTooLarge`],
+    /// [`SandboxError::Unsupported`]): the sandbox did not fail, and the program was not judged.
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, SandboxError::SourceTooLarge { .. } | SandboxError::Unsupported { .. })
     }
 
     /// What is missing or broken, with its causes, without the fix.

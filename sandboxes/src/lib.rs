@@ -27,6 +27,7 @@ mod limits;
 mod native;
 mod python;
 mod run;
+mod rust_tests;
 mod sandbox;
 mod session;
 mod setup;
@@ -36,9 +37,10 @@ pub use engine::{Allocation, DEFAULT_SESSIONS, Host, MAX_GUEST_MEMORY, SandboxCo
 pub use error::{Cause, Chain, Lack, SandboxError, wasmtime_cause};
 pub use javascript::{JavaScriptRuntime, JsHarness, QUICKJS_VERSION, QUICKJS_WASM};
 pub use limits::Limits;
-pub use native::{Compiled, GO_VERSION, NativeLanguage, NativeRuntime, Program, RUST_VERSION};
+pub use native::{Compiled, GO_VERSION, MAX_SOURCE_BYTES, NativeLanguage, NativeRuntime, Program, RUST_VERSION};
 pub use python::{PythonProgram, PythonRuntime};
 pub use run::{Execution, GuestOutcome, Termination};
+pub use rust_tests::PanicTest;
 pub use sandbox::Sandbox;
 pub use session::{CellException, CellOutcome, PythonSession};
 pub use setup::{

@@ -23,9 +23,10 @@ use wasmtime::{Linker, Module};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::engine::{Host, load_precompiled_bytes};
-use crate::error::{Lack, wasmtime_cause};
+use crate::error::{Chain, Lack, wasmtime_cause};
 use crate::limits::MemoryLimiter;
 use crate::run::{Pipes, classify, limited_store};
+use crate::rust_tests::{self, PanicTest, TEST_FAILED};
 use crate::{Execution, Limits, SandboxError, Termination};
 
 /// A language compiled on the host to a WASI module.
@@ -39,8 +40,11 @@ pub enum NativeLanguage {
     Cpp,
     /// Rust 2021 with its standard library only, by Debian's rustc (1.63).
     Rust,
-    /// Rust built as a test harness (`rustc --test`): the run runs the `#[test]` functions one
-    /// after another (a `fn main` is ignored), and a failing test's panic ends it.
+    /// Rust built as a test harness (`rustc --test`), with overflow checks and debug assertions
+    /// as `cargo test` builds tests: the run runs the `#[test]` functions one after another (a
+    /// `fn main` is ignored), and a failing test's panic ends it. Its `#[should_panic]` tests,
+    /// which libtest would skip (a panic aborts), run one per run
+    /// ([`NativeRuntime::run_panic_test`]).
     RustTests,
     /// Go (see [`GO_VERSION`]) with its standard library and testify's `assert` and `require`.
     Go,
@@ -82,6 +86,9 @@ func TestMain(m *testing.M) {
 }
 "#;
 
+/// The one module a compiled program may import from: WASI preview 1.
+const WASI_MODULE: &str = "wasi_snapshot_preview1";
+
 /// The seed of a compiled program's random source.
 const RANDOM_SEED: u64 = 0x5EED;
 
@@ -91,6 +98,10 @@ const COMPILE_CPU_SECONDS: u32 = 20;
 const COMPILE_ADDRESS_SPACE: u64 = 2 << 30;
 const COMPILE_OUTPUT: u64 = 64 << 20;
 const DIAGNOSTICS_BYTES: usize = 16 << 10;
+/// The longest source (a program and its test program together, in bytes) the compiler is given:
+/// a longer one is refused ([`SandboxError::SourceTooLarge`]), never cut. It stays well under the
+/// compiler's file-size limit, which the confinement's copy of the source counts against.
+pub const MAX_SOURCE_BYTES: usize = 16 << 20;
 /// Compiled programs kept in memory, by source hash: at most this many...
 const CACHE_ENTRIES: usize = 256;
 /// ...and at most this many bytes of compiled code and diagnostics; the least recently used go
@@ -98,7 +109,9 @@ const CACHE_ENTRIES: usize = 256;
 const CACHE_BYTES: usize = 256 << 20;
 
 /// The shell script that confines the compiler inside its namespaces: it empties the folders
-/// that hold host data, gives the compiler a private `/tmp`, and reads the source from stdin.
+/// that hold host data, gives the compiler a private `/tmp`, and reads the source from stdin,
+/// whole (`SOURCE_BYTES` says how long it is; a source written short stops the build with status
+/// 122, a failure of the sandbox).
 /// Go's toolchain, module and warm build cache (`GO_HOME`, in the runtimes folder, wherever that
 /// is) are bound read-only at `/mnt/go`, in an empty `/mnt`, before the host's folders are
 /// hidden; the build writes its cache into an overlay on a private layer, so nothing one build
@@ -128,16 +141,19 @@ if [ "$1" = go ]; then
     mkdir /tmp/cache.upper /tmp/cache.work /tmp/gocache /tmp/build && mount -t overlay overlay \
         -o lowerdir=/mnt/go/cache,upperdir=/tmp/cache.upper,workdir=/tmp/cache.work /tmp/gocache || exit 125
     cd /tmp/build && cp /mnt/go/module/go.mod . && ln -s /mnt/go/module/vendor vendor || exit 125
-    # The program, then the test file (head reads no further than it is asked from a pipe).
-    head -c "$PROGRAM_BYTES" > main.go
-    head -c 1000000 > main_test.go
+    # The program, then the test file (head reads no further than it is asked from a pipe), each
+    # written whole: a source is never cut.
+    head -c "$PROGRAM_BYTES" > main.go && cat > main_test.go || exit 122
+    [ "$(wc -c < main.go)" -eq "$PROGRAM_BYTES" ] && [ "$(wc -c < main_test.go)" -eq $((SOURCE_BYTES - PROGRAM_BYTES)) ] \
+        || { echo "the source was not written whole" >&2; exit 122; }
     [ -s main_test.go ] || rm main_test.go
     if [ -n "${GO_TEST_MAIN:-}" ]; then printf '%s' "$GO_TEST_MAIN" > referee_main_test.go; fi
     "$@" -o /tmp/program.wasm . >&2 || exit 3
     cat /tmp/program.wasm
     exit 0
 fi
-head -c 1000000 > /tmp/source
+cat > /tmp/source || exit 122
+[ "$(wc -c < /tmp/source)" -eq "$SOURCE_BYTES" ] || { echo "the source was not written whole" >&2; exit 122; }
 # C++ links the runtime that reports a throw (cxxrt.cpp), given in the environment.
 if [ -n "${CXX_RUNTIME:-}" ]; then printf '%s' "$CXX_RUNTIME" > /tmp/runtime.cpp && set -- "$@" /tmp/runtime.cpp; fi
 "$@" /tmp/source -o /tmp/program.wasm >&2 || exit 3
@@ -163,8 +179,11 @@ pub struct Program {
     build: NativeLanguage,
     /// The status a Go test build's test main exits with when every test passed: one of 3 to
     /// 125 (1 is a failed test, 2 a panic), drawn from the sources' hash, so a program cannot
-    /// know it and exit with it before its tests have run.
+    /// know it and exit with it before its tests have run. In a Rust test build, the status the
+    /// panic hook of a `#[should_panic]` test exits with when the test passed (3 to 99).
     tests_passed: Option<i32>,
+    /// The `#[should_panic]` tests of a Rust test build, each run on its own.
+    panic_tests: Arc<[PanicTest]>,
 }
 
 impl Program {
@@ -176,6 +195,12 @@ impl Program {
     /// How it was built.
     pub fn build(&self) -> NativeLanguage {
         self.build
+    }
+
+    /// The `#[should_panic]` tests of a Rust test build, in source order: [`NativeRuntime::run`]
+    /// skips them, [`NativeRuntime::run_panic_test`] runs one. Empty for any other build.
+    pub fn panic_tests(&self) -> &[PanicTest] {
+        &self.panic_tests
     }
 }
 
@@ -224,13 +249,18 @@ impl NativeRuntime {
     /// Compiles `program`, with the test program `tests` when there is one (blocking; call it
     /// off the async workers). C, C++ and Rust compile the test program after the program, in
     /// the same file; Go builds the program as `main.go` and the test program as
-    /// `main_test.go` of one package. The same sources compile once.
+    /// `main_test.go` of one package. The same sources compile once. The sources are compiled
+    /// whole; together longer than [`MAX_SOURCE_BYTES`] they are refused.
     pub fn compile(
         &self,
         language: NativeLanguage,
         program: &str,
         tests: Option<&str>,
     ) -> Result<Compiled, SandboxError> {
+        let bytes = program.len() + tests.map_or(0, str::len);
+        if bytes > MAX_SOURCE_BYTES {
+            return Err(SandboxError::SourceTooLarge { bytes, cap: MAX_SOURCE_BYTES });
+        }
         let mut hasher = Sha256::new();
         hasher.update(format!("{language:?}\0").as_bytes());
         hasher.update(program.as_bytes());
@@ -242,18 +272,37 @@ impl NativeRuntime {
         if let Some(hit) = self.cache.lock().ok().and_then(|mut cache| cache.get(&key).cloned()) {
             return Ok(hit);
         }
-        let tests_passed = (language == NativeLanguage::GoTests).then(|| 3 + i32::from(key[0] % 123));
+        let tests_passed = match language {
+            NativeLanguage::GoTests => Some(3 + i32::from(key[0] % 123)),
+            NativeLanguage::RustTests => Some(3 + i32::from(key[1] % 97)),
+            NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust | NativeLanguage::Go => None,
+        };
+        let mut panic_tests = Vec::new();
         let source = match language {
             NativeLanguage::Go | NativeLanguage::GoTests => {
                 Source::go(program, tests, tests_passed, self.go_home(language)?)
             }
-            NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust | NativeLanguage::RustTests => {
-                Source::single(program, tests)
+            NativeLanguage::RustTests => {
+                let whole = Source::joined(program, tests);
+                let (rewritten, found) = rust_tests::rewrite(&whole, tests_passed.unwrap_or(TEST_FAILED))
+                    .map_err(|reason| SandboxError::Unsupported { reason })?;
+                panic_tests = found;
+                Source { input: rewritten.into_bytes(), go: None }
             }
+            NativeLanguage::C | NativeLanguage::Cpp | NativeLanguage::Rust => Source::single(program, tests),
         };
         let compiled = match compile_on_host(language, &source)? {
             Ok(wasm) => {
-                Compiled::Program(Program { module: load_module(&self.engine, &wasm)?, build: language, tests_passed })
+                let module = load_module(&self.engine, &wasm)?;
+                match self.unresolved_imports(&module) {
+                    Some(diagnostics) => Compiled::Rejected(diagnostics),
+                    None => Compiled::Program(Program {
+                        module,
+                        build: language,
+                        tests_passed,
+                        panic_tests: panic_tests.into(),
+                    }),
+                }
             }
             Err(diagnostics) => Compiled::Rejected(diagnostics),
         };
@@ -268,6 +317,29 @@ impl NativeRuntime {
             cache.insert(key, compiled.clone(), bytes);
         }
         Ok(compiled)
+    }
+
+    /// Why `module` cannot be linked, when it imports what the sandbox does not give: a function
+    /// the program declared but did not define (C's `__attribute__((import_module("env")))`, Rust's
+    /// `extern "C"` block, Go's `//go:wasmimport`), or a WASI function with another signature.
+    /// The program is at fault, as with a link error: the message names the imports.
+    fn unresolved_imports(&self, module: &Module) -> Option<String> {
+        let error = self.linker.instantiate_pre(module).err()?;
+        let foreign: Vec<String> = module
+            .imports()
+            .filter(|import| import.module() != WASI_MODULE)
+            .map(|import| format!("`{}::{}`", import.module(), import.name()))
+            .collect();
+        let what = if foreign.is_empty() {
+            String::new()
+        } else {
+            format!(" it imports {}, which the sandbox does not provide;", foreign.join(", "))
+        };
+        Some(format!(
+            "error: the program cannot be linked:{what} programs run with WASI preview 1 ({WASI_MODULE}) alone, and \
+             every function they call must be defined in their source ({})\n",
+            Chain(&*wasmtime_cause(error))
+        ))
     }
 
     /// Like [`NativeRuntime::compile`], off the async workers, with at most one compiler per
@@ -304,8 +376,48 @@ impl NativeRuntime {
         })
     }
 
-    /// Runs `program` with `stdin` under `limits`.
+    /// Runs `program` with `stdin` under `limits`. A Rust test build runs its tests but the
+    /// `#[should_panic]` ones ([`NativeRuntime::run_panic_test`] runs those).
     pub async fn run(&self, program: &Program, stdin: &[u8], limits: &Limits) -> Result<Execution, SandboxError> {
+        self.run_selected(program, stdin, limits, None).await
+    }
+
+    /// Runs the `#[should_panic]` test `index` of a Rust test build ([`Program::panic_tests`])
+    /// on its own, under `limits`. The run exits with status 0, not having called `exit`, when
+    /// the test panicked as it should (with the expected message, when it names one); it exits
+    /// with libtest's failure status 101 and says why on standard error when the test returned
+    /// without panicking, panicked with another message, or did not run. Anything else (a limit,
+    /// a program that replaced the panic hook and aborted) ends it as any run ends.
+    pub async fn run_panic_test(
+        &self,
+        program: &Program,
+        index: usize,
+        limits: &Limits,
+    ) -> Result<Execution, SandboxError> {
+        let test = program.panic_tests.get(index).ok_or(SandboxError::NoSuchTest { index })?;
+        self.run_selected(program, b"", limits, Some(test)).await
+    }
+
+    /// Like [`NativeRuntime::run_panic_test`], on the worker threads of `host`.
+    pub async fn run_panic_test_on(
+        self: Arc<Self>,
+        host: &Host,
+        program: Program,
+        index: usize,
+        limits: Limits,
+    ) -> Result<Execution, SandboxError> {
+        host.spawn(async move { self.run_panic_test(&program, index, &limits).await }).await?
+    }
+
+    /// Runs `program`; in a Rust test build, only the `#[should_panic]` test `panic_test`
+    /// when it is given.
+    async fn run_selected(
+        &self,
+        program: &Program,
+        stdin: &[u8],
+        limits: &Limits,
+        panic_test: Option<&PanicTest>,
+    ) -> Result<Execution, SandboxError> {
         let started = Instant::now();
         let pipes = Pipes::new(limits);
         let mut wasi = pipes.wasi(stdin.to_vec(), 0);
@@ -318,6 +430,10 @@ impl NativeRuntime {
             // standard error.
             NativeLanguage::RustTests => {
                 wasi.env("RUST_TEST_NOCAPTURE", "1");
+                // The rewrite made each `#[should_panic]` test `#[ignore]`: run one, by its path.
+                if let Some(test) = panic_test {
+                    wasi.args(&["main", "--ignored", "--exact", test.name.as_str()]);
+                }
             }
             // Go's flag parsing wants a program name; a test's `os.Exit(0)` becomes a panic.
             NativeLanguage::GoTests => {
@@ -345,14 +461,16 @@ impl NativeRuntime {
         let called = tokio::time::timeout(limits.wall_time, start.call_async(&mut store, ())).await;
         let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let limiter = &store.data().limiter;
-        let (stdout, stderr, output_exceeded) = pipes.take();
+        let (stdout, mut stderr, output_exceeded) = pipes.take();
         let exit = match &called {
             Ok(Err(error)) => error.downcast_ref::<wasmtime_wasi::I32Exit>().map(|exit| exit.0),
             _ => None,
         };
         // A Go test build's test main ends a passing run with its own status: that is the
-        // return from `main` (Go's runtime always leaves through `proc_exit`).
-        let tests_passed = exit.is_some() && exit == program.tests_passed;
+        // return from `main` (Go's runtime always leaves through `proc_exit`). So does the panic
+        // hook of a Rust `#[should_panic]` test.
+        let counts_as_pass = program.build == NativeLanguage::GoTests || panic_test.is_some();
+        let tests_passed = counts_as_pass && exit.is_some() && exit == program.tests_passed;
         let exit_called = exit.is_some() && !tests_passed;
         // Go's runtime cannot go on once the cap refuses it memory: it throws, and its report
         // prints every goroutine's stack. A run whose time ends during that report met the
@@ -361,6 +479,13 @@ impl NativeRuntime {
         let (termination, exit_code) = match called {
             Err(_elapsed) if dying_of_memory => (Termination::MemoryExhausted, -1),
             Err(_elapsed) => (Termination::TimedOut, -1),
+            // A `#[should_panic]` test ends its run from the panic hook or its guard: a run that
+            // returns from `main` never ran it.
+            Ok(Ok(())) if panic_test.is_some() => {
+                let name = panic_test.map(|test| test.name.as_str()).unwrap_or_default();
+                stderr.extend_from_slice(format!("\ntest {name} did not run\n").as_bytes());
+                (Termination::Exited, TEST_FAILED)
+            }
             Ok(Ok(())) if output_exceeded => (Termination::OutputExceeded, 0),
             Ok(Ok(())) => (Termination::Exited, 0),
             Ok(Err(_)) if tests_passed && output_exceeded => (Termination::OutputExceeded, 0),
@@ -453,7 +578,9 @@ fn compiler_command(language: NativeLanguage) -> (Vec<&'static str>, (&'static s
                 "-Cstrip=symbols",
             ];
             if language == NativeLanguage::RustTests {
-                command.push("--test");
+                // As `cargo test` builds tests (its `test` profile): an arithmetic overflow and a
+                // failed `debug_assert!` panic. Optimised all the same, to keep runs cheap.
+                command.extend(["--test", "-Coverflow-checks=yes", "-Cdebug-assertions=yes"]);
             }
             (command, RUST_STD)
         }
@@ -485,11 +612,15 @@ struct GoBuild {
 impl Source {
     /// One file: the program, then the test program.
     fn single(program: &str, tests: Option<&str>) -> Source {
-        let input = match tests {
+        Source { input: Source::joined(program, tests).into_bytes(), go: None }
+    }
+
+    /// The text of one file holding the program, then the test program.
+    fn joined(program: &str, tests: Option<&str>) -> String {
+        match tests {
             Some(tests) => format!("{program}\n{tests}\n"),
             None => program.to_owned(),
-        };
-        Source { input: input.into_bytes(), go: None }
+        }
     }
 
     /// A Go package: the program, and the test file of a test build. A file without a package
@@ -562,7 +693,8 @@ fn compile_on_host(language: NativeLanguage, source: &Source) -> Result<Result<V
         .env("PATH", "/usr/bin:/bin")
         .env("SYSROOT", sysroot)
         .env("SYSROOT_LACK", sysroot_lack)
-        .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" });
+        .env("CXX_RUNTIME", if language == NativeLanguage::Cpp { CXX_RUNTIME } else { "" })
+        .env("SOURCE_BYTES", source.input.len().to_string());
     if let Some(go) = &source.go {
         command
             .envs(GO_ENV)

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use referee_sandbox::{
-    Compiled, Execution, GuestLanguage, Limits, NativeLanguage, Sandbox, SandboxConfig, Termination,
+    Compiled, Execution, GuestLanguage, Limits, MAX_SOURCE_BYTES, NativeLanguage, Sandbox, SandboxConfig, Termination,
 };
 
 use super::common;
@@ -115,6 +115,58 @@ async fn cpp_out_of_memory_is_a_memory_limit_and_a_programs_own_operator_new_lin
     Ok(())
 }
 
+async fn compile_as(language: NativeLanguage, program: String, tests: Option<String>) -> anyhow::Result<Compiled> {
+    let sandbox = common::shared()?;
+    let native = tokio::task::spawn_blocking(move || sandbox.native()).await??;
+    Ok(native.compile_queued(language, program, tests).await?)
+}
+
+/// A source is compiled whole, however long: what follows its first million bytes (where the
+/// confinement once cut it) still decides, in the program and in its test program.
+#[tokio::test]
+async fn a_source_past_a_million_bytes_is_compiled_whole() -> anyhow::Result<()> {
+    let comment = format!("/*{}*/\n", "x".repeat(1_100_000));
+    let program = format!("int main(void) {{ return 0; }}\n{comment}#error the end of the source was read\n");
+    match compile_as(NativeLanguage::C, program, None).await? {
+        Compiled::Rejected(diagnostics) => {
+            assert!(diagnostics.contains("the end of the source was read"), "{diagnostics}");
+        }
+        Compiled::Program(_) => panic!("a source past a million bytes was cut before its #error"),
+    }
+    let tests = format!("{comment}#error the end of the test program was read\n");
+    let program = "int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2) != 3; }\n".to_owned();
+    match compile_as(NativeLanguage::C, program, Some(tests)).await? {
+        Compiled::Rejected(diagnostics) => {
+            assert!(diagnostics.contains("the end of the test program was read"), "{diagnostics}");
+        }
+        Compiled::Program(_) => panic!("a test program past a million bytes was cut before its #error"),
+    }
+    let over = "x".repeat(MAX_SOURCE_BYTES + 1);
+    match compile_as(NativeLanguage::C, over, None).await {
+        Err(error) => assert!(error.to_string().contains(&format!("cap of {MAX_SOURCE_BYTES} bytes")), "{error}"),
+        Ok(compiled) => panic!("a source over the cap was compiled: {compiled:?}"),
+    }
+    Ok(())
+}
+
+/// A program that imports a function the sandbox does not give (declared, never defined) is
+/// rejected as a link error of the program, naming the import, before it runs.
+#[tokio::test]
+async fn an_import_the_sandbox_lacks_is_the_programs_link_error() -> anyhow::Result<()> {
+    let c = "__attribute__((import_module(\"env\"), import_name(\"helper\"))) int helper(int);\nint main(void) { return helper(1); }\n";
+    let rust = "extern \"C\" { fn helper(x: i32) -> i32; }\nfn main() { std::process::exit(unsafe { helper(1) }); }\n";
+    for (language, source) in [(NativeLanguage::C, c), (NativeLanguage::Rust, rust)] {
+        match compile_as(language, source.to_owned(), None).await? {
+            Compiled::Rejected(diagnostics) => assert!(
+                diagnostics.contains("cannot be linked") && diagnostics.contains("`env::helper`"),
+                "{language:?}: {diagnostics}"
+            ),
+            Compiled::Program(_) => panic!("{language:?}: a program with an undefined import compiled"),
+        }
+    }
+    Ok(())
+}
+
 /// The toolchain probe compiles its program on the host at every check, but loads the module
 /// through an artefact in the runtimes folder: a second sandbox on the same folder finds it and
 /// does not write it again, and an artefact of another module of that probe is replaced.
@@ -155,5 +207,46 @@ fn the_toolchain_probe_keeps_its_module_precompiled() -> anyhow::Result<()> {
     let again = artefacts()?;
     assert!(!stale.exists());
     assert_eq!(again.iter().map(|(name, _)| name).collect::<Vec<_>>(), [&first[0].0]);
+    Ok(())
+}
+
+/// A Rust test build runs its `#[should_panic]` tests one per run: the run of the other tests
+/// skips them, and each one's own run passes (status 0, no `exit` call) only when it panicked
+/// with the expected message, and fails with libtest's status 101 and the reason otherwise.
+#[tokio::test]
+async fn rust_should_panic_tests_run_one_per_run() -> anyhow::Result<()> {
+    let program =
+        "fn check(n: u8) -> u8 {\n    if n == 0 {\n        panic!(\"zero is not allowed\");\n    }\n    n + 1\n}\n";
+    let tests = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn one() {\n        assert_eq!(check(1), 2);\n    }\n    #[test]\n    #[should_panic(expected = \"not allowed\")]\n    fn zero() {\n        check(0);\n    }\n    #[test]\n    #[should_panic(expected = \"something else\")]\n    fn zero_with_another_message() {\n        check(0);\n    }\n    #[test]\n    #[should_panic]\n    fn one_does_not_panic() {\n        check(1);\n    }\n    #[test]\n    #[should_panic]\n    fn overflow() {\n        check(255);\n    }\n}\n";
+    let sandbox = common::shared()?;
+    let loading = std::sync::Arc::clone(&sandbox);
+    let native = tokio::task::spawn_blocking(move || loading.native()).await??;
+    let compiled = std::sync::Arc::clone(&native)
+        .compile_queued(NativeLanguage::RustTests, program.to_owned(), Some(tests.to_owned()))
+        .await?;
+    let Compiled::Program(built) = compiled else { anyhow::bail!("does not compile: {compiled:?}") };
+    let names: Vec<&str> = built.panic_tests().iter().map(|test| test.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["tests::zero", "tests::zero_with_another_message", "tests::one_does_not_panic", "tests::overflow"]
+    );
+
+    let others = native.run(&built, b"", &Limits::default()).await?;
+    assert_eq!((&others.termination, others.exit_code), (&Termination::Exited, 0), "{}", stderr(&others));
+    assert!(String::from_utf8_lossy(&others.stdout).contains("1 passed; 0 failed; 4 ignored"), "{others:?}");
+
+    let mut outcomes = Vec::new();
+    for index in 0..names.len() {
+        let run = native.run_panic_test(&built, index, &Limits::default()).await?;
+        outcomes.push((run.termination.clone(), run.exit_code, run.exit_called, stderr(&run)));
+    }
+    assert_eq!((&outcomes[0].0, outcomes[0].1, outcomes[0].2), (&Termination::Exited, 0, false), "{}", outcomes[0].3);
+    assert_eq!((&outcomes[1].0, outcomes[1].1), (&Termination::Exited, 101));
+    assert!(outcomes[1].3.contains("panic message: `\"zero is not allowed\"`"), "{}", outcomes[1].3);
+    assert!(outcomes[1].3.contains("expected substring: `\"something else\"`"), "{}", outcomes[1].3);
+    assert_eq!((&outcomes[2].0, outcomes[2].1), (&Termination::Exited, 101));
+    assert!(outcomes[2].3.contains("test tests::one_does_not_panic did not panic"), "{}", outcomes[2].3);
+    // `255u8 + 1` panics in a test build, as under `cargo test`.
+    assert_eq!((&outcomes[3].0, outcomes[3].1, outcomes[3].2), (&Termination::Exited, 0, false), "{}", outcomes[3].3);
     Ok(())
 }
