@@ -113,7 +113,7 @@ pub async fn start(config: &Config) -> anyhow::Result<RunningServer> {
         readiness: Arc::clone(&readiness),
         keys: Arc::clone(&keys),
         metrics: telemetry::prometheus(),
-        limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes),
+        limits: Limits::from_config(&config.server, config.jobs.max_upload_bytes, config.jobs.max_concurrent_uploads),
         features: Attached::default(),
     };
     let features = state.features.clone();

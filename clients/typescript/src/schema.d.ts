@@ -6173,6 +6173,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time: `server.body_read_timeout_ms`, and as much again for each `server.body_limit_bytes` received (`request_timeout`); nothing is stored and the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The upload is over `jobs.max_upload_bytes` (`payload_too_large`) or holds more than `jobs.max_items` items (`too_many_items`). */
             413: {
                 headers: {
@@ -6209,7 +6218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overloaded or starting; retry after `Retry-After` seconds. */
+            /** @description Overloaded (`jobs.max_concurrent_uploads` uploads in progress) or starting; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

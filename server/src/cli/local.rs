@@ -34,7 +34,8 @@ pub struct LocalOptions {
 
 /// Scores every line of `input` (one score item per line, as in `POST /v1/score`) with the
 /// scorers of `registry` and writes one result per line to `output` in the same order, as each
-/// batch finishes. A line that is not JSON becomes that line's `invalid_input` result.
+/// batch finishes. A line that is not JSON, or holds a key twice in one object, becomes that
+/// line's `invalid_input` result.
 pub async fn score_file(
     registry: Registry,
     input: &Path,
@@ -66,7 +67,7 @@ pub async fn score_file(
             if line.trim().is_empty() {
                 continue;
             }
-            batch.push(serde_json::from_str(&line).map_err(|e| format!("line {} is not JSON: {e}", number + 1)));
+            batch.push(crate::http::json::parse_item(&line, format_args!("line {}", number + 1)));
             if batch.len() == options.batch_size {
                 break;
             }

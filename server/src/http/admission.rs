@@ -1,15 +1,17 @@
-//! Admission of a request's body, before any scoring slot is taken: the body's declared size
-//! must fit the budget of bodies held at once (`server.max_inflight_body_bytes`), decided from
-//! the headers before a byte of the body is read, and the body must arrive within
+//! Admission of a request's body, before any scoring slot is taken: the body must fit the
+//! budget of bodies held at once (`server.max_inflight_body_bytes`), taken as its bytes arrive
+//! (a declared `Content-Length` takes nothing until the bytes come), and it must arrive within
 //! `server.body_read_timeout_ms`. Only then does the request meet the request gate
-//! ([`super::middleware::RequestGate`]), so a slow client holds a connection, never a slot.
+//! ([`super::middleware::RequestGate`]), so a slow client holds a connection and the few
+//! bytes it sent, never a slot. Job uploads, which stream their body instead of reading it
+//! first, are timed by [`time_streamed_body`].
 //!
-//! A request refused before its body is read has that body drained in the background (up to
-//! the body limit, within the body timeout), so the client reads its 503 and `Retry-After`
+//! A request refused before its body is read whole has the rest drained in the background (up
+//! to the body limit, within the body timeout), so the client reads its 503 and `Retry-After`
 //! instead of a connection reset while it is still sending.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -76,6 +78,12 @@ impl BodyAdmission {
 
 /// Reads the whole body of a request, within the body budget and timeout, before passing it
 /// on; the budget is held until the response is produced.
+///
+/// The budget is taken as the body arrives, for the memory that holds it (the buffer's
+/// capacity, which at most doubles what has arrived and never passes the declared length), not
+/// for the length the client declares: a client that declares a large body and sends it slowly
+/// holds no more budget than the bytes it has sent, so slow connections cannot squat the budget.
+/// A body that outgrows what is left is refused then, with 503 `overloaded`.
 pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Request, next: Next) -> Response {
     let (parts, mut body) = request.into_parts();
     let declared = content_length(&parts.headers);
@@ -83,22 +91,11 @@ pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Re
         return closing(ApiError::payload_too_large(admission.body_limit).into_response());
     }
     let mut held = None;
-    if !admission.reserve(&mut held, declared.unwrap_or(0)) {
-        note_refusal("body_budget");
-        return admission.refuse_unread(&parts.headers, body);
-    }
     let deadline = Instant::now() + admission.read_timeout;
-    let mut collected = Vec::with_capacity(declared.unwrap_or(0));
+    let mut collected: Vec<u8> = Vec::new();
     loop {
         let frame = match tokio::time::timeout_at(deadline.into(), body.frame()).await {
-            Err(_) => {
-                metrics::counter!("referee_request_body_timeouts_total").increment(1);
-                let message = format!(
-                    "the body did not arrive within {} ms (server.body_read_timeout_ms)",
-                    admission.read_timeout.as_millis()
-                );
-                return closing(error_response(StatusCode::REQUEST_TIMEOUT, "request_timeout", message));
-            }
+            Err(_) => return admission.timed_out(),
             Ok(None) => break,
             Ok(Some(Err(error))) => {
                 return closing(ApiError::malformed_json(format!("cannot read the body: {error}")).into_response());
@@ -110,16 +107,157 @@ pub async fn read_body_first(State(admission): State<BodyAdmission>, request: Re
         if length > admission.body_limit {
             return closing(ApiError::payload_too_large(admission.body_limit).into_response());
         }
-        // A body without `Content-Length` (chunked) takes its budget as it arrives.
-        if length > declared.unwrap_or(0) && !admission.reserve(&mut held, data.len()) {
+        if length > collected.capacity() && !admission.grow(&mut held, &mut collected, length, declared) {
             note_refusal("body_budget");
-            return closing(ApiError::overloaded(admission.retry_after_secs).into_response());
+            return admission.refuse_unread(&parts.headers, body);
         }
         collected.extend_from_slice(&data);
     }
     let response = next.run(Request::from_parts(parts, Body::from(Bytes::from(collected)))).await;
     drop(held);
     response
+}
+
+/// The least a body's buffer grows by: a body of a few bytes a second takes this much budget
+/// at most, and a fast one is not copied once per frame.
+const MIN_GROWTH: usize = 8 << 10;
+
+impl BodyAdmission {
+    /// Grows `buffer` to hold `needed` bytes, with budget for its new capacity: twice the old
+    /// capacity (at least [`MIN_GROWTH`], at most the declared length), or what the budget has
+    /// left when that is less, but never less than `needed`; false when not even that is left.
+    fn grow(
+        &self,
+        held: &mut Option<OwnedSemaphorePermit>,
+        buffer: &mut Vec<u8>,
+        needed: usize,
+        declared: Option<usize>,
+    ) -> bool {
+        // The budget is kept in whole units: what the units held so far cover is not taken twice.
+        let covered = held.as_ref().map_or(0, |permit| permit.num_permits() * UNIT);
+        let room = covered.saturating_add(self.budget.available_permits().saturating_mul(UNIT));
+        let bound = declared.filter(|&length| length >= needed).unwrap_or(self.body_limit);
+        let generous = buffer.capacity().saturating_mul(2).max(MIN_GROWTH).min(bound).min(room).max(needed);
+        // Another body may take what was left meanwhile: then only what is needed is tried.
+        for capacity in [generous, needed] {
+            let covered = held.as_ref().map_or(0, |permit| permit.num_permits() * UNIT);
+            if self.reserve(held, capacity.saturating_sub(covered)) {
+                buffer.reserve_exact(capacity - buffer.len());
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The 408 for a body that did not arrive in time, counted; the connection is closed.
+    fn timed_out(&self) -> Response {
+        metrics::counter!("referee_request_body_timeouts_total").increment(1);
+        let message = format!(
+            "the body did not arrive within {} ms (server.body_read_timeout_ms)",
+            self.read_timeout.as_millis()
+        );
+        closing(error_response(StatusCode::REQUEST_TIMEOUT, "request_timeout", message))
+    }
+}
+
+/// Times a body that its handler streams instead of reading it first (a job upload, stored as
+/// it arrives): it has `server.body_read_timeout_ms` from the head, and as much again for each
+/// `server.body_limit_bytes` it has sent, so an upload larger than any other body has time in
+/// proportion to its size (by default 30 s per 64 MiB) while a trickle is cut off as a slow
+/// scoring body is. The handler then sees its body fail and undoes what it stored; the client is
+/// answered 408 `request_timeout` (counted in `referee_request_body_timeouts_total`) and the
+/// connection is closed.
+pub async fn time_streamed_body(State(admission): State<BodyAdmission>, request: Request, next: Next) -> Response {
+    let expired = Arc::new(AtomicBool::new(false));
+    let timed = DeadlineBody {
+        started: tokio::time::Instant::now(),
+        timer: Box::pin(tokio::time::sleep(admission.read_timeout)),
+        span: admission.body_limit.max(1),
+        timeout: admission.read_timeout,
+        received: 0,
+        expired: Arc::clone(&expired),
+    };
+    let request = request.map(|inner| Body::new(TimedBody { inner, timed }));
+    let response = next.run(request).await;
+    if expired.load(Ordering::SeqCst) {
+        return admission.timed_out();
+    }
+    response
+}
+
+/// The deadline of a streamed body, extended as it arrives ([`time_streamed_body`]).
+struct DeadlineBody {
+    started: tokio::time::Instant,
+    timer: std::pin::Pin<Box<tokio::time::Sleep>>,
+    /// Bytes that earn another `timeout`.
+    span: usize,
+    timeout: Duration,
+    received: usize,
+    expired: Arc<AtomicBool>,
+}
+
+impl DeadlineBody {
+    fn arrived(&mut self, bytes: usize) {
+        self.received = self.received.saturating_add(bytes);
+        let spans = u32::try_from(1 + self.received / self.span).unwrap_or(u32::MAX);
+        let deadline = self.timeout.checked_mul(spans).and_then(|allowed| self.started.checked_add(allowed));
+        // A deadline too far to represent is as good as none: the body limit still ends the body.
+        let deadline = deadline.unwrap_or_else(|| self.started + Duration::from_secs(86_400 * 365));
+        if deadline > self.timer.deadline() {
+            self.timer.as_mut().reset(deadline);
+        }
+    }
+}
+
+/// A body under a [`DeadlineBody`]: its frames pass through until the deadline, then it fails.
+struct TimedBody {
+    inner: Body,
+    timed: DeadlineBody,
+}
+
+/// The error a [`TimedBody`] fails with at its deadline.
+#[derive(Debug, thiserror::Error)]
+#[error("the body did not arrive in time")]
+struct BodyTimedOut;
+
+impl hyper::body::Body for TimedBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
+        use std::future::Future as _;
+        use std::task::Poll;
+        let this = self.get_mut();
+        if this.timed.expired.load(Ordering::SeqCst) {
+            return Poll::Ready(Some(Err(axum::Error::new(BodyTimedOut))));
+        }
+        match hyper::body::Body::poll_frame(std::pin::Pin::new(&mut this.inner), cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                this.timed.arrived(frame.data_ref().map_or(0, Bytes::len));
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Pending => match this.timed.timer.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    this.timed.expired.store(true, Ordering::SeqCst);
+                    Poll::Ready(Some(Err(axum::Error::new(BodyTimedOut))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
+            Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error))),
+            Poll::Ready(None) => Poll::Ready(None),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        hyper::body::Body::is_end_stream(&self.inner)
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        hyper::body::Body::size_hint(&self.inner)
+    }
 }
 
 /// The budget of items being scored at once (`server.max_inflight_items`), shared by the
@@ -316,7 +454,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_body_over_the_remaining_budget_is_refused_from_its_headers() {
+    async fn a_body_over_the_remaining_budget_is_refused_as_it_arrives() {
         let admission = BodyAdmission::new(8 * UNIT, 4 * UNIT, Duration::from_secs(5), 2);
         let held = Arc::clone(&admission.budget).try_acquire_many_owned(6).unwrap_or_else(|e| panic!("{e}"));
         let (status, retry, body) = call(app(&admission), Body::from(vec![b'x'; 3000]), Some(3000)).await;
@@ -324,6 +462,51 @@ mod tests {
         assert!(body.contains("\"overloaded\""), "{body}");
         drop(held);
         assert_eq!(call(app(&admission), Body::from(vec![b'x'; 3000]), Some(3000)).await.0, StatusCode::OK);
+    }
+
+    /// A body that has declared its length but sent one byte holds the budget for what it sent
+    /// (one growth step), not for what it declared: slow clients cannot squat the budget.
+    #[tokio::test]
+    async fn a_declared_length_takes_no_budget_until_its_bytes_arrive() {
+        let admission = BodyAdmission::new(64 * UNIT, 64 * UNIT, Duration::from_secs(600), 2);
+        let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(1);
+        let trickle = futures::stream::unfold(receiver, |mut r| async move { r.recv().await.map(|item| (item, r)) });
+        let slow = tokio::spawn(call(app(&admission), Body::from_stream(trickle), Some(64 * UNIT)));
+        sender.send(Ok(Bytes::from_static(b"{"))).await.unwrap_or_else(|e| panic!("{e}"));
+        let mut polls = 0;
+        while admission.budget.available_permits() == 64 {
+            polls += 1;
+            assert!(polls < 10_000, "the slow body's first byte never arrived");
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(admission.budget.available_permits(), 64 - MIN_GROWTH / UNIT);
+        // The slow body declared the whole budget; a 50 KiB body still fits beside it.
+        let (status, _, body) = call(app(&admission), Body::from(vec![b'x'; 50 * UNIT]), Some(50 * UNIT)).await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "51200"));
+        drop(sender);
+        let (status, _, body) = slow.await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "1"));
+        assert_eq!(admission.budget.available_permits(), 64, "the budget is given back");
+    }
+
+    /// The budget grows with the buffer, never past the declared length.
+    #[tokio::test]
+    async fn a_fast_body_takes_budget_for_its_buffer_only() {
+        let admission = BodyAdmission::new(256 * UNIT, 256 * UNIT, Duration::from_secs(600), 2);
+        let chunks = (0..100).map(|_| Ok::<_, std::io::Error>(Bytes::from(vec![b'y'; 1000])));
+        let observed = admission.clone();
+        let app = Router::new()
+            .route(
+                "/t",
+                post(move |body: Bytes| async move {
+                    format!("{} {}", body.len(), 256 - observed.budget.available_permits())
+                }),
+            )
+            .layer(axum::middleware::from_fn_with_state(admission.clone(), read_body_first));
+        let (status, _, body) = call(app, Body::from_stream(futures::stream::iter(chunks)), Some(100_000)).await;
+        // 100,000 bytes declared: the buffer stops at the declared length, 98 units.
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "100000 98"));
+        assert_eq!(admission.budget.available_permits(), 256);
     }
 
     #[tokio::test]

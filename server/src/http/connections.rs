@@ -3,9 +3,9 @@
 //! every connection finishes its request in flight and closes.
 //!
 //! A slow client can hold a connection (a file descriptor, a few kilobytes) for at most the
-//! header-read timeout while it sends its headers, and for at most `server.body_read_timeout_ms`
-//! while it sends its body ([`super::admission`]); it never holds a scoring slot, which is taken
-//! only once the body is in.
+//! header-read timeout while it sends its headers (then 408, [`super::head_errors`]), and for at
+//! most `server.body_read_timeout_ms` while it sends its body ([`super::admission`]); it never
+//! holds a scoring slot, which is taken only once the body is in.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::head_errors::JsonHeadErrors;
+use super::head_errors::{Handoff, JsonHeadErrors, answer_unanswered};
 
 /// The most a connection's read buffer grows to (hyper's default is about 400 KiB). Reading a
 /// large body fast grows the buffer, and a keep-alive connection keeps it: with a thousand
@@ -85,25 +85,36 @@ pub async fn serve(
         }
         // With upgrades: OpenEnv's sessions are WebSocket connections (the session then runs in
         // its own task, and the connection ends here).
+        let handoff = Handoff::new();
         let connection = http
-            .serve_connection(TokioIo::new(JsonHeadErrors::new(stream)), TowerToHyperService::new(app.clone()))
+            .serve_connection(
+                TokioIo::new(JsonHeadErrors::new(stream, Arc::clone(&handoff))),
+                TowerToHyperService::new(app.clone()),
+            )
             .with_upgrades();
         let open = open.clone();
         let mut stopped = stopped.clone();
+        let header_read_timeout = limits.header_read_timeout;
         open.increment(1.0);
         tokio::spawn(async move {
-            let mut connection = std::pin::pin!(connection);
-            let ended = tokio::select! {
-                ended = connection.as_mut() => ended,
-                () = async { drop(stopped.wait_for(|stop| *stop).await) } => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
+            // The connection (and the stream inside it) is dropped at the end of this block: the
+            // stream is then in `handoff`.
+            let ended = {
+                let mut connection = std::pin::pin!(connection);
+                tokio::select! {
+                    ended = connection.as_mut() => ended,
+                    () = async { drop(stopped.wait_for(|stop| *stop).await) } => {
+                        connection.as_mut().graceful_shutdown();
+                        connection.await
+                    }
                 }
             };
             if let Err(error) = ended {
                 // Timeouts, resets and malformed requests from clients: not the server's fault.
                 tracing::debug!(%error, "connection ended with an error");
+                answer_unanswered(&error, &handoff, header_read_timeout).await;
             }
+            drop(handoff);
             open.decrement(1.0);
             drop(permit);
         });

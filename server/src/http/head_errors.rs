@@ -1,4 +1,5 @@
-//! JSON bodies for the errors hyper answers by itself.
+//! JSON bodies for the errors hyper answers by itself, and for the two it ends a connection on
+//! without answering.
 //!
 //! A request whose head cannot be parsed (a malformed request line or header, a head over
 //! `server.max_header_bytes`, a URI too long) never reaches the application: hyper answers it
@@ -10,43 +11,95 @@
 //! The answer is recognised by its form, which no response of the application has: one of those
 //! three statuses with `content-length: 0`, the whole head in one write (hyper writes its error
 //! head at once and nothing after it). Every application error carries a JSON body.
+//!
+//! Two errors hyper does not answer at all: an HTTP/2 connection preface (a client speaking
+//! HTTP/2 with prior knowledge to this HTTP/1.1 server) and a head that does not arrive within
+//! `server.header_read_timeout_ms`. hyper drops the stream; the wrapper then hands it over
+//! ([`Handoff`]) instead of closing it, and the listener answers 400 or 408 in JSON on it
+//! ([`answer_unanswered`]) before closing it. A keep-alive connection left idle (no byte of a
+//! next request) is closed without an answer: a client could read an answer it did not ask for
+//! as the response to the request it sends next.
 
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
+use std::time::Duration;
 
 use axum::http::StatusCode;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _, ReadBuf};
 
 use super::error::code_of_status;
+
+/// Where a connection's stream goes when hyper drops it, so that the listener can still answer
+/// an error hyper ended the connection on without a word.
+#[derive(Debug)]
+pub struct Handoff<S> {
+    stream: Mutex<Option<S>>,
+    /// Whether bytes of a request head have been read since the last response was written:
+    /// a header timeout then cut a head short, rather than ending an idle keep-alive connection.
+    head_started: AtomicBool,
+}
+
+impl<S> Handoff<S> {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Handoff { stream: Mutex::new(None), head_started: AtomicBool::new(false) })
+    }
+
+    /// The stream, once hyper has dropped it.
+    fn take(&self) -> Option<S> {
+        self.stream.lock().ok()?.take()
+    }
+}
 
 /// A connection's stream whose head-parse errors are answered in JSON.
 #[derive(Debug)]
 pub struct JsonHeadErrors<S> {
-    inner: S,
+    /// Always there until the wrapper is dropped.
+    inner: Option<S>,
     /// The rewritten answer and how much of it is written.
     pending: Option<(Vec<u8>, usize)>,
+    handoff: Arc<Handoff<S>>,
 }
 
 impl<S> JsonHeadErrors<S> {
-    pub fn new(inner: S) -> Self {
-        Self { inner, pending: None }
+    pub fn new(inner: S, handoff: Arc<Handoff<S>>) -> Self {
+        Self { inner: Some(inner), pending: None, handoff }
+    }
+
+    fn inner(&mut self) -> io::Result<Pin<&mut S>>
+    where
+        S: Unpin,
+    {
+        self.inner.as_mut().map(Pin::new).ok_or_else(|| io::ErrorKind::NotConnected.into())
+    }
+}
+
+impl<S> Drop for JsonHeadErrors<S> {
+    fn drop(&mut self) {
+        if let (Some(stream), Ok(mut slot)) = (self.inner.take(), self.handoff.stream.lock()) {
+            *slot = Some(stream);
+        }
     }
 }
 
 impl<S: AsyncWrite + Unpin> JsonHeadErrors<S> {
     /// Writes what is left of a rewritten answer.
     fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        while let Some((bytes, written)) = &mut self.pending {
+        while let Some((bytes, written)) = &self.pending {
             if *written == bytes.len() {
                 self.pending = None;
                 break;
             }
-            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &bytes[*written..]))?;
+            let rest = bytes[*written..].to_vec();
+            let n = ready!(self.inner()?.poll_write(cx, &rest))?;
             if n == 0 {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
-            *written += n;
+            if let Some((_, written)) = &mut self.pending {
+                *written += n;
+            }
         }
         Poll::Ready(Ok(()))
     }
@@ -66,17 +119,23 @@ impl<S: AsyncWrite + Unpin> JsonHeadErrors<S> {
 
 impl<S: AsyncRead + Unpin> AsyncRead for JsonHeadErrors<S> {
     fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let read = self.inner()?.poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.handoff.head_started.store(true, Ordering::Relaxed);
+        }
+        read
     }
 }
 
 impl<S: AsyncWrite + Unpin> AsyncWrite for JsonHeadErrors<S> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         ready!(self.poll_pending(cx))?;
+        self.handoff.head_started.store(false, Ordering::Relaxed);
         if let Some(taken) = self.take_error_head(cx, buf) {
             return taken;
         }
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        self.inner()?.poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -85,28 +144,79 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for JsonHeadErrors<S> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         ready!(self.poll_pending(cx))?;
+        self.handoff.head_started.store(false, Ordering::Relaxed);
         if bufs.iter().find(|buf| !buf.is_empty()).is_some_and(|first| may_be_error_head(first)) {
             let head: Vec<u8> = bufs.iter().flat_map(|buf| buf.iter().copied()).collect();
             if let Some(taken) = self.take_error_head(cx, &head) {
                 return taken;
             }
         }
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        self.inner()?.poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
+        self.inner.as_ref().is_some_and(S::is_write_vectored)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.poll_pending(cx))?;
-        Pin::new(&mut self.inner).poll_flush(cx)
+        self.inner()?.poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.poll_pending(cx))?;
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+        self.inner()?.poll_shutdown(cx)
     }
+}
+
+/// How long the listener spends answering an error hyper did not answer: writing the answer,
+/// then reading what the client still sends until it closes, so that the close does not reset
+/// the connection under the answer.
+const UNANSWERED_LINGER: Duration = Duration::from_secs(1);
+
+/// Answers, on the stream hyper dropped, the errors it ended a connection on without an answer:
+/// 400 for an HTTP/2 preface, 408 for a head cut short by `server.header_read_timeout_ms`
+/// (`header_read_timeout`). Anything else (an idle keep-alive connection timing out, a reset, a
+/// connection hyper answered itself) is left to close as it is.
+pub async fn answer_unanswered<S>(error: &hyper::Error, handoff: &Handoff<S>, header_read_timeout: Duration)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let answer = if error.is_parse_version_h2() {
+        metrics::counter!("referee_http_head_errors_total", "reason" => "http2").increment(1);
+        json_answer(
+            StatusCode::BAD_REQUEST,
+            "this server speaks HTTP/1.1 only: an HTTP/2 connection preface (prior knowledge) was sent",
+        )
+    } else if error.is_timeout() && handoff.head_started.load(Ordering::Relaxed) {
+        metrics::counter!("referee_http_head_errors_total", "reason" => "header_timeout").increment(1);
+        let message = format!(
+            "the request head did not arrive within {} ms (server.header_read_timeout_ms)",
+            header_read_timeout.as_millis()
+        );
+        json_answer(StatusCode::REQUEST_TIMEOUT, &message)
+    } else {
+        return;
+    };
+    let Some(mut stream) = handoff.take() else { return };
+    let _ = tokio::time::timeout(UNANSWERED_LINGER, async {
+        stream.write_all(&answer).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 4096];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<_, io::Error>(())
+    })
+    .await;
+}
+
+/// A whole HTTP/1.1 answer of `status` with the JSON error body, closing the connection.
+fn json_answer(status: StatusCode, message: &str) -> Vec<u8> {
+    let body = serde_json::json!({"code": code_of_status(status), "message": message}).to_string();
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
 }
 
 /// The statuses hyper answers a head it cannot parse with.
@@ -203,7 +313,7 @@ mod tests {
     async fn a_slow_stream_receives_the_whole_answer() -> io::Result<()> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let (client, server) = tokio::io::duplex(1);
-        let mut server = JsonHeadErrors::new(server);
+        let mut server = JsonHeadErrors::new(server, Handoff::new());
         let reader = tokio::spawn(async move {
             let mut client = client;
             let mut answer = Vec::new();

@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 
 use super::AppState;
 use super::error::{ApiError, BodyLimit, from_json_rejection};
@@ -236,6 +237,126 @@ impl<'de> Visitor<'de> for ArrayLengthVisitor {
     }
 }
 
+/// An item of a batch as read from the body: its JSON, and the first key it holds twice in one
+/// object (at any depth), which makes the item `invalid_input` as a duplicate top-level key
+/// makes the request 422. A JSON reader keeps one of two equal keys silently (serde_json the
+/// last, others the first), so an item with one is not scored: what would be scored is not
+/// certain to be what the client meant.
+#[derive(Debug, Clone)]
+pub struct CheckedItem {
+    pub value: Value,
+    pub duplicate: Option<String>,
+}
+
+impl CheckedItem {
+    /// The item's JSON, or why it is `invalid_input`.
+    pub fn into_result(self) -> Result<Value, String> {
+        match self.duplicate {
+            None => Ok(self.value),
+            Some(key) => Err(duplicate_key_reason(&key)),
+        }
+    }
+}
+
+/// Why an item holding `key` twice in one object is refused.
+pub fn duplicate_key_reason(key: &str) -> String {
+    format!("the key `{key}` appears twice in one object of the item; each key must appear once")
+}
+
+/// Parses one item on a line of its own (a job's line): its JSON, or why it is `invalid_input`
+/// (`what` names it in the reason: "item 3").
+pub fn parse_item(text: &str, what: impl fmt::Display) -> Result<Value, String> {
+    match serde_json::from_str::<CheckedItem>(text) {
+        Ok(item) => item.into_result(),
+        Err(error) => Err(format!("{what} is not JSON: {error}")),
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CheckedItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CheckedItem, D::Error> {
+        deserializer.deserialize_any(CheckedVisitor)
+    }
+}
+
+/// Builds a [`Value`] as serde_json's own visitor does, noting the first duplicate key.
+struct CheckedVisitor;
+
+impl<'de> Visitor<'de> for CheckedVisitor {
+    type Value = CheckedItem;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<CheckedItem, E> {
+        Ok(unique(Value::Bool(value)))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<CheckedItem, E> {
+        Ok(unique(Value::from(value)))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<CheckedItem, E> {
+        Ok(unique(Value::from(value)))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<CheckedItem, E> {
+        Ok(unique(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<CheckedItem, E> {
+        Ok(unique(Value::String(value.to_owned())))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<CheckedItem, E> {
+        Ok(unique(Value::String(value)))
+    }
+
+    fn visit_unit<E>(self) -> Result<CheckedItem, E> {
+        Ok(unique(Value::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<CheckedItem, E> {
+        Ok(unique(Value::Null))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<CheckedItem, D::Error> {
+        deserializer.deserialize_any(CheckedVisitor)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CheckedItem, A::Error> {
+        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let mut duplicate = None;
+        while let Some(element) = seq.next_element::<CheckedItem>()? {
+            duplicate = duplicate.or(element.duplicate);
+            values.push(element.value);
+        }
+        Ok(CheckedItem { value: Value::Array(values), duplicate })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CheckedItem, A::Error> {
+        let mut object = serde_json::Map::new();
+        let mut duplicate = None;
+        while let Some(key) = map.next_key::<String>()? {
+            let element = map.next_value::<CheckedItem>()?;
+            duplicate = duplicate.or(element.duplicate);
+            match object.entry(key) {
+                serde_json::map::Entry::Vacant(vacant) => {
+                    vacant.insert(element.value);
+                }
+                serde_json::map::Entry::Occupied(occupied) => {
+                    duplicate = duplicate.or_else(|| Some(occupied.key().clone()));
+                }
+            }
+        }
+        Ok(CheckedItem { value: Value::Object(object), duplicate })
+    }
+}
+
+fn unique(value: Value) -> CheckedItem {
+    CheckedItem { value, duplicate: None }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,7 +378,7 @@ mod tests {
         let items = vec!["{}"; 20].join(",");
         let body = format!(r#"{{"items": [{items}]}}"#);
         let field = ItemField { name: "items", limit: 10 };
-        match parse::<serde_json::Value>(body.as_bytes(), Some(field), None) {
+        match parse::<Value>(body.as_bytes(), Some(field), None) {
             Err(error) => assert_eq!(
                 (error.code(), error.to_string().as_str()),
                 ("too_many_items", "20 items in one request; the limit is 10")
@@ -265,20 +386,20 @@ mod tests {
             Ok(value) => panic!("{value:?}"),
         }
         assert!(
-            parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok()
+            parse::<Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok()
         );
         // A count an earlier layer took is the one checked: the body is not scanned again.
-        let carried = parse::<serde_json::Value>(body.as_bytes(), Some(field), Some(Some(7)));
+        let carried = parse::<Value>(body.as_bytes(), Some(field), Some(Some(7)));
         assert!(carried.is_ok(), "{carried:?}");
     }
 
     #[test]
     fn the_body_must_be_an_object() {
-        assert!(matches!(parse::<serde_json::Value>(b" [1]", None, None), Err(ref e) if e.code() == "invalid_body"));
+        assert!(matches!(parse::<Value>(b" [1]", None, None), Err(ref e) if e.code() == "invalid_body"));
         assert!(
-            matches!(parse::<serde_json::Value>(b"{\"a\": ", None, None), Err(ref e) if e.code() == "malformed_json")
+            matches!(parse::<Value>(b"{\"a\": ", None, None), Err(ref e) if e.code() == "malformed_json")
         );
-        assert!(matches!(parse::<serde_json::Value>(b"[1,", None, None), Err(ref e) if e.code() == "malformed_json"));
+        assert!(matches!(parse::<Value>(b"[1,", None, None), Err(ref e) if e.code() == "malformed_json"));
     }
 
     #[test]
@@ -299,22 +420,42 @@ mod tests {
         assert!(!declares_json(&HeaderMap::new()));
     }
 
-    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
-            Just(serde_json::Value::Null),
-            any::<bool>().prop_map(serde_json::Value::from),
-            any::<i64>().prop_map(serde_json::Value::from),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(serde_json::Value::from),
-            ".{0,12}".prop_map(serde_json::Value::from),
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+            ".{0,12}".prop_map(Value::from),
         ];
         leaf.prop_recursive(3, 32, 6, |inner| {
             prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
                 proptest::collection::btree_map(".{0,6}", inner, 0..6)
-                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+                    .prop_map(|map| Value::Object(map.into_iter().collect())),
             ]
         })
+    }
+
+    #[test]
+    fn a_key_held_twice_at_any_depth_is_noted() {
+        for (text, duplicate) in [
+            (r#"{"id": "1", "verifier": "exact-match", "input": {"response": "a", "reference": "a"}}"#, None),
+            (r#"{"id": "1", "id": "2"}"#, Some("id")),
+            (r#"{"input": {"response": "a", "response": "b"}}"#, Some("response")),
+            (r#"{"input": {"cases": [{"x": 1}, {"y": 2, "y": 3}]}}"#, Some("y")),
+            (r#"{"a": {"k": 1}, "b": {"k": 2}}"#, None),
+            (r#"[1, {"k": 1, "k": 1}]"#, Some("k")),
+        ] {
+            let item: CheckedItem = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(item.duplicate.as_deref(), duplicate, "{text}");
+            if duplicate.is_none() {
+                assert_eq!(Some(item.value), serde_json::from_str::<Value>(text).ok(), "{text}");
+            }
+        }
+        assert!(parse_item(r#"{"id": "1", "id": "2"}"#, "item 0").is_err_and(|e| e.contains("`id` appears twice")));
+        assert!(parse_item("{", "item 0").is_err_and(|e| e.starts_with("item 0 is not JSON")));
     }
 
     proptest::proptest! {
@@ -324,7 +465,16 @@ mod tests {
         #[test]
         fn any_body_is_answered(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
             let _ = count_items(&bytes, "items");
-            let _ = parse::<serde_json::Value>(&bytes, Some(ItemField { name: "items", limit: 3 }), None);
+            let _ = parse::<Value>(&bytes, Some(ItemField { name: "items", limit: 3 }), None);
+        }
+
+        /// Without duplicate keys, an item reads as serde_json reads it.
+        #[test]
+        fn a_checked_item_is_the_parsed_value(value in json_value()) {
+            let text = value.to_string();
+            let item: CheckedItem = serde_json::from_str(&text).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            proptest::prop_assert_eq!(item.duplicate, None);
+            proptest::prop_assert_eq!(Some(item.value), serde_json::from_str::<Value>(&text).ok());
         }
 
         /// The counting pass agrees with a full parse on any object.
@@ -335,7 +485,7 @@ mod tests {
         ) {
             let body = serde_json::json!({"other": other, "items": items}).to_string();
             proptest::prop_assert_eq!(count_items(body.as_bytes(), "items").ok(), Some(Some(items.len())));
-            let too_many = parse::<serde_json::Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None);
+            let too_many = parse::<Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None);
             proptest::prop_assert_eq!(matches!(too_many, Err(ref e) if e.code() == "too_many_items"), items.len() > 20);
         }
     }

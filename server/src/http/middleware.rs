@@ -17,7 +17,7 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::AppState;
 use super::admission::HoldUntil;
-use super::error::{ApiError, BodyLimit};
+use super::error::{ApiError, BodyLimit, Category};
 use crate::http::auth::{Caller, Charge};
 
 /// Guards the `/v1` and trainer routes: 503 until the server is ready; then, when keys are
@@ -133,6 +133,7 @@ pub async fn charge_quota(request: Request, next: Next) -> Response<Body> {
 #[derive(Debug, Clone)]
 pub struct RequestGate {
     permits: Arc<Semaphore>,
+    permits_total: usize,
     waiting: Arc<AtomicUsize>,
     max_waiting: usize,
     wait: Duration,
@@ -147,8 +148,10 @@ impl RequestGate {
 
     /// A gate of `max_concurrent` permits whose waiters give up after `wait`.
     pub fn new(max_concurrent: usize, max_waiting: usize, wait: Duration, retry_after_secs: u32) -> RequestGate {
+        let permits_total = max_concurrent.min(Semaphore::MAX_PERMITS);
         RequestGate {
-            permits: Arc::new(Semaphore::new(max_concurrent.min(Semaphore::MAX_PERMITS))),
+            permits: Arc::new(Semaphore::new(permits_total)),
+            permits_total,
             waiting: Arc::default(),
             max_waiting,
             wait,
@@ -186,6 +189,22 @@ pub async fn shed_when_full(State(gate): State<RequestGate>, request: Request, n
         metrics::counter!("referee_requests_shed_total").increment(1);
         super::admission::note_refusal("concurrency");
         return ApiError::overloaded(gate.retry_after_secs).into_response();
+    };
+    next.run(request).await
+}
+
+/// Job uploads' own room (`jobs.max_concurrent_uploads` slots of a gate of their own): an upload
+/// that finds none is refused at once with 503 `overloaded` and `Retry-After`.
+pub async fn shed_uploads_when_full(State(gate): State<RequestGate>, request: Request, next: Next) -> Response<Body> {
+    let Ok(_permit) = Arc::clone(&gate.permits).try_acquire_owned() else {
+        super::admission::note_refusal("uploads");
+        let status = BusyStatus::Unavailable;
+        let retry_after_secs = gate.retry_after_secs;
+        let message = format!(
+            "{} job uploads are in progress (jobs.max_concurrent_uploads); retry after {retry_after_secs} s",
+            gate.permits_total
+        );
+        return ApiError::new(Category::Busy { status, retry_after_secs }, "overloaded", message).into_response();
     };
     next.run(request).await
 }

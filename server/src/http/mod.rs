@@ -110,11 +110,15 @@ pub struct Limits {
     pub max_waiting_requests: usize,
     pub retry_after_secs: u32,
     pub max_upload_bytes: usize,
+    /// Job uploads in progress at once, each holding one of these slots rather than a request
+    /// slot while its body arrives.
+    pub max_concurrent_uploads: usize,
 }
 
 impl Limits {
-    /// The limits a server configuration sets; `max_upload_bytes` bounds job uploads.
-    pub fn from_config(config: &ServerConfig, max_upload_bytes: usize) -> Limits {
+    /// The limits a server configuration sets; `max_upload_bytes` bounds a job upload and
+    /// `max_concurrent_uploads` the uploads in progress at once.
+    pub fn from_config(config: &ServerConfig, max_upload_bytes: usize, max_concurrent_uploads: usize) -> Limits {
         Limits {
             request_timeout: Duration::from_millis(config.request_timeout_ms),
             max_batch_items: config.max_batch_items,
@@ -126,6 +130,7 @@ impl Limits {
             max_waiting_requests: config.max_waiting_requests,
             retry_after_secs: config.retry_after_secs,
             max_upload_bytes,
+            max_concurrent_uploads,
         }
     }
 }
@@ -200,12 +205,20 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
     );
     let read_body_first = axum::middleware::from_fn_with_state(bodies.clone(), admission::read_body_first);
     // Uploads stream their body into the database in small transactions: they are not read
-    // whole first.
+    // whole first, but timed as they arrive, and they take an upload slot of their own, so
+    // that uploads (slow ones included) never hold the slots that scoring needs.
+    let uploads = middleware::RequestGate::new(
+        limits.max_concurrent_uploads,
+        0,
+        limits.request_timeout,
+        limits.retry_after_secs,
+    );
     let upload = Router::from(routes.upload)
         .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
         .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
-        .layer(axum::middleware::from_fn_with_state(gate.clone(), middleware::shed_when_full))
-        .layer(axum::middleware::from_fn(middleware::charge_quota));
+        .layer(axum::middleware::from_fn_with_state(uploads, middleware::shed_uploads_when_full))
+        .layer(axum::middleware::from_fn(middleware::charge_quota))
+        .layer(axum::middleware::from_fn_with_state(bodies.clone(), admission::time_streamed_body));
     let item_budget = admission::ItemAdmission::new(limits.max_inflight_items, limits.retry_after_secs);
     let early = middleware::EarlyShed { gate: gate.clone(), items: item_budget.clone(), bodies: bodies.clone() };
     let items = axum::middleware::from_fn_with_state(item_budget, admission::admit_items);
@@ -271,7 +284,7 @@ mod tests {
             readiness,
             keys: Arc::new(ApiKeys::default()),
             metrics: crate::telemetry::prometheus(),
-            limits: Limits::from_config(&Config::default().server, 1 << 20),
+            limits: Limits::from_config(&Config::default().server, 1 << 20, 4),
             features: Attached::default(),
         }
     }

@@ -4,14 +4,14 @@ use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use referee_core::Budget;
+use referee_core::{Budget, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::error::{ApiError, ErrorBody};
 use super::integers::optional_integer;
-use super::json::{Batch, BatchJson};
+use super::json::{Batch, BatchJson, CheckedItem, duplicate_key_reason};
 use super::{AppState, Limits};
 use crate::engine::{Correction, ItemShape, MAX_TAG_BYTES, ScoreResult, apply_run_defaults};
 
@@ -40,7 +40,7 @@ pub struct ScoreItem {
 pub struct ScoreRequest {
     /// The items, answered in the same order.
     #[schema(value_type = Vec<ScoreItem>)]
-    pub items: Vec<Value>,
+    pub items: Vec<CheckedItem>,
     /// This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
     /// Items not judged in time get `timeout`.
     #[serde(default, deserialize_with = "timeout_ms")]
@@ -121,7 +121,7 @@ pub struct VerifierScoreItem {
 pub struct VerifierScoreRequest {
     /// The items, answered in the same order.
     #[schema(value_type = Vec<VerifierScoreItem>)]
-    pub items: Vec<Value>,
+    pub items: Vec<CheckedItem>,
     /// This request's time budget in milliseconds (1 ms to 1 hour), capped by the server's own.
     #[serde(default, deserialize_with = "timeout_ms")]
     #[schema(minimum = 1, maximum = 3_600_000)]
@@ -180,6 +180,54 @@ pub(crate) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> 
     Ok(())
 }
 
+/// Sets apart the items holding a key twice in one object: the items to score, and the place and
+/// `invalid_input` result of each one set apart (its `id`, and its `verifier` or the route's,
+/// echoed as for any invalid item).
+fn set_apart_duplicates(items: Vec<CheckedItem>, verifier: Option<&str>) -> (Vec<Value>, Vec<(usize, ScoreResult)>) {
+    let mut scored = Vec::with_capacity(items.len());
+    let mut refused = Vec::new();
+    for (position, item) in items.into_iter().enumerate() {
+        let Some(key) = item.duplicate else {
+            scored.push(item.value);
+            continue;
+        };
+        let text = |field: &str| item.value.get(field).and_then(Value::as_str).map(str::to_owned);
+        let verdict = Verdict::invalid_input(duplicate_key_reason(&key));
+        refused.push((
+            position,
+            ScoreResult {
+                id: text("id"),
+                verifier: verifier.map(str::to_owned).or_else(|| text("verifier")),
+                score: verdict.score,
+                status: verdict.status,
+                details: verdict.details,
+                reward: None,
+                elapsed_us: 0,
+            },
+        ));
+    }
+    (scored, refused)
+}
+
+/// The results of the scored items with those set apart put back in their places.
+fn put_back(results: Vec<ScoreResult>, refused: Vec<(usize, ScoreResult)>) -> Vec<ScoreResult> {
+    if refused.is_empty() {
+        return results;
+    }
+    let total = results.len() + refused.len();
+    let mut scored = results.into_iter();
+    let mut refused = refused.into_iter().peekable();
+    let mut merged = Vec::with_capacity(total);
+    for position in 0..total {
+        let next = match refused.next_if(|(at, _)| *at == position) {
+            Some((_, result)) => Some(result),
+            None => scored.next(),
+        };
+        merged.extend(next);
+    }
+    merged
+}
+
 /// Scores a batch of items, each naming its verifier.
 #[utoipa::path(post, path = "/v1/score", tag = "scoring", request_body = ScoreRequest, responses(
     (status = 200, description = "One result per item, in item order.", body = ScoreResponse),
@@ -194,16 +242,15 @@ pub(crate) fn check_size(limits: &Limits, count: usize) -> Result<(), ApiError> 
 pub async fn score(
     State(state): State<AppState>,
     headers: HeaderMap,
-    BatchJson(mut request): BatchJson<ScoreRequest>,
+    BatchJson(request): BatchJson<ScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     check_size(&state.limits, request.items.len())?;
-    apply_defaults(&mut request.items, request.run.as_deref(), request.step)?;
+    let (mut items, refused) = set_apart_duplicates(request.items, None);
+    apply_defaults(&mut items, request.run.as_deref(), request.step)?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results = state
-        .engine
-        .try_score(request.items, ItemShape::Named, request.correction, budget, &request_id(&headers))
-        .await?;
-    Ok(axum::Json(ScoreResponse { results }))
+    let results =
+        state.engine.try_score(items, ItemShape::Named, request.correction, budget, &request_id(&headers)).await?;
+    Ok(axum::Json(ScoreResponse { results: put_back(results, refused) }))
 }
 
 /// Scores a batch of items with the verifier named in the path.
@@ -225,17 +272,16 @@ pub async fn score_with_verifier(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    BatchJson(mut request): BatchJson<VerifierScoreRequest>,
+    BatchJson(request): BatchJson<VerifierScoreRequest>,
 ) -> Result<axum::Json<ScoreResponse>, ApiError> {
     if state.engine.registry().get(&id).is_none() {
         return Err(ApiError::unknown_verifier(id));
     }
     check_size(&state.limits, request.items.len())?;
-    apply_defaults(&mut request.items, request.run.as_deref(), request.step)?;
+    let (mut items, refused) = set_apart_duplicates(request.items, Some(&id));
+    apply_defaults(&mut items, request.run.as_deref(), request.step)?;
     let budget = budget(&state.limits, request.timeout_ms);
-    let results = state
-        .engine
-        .try_score(request.items, ItemShape::For(&id), request.correction, budget, &request_id(&headers))
-        .await?;
-    Ok(axum::Json(ScoreResponse { results }))
+    let results =
+        state.engine.try_score(items, ItemShape::For(&id), request.correction, budget, &request_id(&headers)).await?;
+    Ok(axum::Json(ScoreResponse { results: put_back(results, refused) }))
 }

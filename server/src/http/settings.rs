@@ -21,8 +21,10 @@ pub struct ServerConfig {
     /// `Retry-After`, except on trainer-facing routes (`/get_reward`), which wait for room.
     /// Default: 64 per available core ([`crate::machine::Machine`]).
     pub max_concurrent_requests: usize,
-    /// Bytes of request bodies held at once, counted from `Content-Length` before a body is
-    /// read; a request that does not fit is refused at once with 503 and `Retry-After`. Default:
+    /// Bytes of request bodies held at once, taken as the bytes arrive (for the buffer that holds
+    /// them, which grows by doubling up to the declared `Content-Length`), never for a length
+    /// only declared; a body that outgrows what is left is refused then with 503 and
+    /// `Retry-After`. Default:
     /// 1/32 of the memory available (cgroup limit or physical), at least 64 MiB, at most 128 MiB
     /// per core and 1 GiB, and never less than `body_limit_bytes`.
     pub max_inflight_body_bytes: usize,
@@ -35,10 +37,12 @@ pub struct ServerConfig {
     /// holds them). Lowered at start to what the open-files limit allows.
     pub max_connections: usize,
     /// Time a client has to send a request's head, from the connection's start or the end of
-    /// its previous response: also the keep-alive idle timeout.
+    /// its previous response: also the keep-alive idle timeout. A head begun but not finished
+    /// then gets 408; a connection with no byte of a next request is closed without an answer.
     pub header_read_timeout_ms: u64,
     /// Time a client has to send a request's body once its head is in; then 408 and the
-    /// connection is closed.
+    /// connection is closed. A job upload has as much again for each `body_limit_bytes` it has
+    /// sent.
     pub body_read_timeout_ms: u64,
     /// Largest request head (request line and headers), in bytes; 431 above.
     pub max_header_bytes: usize,

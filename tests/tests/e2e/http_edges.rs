@@ -49,6 +49,57 @@ async fn a_json_array_is_not_a_request_object() -> anyhow::Result<()> {
     server.finish().await
 }
 
+/// A key held twice is refused wherever it is: at the top of the request the request is 422, in
+/// an item (at any depth) that item is `invalid_input` and the others are scored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_held_twice_is_refused_at_every_level() -> anyhow::Result<()> {
+    let server = TestServer::start(Backend::Sqlite).await?;
+    let post = |path: &'static str, body: &'static str| {
+        let request = server.client.post(server.url(path)).header("content-type", "application/json").body(body);
+        async move {
+            let response = request.send().await?;
+            let status = response.status().as_u16();
+            anyhow::Ok((status, response.json::<Value>().await?))
+        }
+    };
+    let (status, answer) = post(
+        "/v1/score",
+        r#"{"items": [
+            {"id": "a", "verifier": "exact-match", "input": {"response": "a", "reference": "a"}},
+            {"id": "b", "verifier": "exact-match", "input": {"response": "x", "response": "a", "reference": "a"}},
+            {"id": "c", "verifier": "exact-match", "verifier": "exact-match", "input": {"response": "a", "reference": "a"}},
+            {"id": "d", "verifier": "exact-match", "input": {"response": "b", "reference": "a"}}
+        ]}"#,
+    )
+    .await?;
+    assert_eq!(status, 200, "{answer}");
+    let results = answer["results"].as_array().cloned().unwrap_or_default();
+    let seen: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap_or_default(), r["status"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(seen, [("a", "correct"), ("b", "invalid_input"), ("c", "invalid_input"), ("d", "incorrect")]);
+    assert!(
+        results[1]["details"]["error"].as_str().is_some_and(|e| e.contains("`response` appears twice")),
+        "{answer}"
+    );
+    assert_eq!(results[2]["verifier"], "exact-match", "{answer}");
+
+    let (status, answer) = post(
+        "/v1/verifiers/exact-match/score",
+        r#"{"items": [{"input": {"response": "a", "reference": "a", "reference": "b"}}, {"input": {"response": "a", "reference": "a"}}]}"#,
+    )
+    .await?;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["results"][0]["status"], "invalid_input", "{answer}");
+    assert_eq!(answer["results"][0]["verifier"], "exact-match", "{answer}");
+    assert_eq!(answer["results"][1]["status"], "correct", "{answer}");
+
+    let (status, answer) = post("/v1/score", r#"{"items": [], "items": []}"#).await?;
+    assert_eq!((status, answer["code"].as_str()), (422, Some("invalid_body")), "{answer}");
+    server.finish().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_axum_answers_itself_are_json() -> anyhow::Result<()> {
     let server = TestServer::start(Backend::Sqlite).await?;
@@ -63,7 +114,8 @@ async fn errors_axum_answers_itself_are_json() -> anyhow::Result<()> {
     server.finish().await
 }
 
-/// Heads hyper refuses before any handler runs (not HTTP, too large) are answered in JSON too.
+/// Heads hyper refuses before any handler runs (not HTTP, too large, HTTP/2) are answered in
+/// JSON too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_the_http_library_answers_itself_are_json() -> anyhow::Result<()> {
     let server = TestServer::start_with(Backend::Sqlite, |c| c.server.max_header_bytes = 4096).await?;
@@ -72,6 +124,8 @@ async fn errors_the_http_library_answers_itself_are_json() -> anyhow::Result<()>
         (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400, "bad_request"),
         (b"GET /healthz HTTP/1.1\r\nhost: test\r\nbad header\r\n\r\n".to_vec(), 400, "bad_request"),
         (big_header.into_bytes(), 431, "headers_too_large"),
+        // A client speaking HTTP/2 with prior knowledge: its preface and a SETTINGS frame.
+        (b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00".to_vec(), 400, "bad_request"),
     ];
     for (request, status, code) in cases {
         let mut stream = TcpStream::connect(server.server().addr()).await?;
@@ -186,19 +240,28 @@ async fn read_response(stream: &mut TcpStream) -> anyhow::Result<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_head_sent_too_slowly_and_an_idle_connection_are_closed() -> anyhow::Result<()> {
+async fn a_head_sent_too_slowly_gets_408_and_an_idle_connection_is_closed() -> anyhow::Result<()> {
     let server = TestServer::start_with(Backend::Sqlite, |c| c.server.header_read_timeout_ms = 300).await?;
     let mut slow = TcpStream::connect(server.server().addr()).await?;
     slow.write_all(b"POST /v1/score HTTP/1.1\r\nhost: test\r\n").await?;
-    let (_, closed) = read_until_closed(&mut slow, Duration::from_secs(20)).await;
+    let (answer, closed) = read_until_closed(&mut slow, Duration::from_secs(20)).await;
     assert!(closed, "a head that never ends keeps its connection");
+    let answer = String::from_utf8_lossy(&answer);
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_default();
+    assert!(head.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let error: Value = serde_json::from_str(body)?;
+    assert_eq!(error["code"], "request_timeout", "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("header_read_timeout_ms")), "{error}");
 
+    // A keep-alive connection left idle is closed without an answer nobody asked for.
     let mut idle = TcpStream::connect(server.server().addr()).await?;
     idle.write_all(b"GET /healthz HTTP/1.1\r\nhost: test\r\n\r\n").await?;
     let answer = read_response(&mut idle).await?;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    let (_, closed) = read_until_closed(&mut idle, Duration::from_secs(20)).await;
+    let (after, closed) = read_until_closed(&mut idle, Duration::from_secs(20)).await;
     assert!(closed, "an idle keep-alive connection stays open");
+    assert!(after.is_empty(), "{}", String::from_utf8_lossy(&after));
     server.finish().await
 }
 
@@ -224,16 +287,17 @@ async fn a_request_refused_for_its_body_size_reads_the_refusal_while_sending() -
         c.server.retry_after_secs = 2;
     })
     .await?;
-    // Three quarters of the budget, declared and held by a body that does not arrive yet.
+    // Three quarters of the budget, held by a body that has arrived but for its last byte (the
+    // budget is taken as bytes arrive: a declared length alone holds none of it).
     let mut holder = TcpStream::connect(server.server().addr()).await?;
     let head = format!(
         "POST /v1/score HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        3 << 20
+        (3 << 20) + 1
     );
     holder.write_all(head.as_bytes()).await?;
-    holder.write_all(b"{\"items\": [").await?;
-    // A 2 MiB body does not fit what is left: refused from its headers, and the whole body
-    // (more than the socket buffers hold) is still taken, so the client reads the 503.
+    holder.write_all(format!("{{\"items\": []{}", " ".repeat((3 << 20) - 12)).as_bytes()).await?;
+    // A 2 MiB body does not fit what is left: refused once it outgrows it, and the rest of the
+    // body (more than the socket buffers hold) is still taken, so the client reads the 503.
     let body = format!("{{\"items\": []}}{}", " ".repeat(2 << 20));
     let mut refused = TcpStream::connect(server.server().addr()).await?;
     let mut answer = None;
@@ -249,7 +313,7 @@ async fn a_request_refused_for_its_body_size_reads_the_refusal_while_sending() -
             answer = Some(text);
             break;
         }
-        // The holder's head had not reached the server yet.
+        // The holder's bytes had not all reached the server yet.
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let answer = answer.ok_or_else(|| anyhow::anyhow!("the second request was never refused"))?;

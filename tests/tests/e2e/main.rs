@@ -27,5 +27,6 @@ mod rubric;
 mod rubric_docs;
 mod runs;
 mod scoring_log;
+mod slow_bodies;
 mod upgrades;
 mod verilog_http;

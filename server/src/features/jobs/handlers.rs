@@ -107,7 +107,8 @@ fn upload_error(error: UploadError) -> ApiError {
 
 /// Streams the request body into `upload` line by line as it arrives: at most one line and the
 /// pending batch are held, never the whole upload. Refuses a body over `limit` bytes (413) or
-/// one that is not UTF-8 text (400).
+/// one that is not UTF-8 text (400); a body that fails (cut short, or too slow for its deadline,
+/// which the HTTP layer answers with 408) is refused as cut short.
 async fn upload_body(body: Body, limit: usize, upload: &mut Upload) -> Result<(), ApiError> {
     use futures::StreamExt;
     let mut data = body.into_data_stream();
@@ -206,10 +207,11 @@ pub fn upload_routes() -> OpenApiRouter<AppState> {
         (status = 400, description = "The body is not UTF-8 text or not valid JSON.", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent.", body = ErrorBody),
         (status = 403, description = "Server-side paths are off, or the path is outside the allowed directories.", body = ErrorBody),
+        (status = 408, description = "The body did not arrive in time: `server.body_read_timeout_ms`, and as much again for each `server.body_limit_bytes` received (`request_timeout`); nothing is stored and the connection is closed.", body = ErrorBody),
         (status = 413, description = "The upload is over `jobs.max_upload_bytes` (`payload_too_large`) or holds more than `jobs.max_items` items (`too_many_items`).", body = ErrorBody),
         (status = 415, description = "Neither JSONL nor JSON.", body = ErrorBody),
         (status = 422, description = "No items, a bad chunk size, or an unreadable file.", body = ErrorBody),
-        (status = 503, description = "Overloaded or starting; retry after `Retry-After` seconds.", body = ErrorBody),
+        (status = 503, description = "Overloaded (`jobs.max_concurrent_uploads` uploads in progress) or starting; retry after `Retry-After` seconds.", body = ErrorBody),
     ),
     security((), ("api_key" = [])))]
 pub async fn submit(
@@ -276,9 +278,15 @@ pub async fn submit(
     if let Some(Extension(caller)) = &caller {
         jobs.store.set_owner(upload.id(), caller.name()).await.map_err(storage_error)?;
     }
-    match source {
-        Source::Body(body) => upload_body(body, limit, &mut upload).await?,
-        Source::File(file, path) => upload_file(file, &path, state.limits.max_upload_bytes, &mut upload).await?,
+    let stored = match source {
+        Source::Body(body) => upload_body(body, limit, &mut upload).await,
+        Source::File(file, path) => upload_file(file, &path, state.limits.max_upload_bytes, &mut upload).await,
+    };
+    // A refused upload (a body that stalled, was cut short or is too large) is deleted before
+    // the answer, so that the client never reads a refusal while its job still exists.
+    if let Err(error) = stored {
+        upload.discard().await;
+        return Err(error);
     }
     // Charged before the job becomes visible: a refused upload is deleted before the answer.
     let quota = caller.as_ref().and_then(|Extension(caller)| caller.quota());

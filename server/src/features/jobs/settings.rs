@@ -22,6 +22,10 @@ pub struct JobsConfig {
     pub chunk_timeout_ms: u64,
     /// Largest JSONL upload, in bytes.
     pub max_upload_bytes: usize,
+    /// Uploads (`POST /v1/jobs`) in progress at once; more are refused with 503 `overloaded`
+    /// and `Retry-After`. Uploads take these slots instead of the request slots of
+    /// `server.max_concurrent_requests`, so uploads never hold the room scoring needs.
+    pub max_concurrent_uploads: usize,
     /// Directories whose files may be submitted by server-side path; empty turns paths off.
     pub allowed_paths: Vec<PathBuf>,
     /// Most items one job may hold; a larger upload is refused with 413 `too_many_items`.
@@ -41,6 +45,7 @@ impl Default for JobsConfig {
             poll_interval_ms: 1000,
             chunk_timeout_ms: 300_000,
             max_upload_bytes: 256 << 20,
+            max_concurrent_uploads: 16,
             allowed_paths: Vec::new(),
             max_items: 1_000_000,
             node_id: None,

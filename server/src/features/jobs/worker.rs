@@ -211,8 +211,8 @@ impl Worker {
         let (indices, lines): (Vec<i64>, Vec<Result<Value, String>>) = items
             .into_iter()
             .map(|(index, payload)| {
-                let parsed = payload
-                    .and_then(|line| serde_json::from_str(&line).map_err(|e| format!("item {index} is not JSON: {e}")));
+                let parsed =
+                    payload.and_then(|line| crate::http::json::parse_item(&line, format_args!("item {index}")));
                 (index, parsed)
             })
             .unzip();
