@@ -12,6 +12,15 @@ exactly as a client's socket sees them):
   slowloris  SLOW connections trickle a request (headers, then a body) one byte per second
              while ordinary small requests are timed on fresh connections; at the end it
              counts how many slow connections the server closed.
+  slowbody   SLOW connections (4 in the probe that found the lock-out) each declare a
+             DECLARED-byte body (64 MiB) on `/v1/score` or `/get_reward` and send it a byte a
+             second, reconnecting whenever the server ends one, while small `/v1/score` and
+             `/get_reward` requests are timed and their statuses counted: declared sizes must
+             not take the body budget from them.
+  uploads    UPLOADS connections (128) each start a job upload (`POST /v1/jobs`, one line, then
+             a byte a second), reconnecting whenever the server ends one, while small
+             `/v1/score` requests are timed and their statuses counted: uploads must not hold
+             the request slots, and each trickled upload must be cut off (408).
 
 Prints one JSON object per scenario. The server's peak RSS is read from /proc when --pid is
 given (the caller runs the server on this machine).
@@ -269,9 +278,123 @@ async def slowloris(args):
     }
 
 
+async def squat(host, port, path, content_type, length, first, stop_at, ends, key):
+    """Holds requests open as an attacker would: a head declaring `length` bytes, `first`, then
+    a byte a second; when the server ends one (an answer, a close, a reset), counts how in
+    `ends` and starts another at once."""
+    auth = f"Authorization: Bearer {key}\r\n" if key else ""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: {content_type}\r\n"
+        f"{auth}Content-Length: {length}\r\n\r\n"
+    ).encode()
+    while time.monotonic() < stop_at:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            ends["refused_at_connect"] = ends.get("refused_at_connect", 0) + 1
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            writer.write(head + first)
+            await writer.drain()
+            while time.monotonic() < stop_at:
+                try:
+                    data = await asyncio.wait_for(reader.read(4096), timeout=1.0)
+                except asyncio.TimeoutError:
+                    writer.write(b" ")
+                    await writer.drain()
+                    continue
+                end = data[9:12].decode("latin-1") if data.startswith(b"HTTP/1.1 ") else "closed"
+                ends[end] = ends.get(end, 0) + 1
+                break
+        except (ConnectionError, OSError):
+            ends["reset"] = ends.get("reset", 0) + 1
+        writer.close()
+
+
+async def timed_statuses(host, port, path, body, stop_at, statuses, latencies, key):
+    """Small requests one after another on fresh connections: each status counted."""
+    payload = request_bytes(host, path, body, key)
+    while time.monotonic() < stop_at:
+        started = time.monotonic()
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            writer.write(payload)
+            await writer.drain()
+            status, _, _ = await read_response(reader)
+            writer.close()
+            latencies.append(time.monotonic() - started)
+            statuses[str(status)] = statuses.get(str(status), 0) + 1
+        except (ConnectionError, asyncio.IncompleteReadError, OSError) as error:
+            statuses[type(error).__name__] = statuses.get(type(error).__name__, 0) + 1
+        await asyncio.sleep(0.05)
+
+
+def latency_ms(latencies, q):
+    return round(1000 * percentile(latencies, q), 2) if latencies else None
+
+
+async def slowbody(args):
+    stop_at = time.monotonic() + args.duration
+    ends = {}
+    paths = ["/v1/score", "/get_reward"]
+    squatters = [
+        asyncio.create_task(squat(args.host, args.port, paths[n % 2], "application/json", args.declared, b"{",
+                                  stop_at, ends, args.key))
+        for n in range(args.slow)
+    ]
+    await asyncio.sleep(1.0)
+    score, reward, score_latencies, reward_latencies = {}, {}, [], []
+    reward_body = json.dumps({"query": ["\\boxed{42}"], "labels": ["42"]}).encode()
+    await asyncio.gather(
+        timed_statuses(args.host, args.port, "/v1/score", batch(1, "exact-match"), stop_at, score, score_latencies,
+                       args.key),
+        timed_statuses(args.host, args.port, "/get_reward", reward_body, stop_at, reward, reward_latencies, args.key),
+    )
+    await asyncio.gather(*squatters)
+    return {
+        "scenario": "slowbody",
+        "slow_connections": args.slow,
+        "declared_bytes": args.declared,
+        "duration_s": args.duration,
+        "slow_requests_ended": dict(sorted(ends.items())),
+        "score_statuses": dict(sorted(score.items())),
+        "score_p50_ms": latency_ms(score_latencies, 0.5),
+        "get_reward_statuses": dict(sorted(reward.items())),
+        "get_reward_p50_ms": latency_ms(reward_latencies, 0.5),
+        "server_peak_rss_mib": peak_rss_mib(args.pid),
+    }
+
+
+async def uploads(args):
+    stop_at = time.monotonic() + args.duration
+    ends = {}
+    line = json.dumps({"verifier": "exact-match", "input": {"response": "a", "reference": "a"}}).encode() + b"\n"
+    squatters = [
+        asyncio.create_task(squat(args.host, args.port, "/v1/jobs", "application/x-ndjson", 1 << 20, line,
+                                  stop_at, ends, args.key))
+        for _ in range(args.uploads)
+    ]
+    await asyncio.sleep(1.0)
+    score, latencies = {}, []
+    await timed_statuses(args.host, args.port, "/v1/score", batch(1, "exact-match"), stop_at, score, latencies,
+                         args.key)
+    await asyncio.gather(*squatters)
+    return {
+        "scenario": "uploads",
+        "trickled_uploads": args.uploads,
+        "duration_s": args.duration,
+        "uploads_ended": dict(sorted(ends.items())),
+        "score_statuses": dict(sorted(score.items())),
+        "score_p50_ms": latency_ms(latencies, 0.5),
+        "score_p99_ms": latency_ms(latencies, 0.99),
+        "server_peak_rss_mib": peak_rss_mib(args.pid),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("scenario", choices=["overload", "slowloris"])
+    parser.add_argument("scenario", choices=["overload", "slowloris", "slowbody", "uploads"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--key", default=None, help="API key, when the server requires one")
@@ -282,10 +405,12 @@ def main():
     parser.add_argument("--verifier", choices=["exact-match", "math"], default="math")
     parser.add_argument("--deadline", type=float, default=30.0, help="the server's request deadline, s")
     parser.add_argument("--slow", type=int, default=2000)
+    parser.add_argument("--declared", type=int, default=64 << 20, help="slowbody: the length each body declares")
+    parser.add_argument("--uploads", type=int, default=128)
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    run = overload if args.scenario == "overload" else slowloris
+    run = {"overload": overload, "slowloris": slowloris, "slowbody": slowbody, "uploads": uploads}[args.scenario]
     print(json.dumps(asyncio.run(run(args))))
 
 

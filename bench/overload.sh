@@ -8,8 +8,14 @@
 #              server's peak RSS is read from /proc.
 #   slowloris  SLOW [2000] connections trickle a request at one byte a second while small
 #              scoring requests are timed on fresh connections.
+#   slowbody   SLOW_BODIES [4] connections declare 64 MiB bodies on /v1/score and /get_reward
+#              and send a byte a second (reconnecting when ended) while small /v1/score and
+#              /get_reward requests count their statuses.
+#   uploads    UPLOADS [128] connections trickle job uploads (reconnecting when ended) while
+#              small /v1/score requests count their statuses.
 #
-# Settings: CONCURRENCY, ITEMS, DURATION, SLOW, SLOW_DURATION [40], CARGO_TARGET_DIR.
+# Settings: CONCURRENCY, ITEMS, DURATION, SLOW, SLOW_DURATION [40], SLOW_BODIES, UPLOADS,
+# SCENARIOS ["overload slowloris slowbody uploads"], CARGO_TARGET_DIR.
 # Prints one JSON line per scenario; the server log is kept in bench/results/overload-*.log.
 set -euo pipefail
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +26,9 @@ items="${ITEMS:-4096}"
 duration="${DURATION:-30}"
 slow="${SLOW:-2000}"
 slow_duration="${SLOW_DURATION:-40}"
+slow_bodies="${SLOW_BODIES:-4}"
+uploads="${UPLOADS:-128}"
+scenarios="${SCENARIOS:-overload slowloris slowbody uploads}"
 log() { echo "[overload] $*" >&2; }
 
 (cd "$repo_dir" && cargo build --release --locked --workspace --bins)
@@ -50,13 +59,26 @@ stop_server() {
     server=""
 }
 
-log "overload: $concurrency clients x $items items for $duration s ($(nproc) cores)"
-start_server "$bench_dir/results/overload-overload.log" overload
-python3 "$bench_dir/overload.py" overload --port "$port" --pid "$server" \
-    --concurrency "$concurrency" --items "$items" --duration "$duration"
-stop_server
-
-log "slowloris: $slow trickling connections for $slow_duration s"
-start_server "$bench_dir/results/overload-slowloris.log" slowloris
-python3 "$bench_dir/overload.py" slowloris --port "$port" --pid "$server" --slow "$slow" --duration "$slow_duration"
-stop_server
+for scenario in $scenarios; do
+    start_server "$bench_dir/results/overload-$scenario.log" "$scenario"
+    case "$scenario" in
+        overload)
+            log "overload: $concurrency clients x $items items for $duration s ($(nproc) cores)"
+            python3 "$bench_dir/overload.py" overload --port "$port" --pid "$server" \
+                --concurrency "$concurrency" --items "$items" --duration "$duration" ;;
+        slowloris)
+            log "slowloris: $slow trickling connections for $slow_duration s"
+            python3 "$bench_dir/overload.py" slowloris --port "$port" --pid "$server" --slow "$slow" \
+                --duration "$slow_duration" ;;
+        slowbody)
+            log "slowbody: $slow_bodies connections declaring 64 MiB bodies for $slow_duration s"
+            python3 "$bench_dir/overload.py" slowbody --port "$port" --pid "$server" --slow "$slow_bodies" \
+                --duration "$slow_duration" ;;
+        uploads)
+            log "uploads: $uploads trickled job uploads for $slow_duration s"
+            python3 "$bench_dir/overload.py" uploads --port "$port" --pid "$server" --uploads "$uploads" \
+                --duration "$slow_duration" ;;
+        *) log "unknown scenario $scenario"; exit 2 ;;
+    esac
+    stop_server
+done
