@@ -96,8 +96,8 @@ pub struct Statement<'a> {
 pub struct Statements<'a> {
     /// The last statement that does not merely restate the question.
     pub found: Option<Statement<'a>>,
-    /// Where the last statement that was skipped as a restatement begins: the text from there
-    /// on holds no answer.
+    /// Where the sentence of the last statement that was skipped as a restatement begins: the
+    /// text from there on holds no answer.
     pub restated_from: Option<usize>,
 }
 
@@ -134,7 +134,11 @@ pub fn last_statement<'a>(s: &'a str, segments: &[Segment]) -> Statements<'a> {
             let sentence = sentence_after(s, window + value_start, segments);
             let statement = Statement { start: window + pos, value_start: window + value_start, sentence, is_final };
             if restates_question(sentence) && concluded_value(s, &statement, segments).is_none() {
-                out.restated_from = Some(window + pos);
+                // From the start of the statement's sentence (`Final answer: ...` whole).
+                let line = hay[..pos].rfind('\n').map_or(0, |i| i + 1);
+                let sentence_start = hay[..pos].rfind(". ").map_or(line, |i| line.max(i + 2));
+                tick(pos - sentence_start);
+                out.restated_from = Some(window + sentence_start);
                 if examined >= MAX_STATEMENTS {
                     return out;
                 }
@@ -158,8 +162,11 @@ fn stated_value(hay: &str, start: usize, end: usize, marker: &str) -> Option<(us
     if marker == "answer"
         && let Some(clause) = ["to ", "for ", "of "].iter().find_map(|p| rest.strip_prefix(p))
     {
-        let clause_end = clause.find(['.', ',', ';', '\n', '$']).unwrap_or(clause.len()).min(60);
-        let verb = clause[..clause_end.min(clause.len())]
+        let mut clause_end = clause.find(['.', ',', ';', '\n', '$']).unwrap_or(clause.len()).min(60);
+        while !clause.is_char_boundary(clause_end) {
+            clause_end -= 1;
+        }
+        let verb = clause[..clause_end]
             .match_indices(' ')
             .map(|(i, _)| i + 1)
             .find(|&i| ["is", "are", "was", "would be", "will be"].iter().any(|v| is_word_at(&clause[i..], v)));
@@ -287,7 +294,7 @@ pub fn concluded_value(s: &str, st: &Statement<'_>, segments: &[Segment]) -> Opt
     let mut rest = &st.sentence[after..];
     loop {
         let trimmed = rest.trim_start();
-        let lead = LEADS.iter().find(|l| trimmed.len() >= l.len() && trimmed[..l.len()].eq_ignore_ascii_case(l));
+        let lead = LEADS.iter().find(|l| trimmed.get(..l.len()).is_some_and(|head| head.eq_ignore_ascii_case(l)));
         match lead {
             Some(l) => rest = &trimmed[l.len()..],
             None => {
@@ -298,7 +305,7 @@ pub fn concluded_value(s: &str, st: &Statement<'_>, segments: &[Segment]) -> Opt
     }
     let at = st.value_start + (st.sentence.len() - rest.len());
     let (value, end) = value_at(s, at, segments)?;
-    let tail = &s[end..st.value_start + st.sentence.len()];
+    let tail = s.get(end..st.value_start + st.sentence.len())?;
     plain_tail(tail).then_some(value)
 }
 
@@ -388,4 +395,75 @@ pub fn first_value(s: &str, st: &Statement<'_>, segments: &[Segment]) -> Option<
         return Some((group.to_owned(), "answer_phrase_group"));
     }
     Some((number, "answer_phrase_number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::math_segments;
+
+    fn stated(text: &str) -> Option<(String, Option<String>)> {
+        let segments = math_segments(text);
+        let st = last_statement(text, &segments).found?;
+        Some((st.sentence.trim().to_owned(), concluded_value(text, &st, &segments)))
+    }
+
+    #[test]
+    fn statements_and_mentions() {
+        assert_eq!(stated("So the answer is 4."), Some(("4".into(), None)));
+        assert_eq!(stated("Answer: 4"), Some(("4".into(), None)));
+        assert_eq!(stated("The answer to part (b) is 7."), Some(("7".into(), None)));
+        assert_eq!(stated("## Final Answer\n4"), Some(("4".into(), None)));
+        assert_eq!(stated("Since I need a decimal answer, I divide 7 by 2."), None);
+        assert_eq!(stated("To get the final answer, I need the remainder mod 4."), None);
+        assert_eq!(stated("I checked my answer twice."), None);
+    }
+
+    #[test]
+    fn conclusions() {
+        let concluded = |t: &str| stated(t).and_then(|(_, c)| c);
+        assert_eq!(concluded("The answer is 60 divided by 2, which is 30.").as_deref(), Some("30"));
+        assert_eq!(concluded("The answer is 5 + 3 = 8.").as_deref(), Some("8"));
+        assert_eq!(concluded("The answer is x = 8."), None);
+        assert_eq!(concluded("The answer is 25, which is 5 squared."), None);
+        assert_eq!(concluded("The answer is 12, which is 3 more than 9."), None);
+        assert_eq!(concluded("The answer is 12, which is 30 apples.").as_deref(), Some("30"));
+        assert_eq!(concluded("The answer is $2+3$, which equals $5$.").as_deref(), Some("5"));
+    }
+
+    #[test]
+    fn groups_are_read_whole() {
+        assert_eq!(bracket_group("[-2, 7] and more", 0), Some(("[-2, 7]", 7)));
+        assert_eq!(bracket_group("(1, 2]", 0), Some(("(1, 2]", 6)));
+        assert_eq!(bracket_group("\\left(0, 1\\right)", 0), Some(("\\left(0, 1\\right)", 17)));
+        assert_eq!(bracket_group("(5)", 0), None);
+        assert_eq!(bracket_group("(1,\n2)", 0), None);
+    }
+
+    #[test]
+    fn restatements_are_skipped() {
+        let text = "So the answer is 298.\nFinal answer: the $n^{\\text{th}}$ term";
+        let segments = math_segments(text);
+        let found = last_statement(text, &segments);
+        assert_eq!(found.found.map(|st| st.sentence.trim()), Some("298"));
+        assert_eq!(found.restated_from, text.find("Final"));
+    }
+
+    #[test]
+    fn multibyte_text_after_markers_never_panics() {
+        for text in [
+            "the answer to ééééééééééééééééééééééééééééééééééééééé is 5",
+            "the answer to 日本日本日本日本日本日本日本日本日本日本日本日本日本日本 is 5",
+            "the answer is 5, which is approximatelyé",
+            "the answer is 5, which is é",
+            "answer: [1. 2, 3]",
+            "Answer 日本",
+        ] {
+            let segments = math_segments(text);
+            if let Some(st) = last_statement(text, &segments).found {
+                let _ = concluded_value(text, &st, &segments);
+                let _ = first_value(text, &st, &segments);
+            }
+        }
+    }
 }
