@@ -194,8 +194,13 @@ impl ScoringLog<'_> {
 }
 
 /// Runs a scorer on its inputs, turning an overrun deadline into `timeout` verdicts.
+///
+/// A verifier's blocking work takes a share of the request's reservation
+/// ([`hold_while_working`](super::hold_while_working)), so that room answered at the deadline
+/// is given back only once the work has actually stopped.
 pub async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> Vec<Verdict> {
     let count = inputs.len();
+    let held = super::hold::share();
     // The scorer sees the deadline itself; this margin covers answering the items it finished.
     let limit = budget.remaining().map(|left| left + Duration::from_millis(50));
     let run = async move {
@@ -205,6 +210,7 @@ pub async fn run_scorer(scorer: &Scorer, inputs: Vec<Value>, budget: Budget) -> 
                 // from there onto the rayon pool (`verify_each`), whose idle threads spin.
                 let verifier = Arc::clone(verifier);
                 tokio::task::spawn_blocking(move || {
+                    let _held = held;
                     referee_core::threads::mark_scoring_thread();
                     verifier.verify_json(&inputs, &budget)
                 })

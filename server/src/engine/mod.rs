@@ -8,6 +8,7 @@ mod admission;
 mod batch;
 mod envelope;
 mod hash;
+mod hold;
 pub mod hooks;
 mod result;
 
@@ -24,6 +25,7 @@ use self::batch::{Batch, ResultCache, ScoringLog};
 use self::envelope::Envelope;
 pub use self::envelope::{ItemShape, MAX_TAG_BYTES, apply_run_defaults, run_tag};
 pub use self::hash::input_hash;
+pub use self::hold::hold_while_working;
 pub use self::hooks::{Correction, Observed, RequestHook, RunTag, ScoringHook};
 use self::result::unscored;
 pub use self::result::{ScoreResult, SharedJson};
