@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use referee_server::config::JobsConfig;
 use referee_server::features::jobs::JobStore;
-use referee_tests::{Backend, TestServer, on_both_backends};
+use referee_tests::{Backend, TestServer, api_on_both_backends, on_both_backends};
 use serde_json::{Value, json};
 use sqlx::Connection as _;
 
@@ -204,6 +204,23 @@ on_both_backends!(uploads_commit_in_small_transactions_and_appear_only_when_comp
     tokio::time::sleep(Duration::from_millis(5)).await;
     assert_eq!(store.remove_expired_uploads().await?, 1);
     assert_eq!(server.query_i64("SELECT COUNT(*) FROM jobs").await?, 1);
+    server.finish().await
+});
+
+api_on_both_backends!(a_key_held_twice_is_its_lines_invalid_input, |backend| async move {
+    let server = TestServer::start_with(backend, |config| config.jobs.poll_interval_ms = 50).await?;
+    let mut upload = lines(3);
+    upload[1] =
+        r#"{"id": "item-1", "verifier": "exact-match", "input": {"response": "x", "response": "1", "reference": "1"}}"#
+            .to_owned();
+    let (status, job) = submit(&server, upload.join("\n"), "").await?;
+    assert_eq!(status, 201, "{job}");
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    wait_done(&server, &id).await?;
+    let results = results(&server, &id).await?;
+    let statuses: Vec<&str> = results.iter().map(|r| r["status"].as_str().unwrap_or_default()).collect();
+    assert_eq!(statuses, ["correct", "invalid_input", "incorrect"], "{results:?}");
+    assert!(results[1]["details"].to_string().contains("`response` appears twice"), "{}", results[1]);
     server.finish().await
 });
 
