@@ -7,6 +7,28 @@ use referee_sandbox::Limits;
 use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 
+/// The longest source, in characters, as the schemas' `maxLength` says: `program` (or the program
+/// a `response` holds), `check.program`, `checker_program` and each of `code-tests`' solutions. A
+/// longer one makes its item `invalid_input`; a source is never cut.
+pub const MAX_SOURCE_CHARS: usize = 1_000_000;
+
+/// `Err` with the reason when `source` (named `what` in the message) is longer than
+/// [`MAX_SOURCE_CHARS`].
+pub(crate) fn check_source_length(what: &str, source: &str) -> Result<(), String> {
+    // A UTF-8 character is at least one byte: a source within the cap in bytes is within it.
+    if source.len() <= MAX_SOURCE_CHARS {
+        return Ok(());
+    }
+    let chars = source.chars().count();
+    if chars <= MAX_SOURCE_CHARS {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} is {chars} characters long, over the cap of {MAX_SOURCE_CHARS} characters per source; it is refused \
+         rather than judged in part"
+    ))
+}
+
 /// Runs a model-written program against tests in a WebAssembly sandbox (CPython 3.14 compiled to
 /// WASI, JavaScript on QuickJS-NG compiled to WASI, C/C++ compiled by clang, Rust compiled by
 /// rustc to `wasm32-wasi` or Go compiled to `wasip1`, run by wasmtime) and scores the fraction of tests passed or

@@ -14,8 +14,14 @@ use serde_json::{Value, json};
 use crate::checker::{Tolerance, outputs_match, values_match};
 use crate::extract::last_fenced_block;
 use crate::harness;
-use crate::input::{CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionTests, Language, Scoring, StdioTest};
+use crate::input::{
+    CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionTests, Language, Scoring, StdioTest, check_source_length,
+};
 use crate::sandbox::SandboxCell;
+
+mod check;
+
+use check::{check_program, unsupported_operation};
 
 /// The outcome of one test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -83,7 +89,10 @@ impl TestReport {
             exception: outcome.exception.clone(),
             stderr: (!run.stderr.is_empty()).then(|| excerpt(&run.stderr)),
             message: match &run.termination {
-                Termination::Crashed(trap) => Some(trap.clone()),
+                Termination::Crashed(trap) => Some(match unsupported_operation(&run.stderr) {
+                    Some(cause) => format!("{cause} (the run ended with: {trap})"),
+                    None => trap.clone(),
+                }),
                 Termination::Exited
                 | Termination::OutOfFuel
                 | Termination::TimedOut
@@ -97,6 +106,15 @@ impl TestReport {
 
     fn with_message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
+        self
+    }
+
+    /// The report with `note` after its message.
+    pub(crate) fn with_note(mut self, note: &str) -> Self {
+        self.message = Some(match self.message.take() {
+            Some(message) if !message.is_empty() => format!("{message}\n{note}"),
+            _ => note.to_owned(),
+        });
         self
     }
 }
@@ -164,6 +182,15 @@ fn validate(input: &CodeInput) -> Result<(), String> {
     if input.check.as_ref().is_some_and(|c| !harness::is_identifier(&c.entry_point)) {
         return Err("`check.entry_point` must be an identifier (ASCII letters, digits, `_`)".into());
     }
+    if let Some(program) = &input.program {
+        check_source_length("`program`", program)?;
+    }
+    if let Some(check) = &input.check {
+        check_source_length("`check.program`", &check.program)?;
+    }
+    if let Some(checker) = &input.options.checker_program {
+        check_source_length("`options.checker_program`", checker)?;
+    }
     if let (Language::Go, Some(check)) = (input.language, &input.check) {
         go_test_file(&check.program)?;
     }
@@ -214,6 +241,9 @@ pub(crate) enum Failure {
     /// A run needed the JavaScript runtime, which this item did not load.
     #[error("the JavaScript runtime was not loaded for this item")]
     JavaScriptNotLoaded,
+    /// A run needed the item's compiled program, which it does not have.
+    #[error("the item's program was not compiled")]
+    NotCompiled,
     /// The checker program raised an exception instead of judging.
     #[error("the checker program raised {exception}: {stderr}")]
     CheckerRaised { exception: String, stderr: String },
@@ -274,6 +304,15 @@ impl Runner {
         let (limits, capped) = self.limits_for(1)?;
         let runtime = Arc::clone(&native.runtime);
         let run = runtime.run_on(self.sandbox.host(), native.program.clone(), stdin.to_vec(), limits).await?;
+        deadline_check(run, GuestOutcome::default(), capped)
+    }
+
+    /// Runs the `#[should_panic]` test `index` of the item's Rust test build on its own.
+    pub(crate) async fn run_panic_test(&self, index: usize) -> Result<(Execution, GuestOutcome), Stop> {
+        let (limits, capped) = self.limits_for(1)?;
+        let native = self.native.as_ref().ok_or(Failure::NotCompiled)?;
+        let runtime = Arc::clone(&native.runtime);
+        let run = runtime.run_panic_test_on(self.sandbox.host(), native.program.clone(), index, limits).await?;
         deadline_check(run, GuestOutcome::default(), capped)
     }
 
@@ -373,7 +412,10 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
     let program = match (&input.program, &input.response) {
         (Some(program), _) => program.clone(),
         (None, Some(response)) => match last_fenced_block(response) {
-            Ok(block) => block.to_owned(),
+            Ok(block) => match check_source_length("the program in `response`", block) {
+                Ok(()) => block.to_owned(),
+                Err(reason) => return Verdict::invalid_input(reason),
+            },
             Err(reason) => return Verdict::unparseable(reason),
         },
         (None, None) => return Verdict::invalid_input("give exactly one of `program` and `response`"),
@@ -408,6 +450,7 @@ pub(crate) async fn judge(input: CodeInput, budget: Budget, sandbox: SandboxCell
                 return score(vec![report; count], options, input.language.as_str());
             }
             Err(error) if error.is_unavailable() => return unavailable(guest(input.language), &error),
+            Err(error) if error.is_refusal() => return Verdict::invalid_input(error.to_string()),
             Err(error) => return sandbox_failure(&error, Vec::new(), total, true),
         },
     };
@@ -730,60 +773,6 @@ fn short(value: &Value) -> String {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,
     }
-}
-
-async fn check_program(runner: &Runner, program: &str, check: &CheckProgram) -> Judged {
-    let (run, outcome) = match runner.run_harness(program, Harness::Check(check), 1).await {
-        Ok(done) => done,
-        Err(stop) => return Err((stop, Vec::new())),
-    };
-    let compiled = runner.native.is_some();
-    let verdict = match limit_verdict(&run) {
-        // A compiled test program's failed assertion aborts the program (a trap).
-        Some(TestVerdict::RuntimeError) if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
-        Some(verdict) => verdict,
-        // `exit(0)` (in the function under test, or a constructor before `main`) ends the run
-        // with the status of a pass before the test program's `main` has returned: not a pass.
-        None if compiled && run.exit_code == 0 && run.exit_called => {
-            let report = TestReport::from_run(TestVerdict::RuntimeError, &run, &outcome);
-            return Ok(vec![report.with_message(EXITED_EARLY)]);
-        }
-        None if run.exit_code == 0 && (compiled || outcome.report == "checked") => TestVerdict::Passed,
-        None if outcome.exception.as_deref() == Some("AssertionError") => TestVerdict::WrongAnswer,
-        None if compiled && failed_assertion(&run.stderr) => TestVerdict::WrongAnswer,
-        None if compiled && failed_go_test(&run) => {
-            // A Go test reports its failure on standard output: that is the message.
-            let report = TestReport::from_run(TestVerdict::WrongAnswer, &run, &outcome);
-            return Ok(vec![report.with_message(excerpt(&run.stdout))]);
-        }
-        None => failed_run(&outcome),
-    };
-    Ok(vec![TestReport::from_run(verdict, &run, &outcome)])
-}
-
-/// Whether a Go test binary's run failed a test (`t.Error`, testify's `assert` and `require`)
-/// rather than panicking: a failed test prints `--- FAIL:` and the run exits with status 1; a
-/// panic (status 2) is a runtime error even though it fails its test too.
-fn failed_go_test(run: &Execution) -> bool {
-    run.exit_code == 1
-        && String::from_utf8_lossy(&run.stdout).lines().any(|line| line.trim_start().starts_with("--- FAIL: "))
-        && !String::from_utf8_lossy(&run.stderr).lines().any(|line| line.starts_with("panic: "))
-}
-
-/// Why a compiled test program that exited with status 0 did not pass.
-const EXITED_EARLY: &str = "the program called exit with status 0 instead of returning from main: \
-                            the test program did not finish";
-
-/// Whether a compiled program's standard error shows a failed assertion, as C's `assert` (in
-/// wasi-libc) and Rust's `assert!`, `assert_eq!` and `assert_ne!` report one, rather than
-/// another runtime error.
-fn failed_assertion(stderr: &[u8]) -> bool {
-    let stderr = String::from_utf8_lossy(stderr);
-    stderr.lines().any(|line| {
-        line.starts_with("Assertion failed: ")
-            || line.contains("panicked at 'assertion failed")
-            || line.contains("panicked at 'assertion `")
-    })
 }
 
 fn score(reports: Vec<TestReport>, options: &CodeOptions, language: &str) -> Verdict {

@@ -29,7 +29,8 @@ pub use availability::LanguageStatus;
 pub use checker::{Tolerance, outputs_match, values_match};
 pub use extract::last_fenced_block;
 pub use input::{
-    CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, Scoring, StdioTest,
+    CheckProgram, CheckerKind, CodeInput, CodeOptions, FunctionCase, FunctionTests, Language, MAX_SOURCE_CHARS,
+    Scoring, StdioTest,
 };
 pub use judge::TestVerdict;
 pub use once::{SingleRun, SingleRunError};

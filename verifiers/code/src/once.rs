@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use referee_sandbox::{Chain, Compiled, Execution, JsHarness, Limits};
 
 use crate::CodeVerifier;
-use crate::input::Language;
+use crate::input::{Language, check_source_length};
 use crate::judge::{javascript_of, load_off_thread, native_language};
 
 /// How a single run went.
@@ -29,6 +29,9 @@ pub enum SingleRunError {
     /// The sandbox itself failed.
     #[error("{0}")]
     Sandbox(String),
+    /// The program cannot be run as given: it is longer than [`crate::MAX_SOURCE_CHARS`].
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl CodeVerifier {
@@ -41,6 +44,7 @@ impl CodeVerifier {
         stdin: Vec<u8>,
         limits: Limits,
     ) -> Result<SingleRun, SingleRunError> {
+        check_source_length("the program", &program).map_err(SingleRunError::Refused)?;
         let _place = Arc::clone(&self.queue)
             .acquire_owned()
             .await

@@ -258,9 +258,9 @@ pub async fn run_code(
     };
     let stdin = request.stdin.unwrap_or_default().into_bytes();
     let response = match code.run_once(language, request.code, stdin, limits).await {
-        Err(SingleRunError::Unavailable(message) | SingleRunError::Sandbox(message)) => {
-            RunCodeResponse::sandbox_error(message)
-        }
+        Err(
+            SingleRunError::Unavailable(message) | SingleRunError::Sandbox(message) | SingleRunError::Refused(message),
+        ) => RunCodeResponse::sandbox_error(message),
         Ok(SingleRun::CompileError { diagnostics, compile_time }) => {
             let compile = CommandRunResult {
                 status: "Finished",

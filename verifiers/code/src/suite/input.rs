@@ -3,7 +3,7 @@
 use referee_core::utoipa::{self, ToSchema};
 use serde::Deserialize;
 
-use crate::input::{CheckerKind, CodeOptions, Language, RunSettings, integer};
+use crate::input::{CheckerKind, CodeOptions, Language, RunSettings, check_source_length, integer};
 
 /// The most known-correct solutions one item may carry.
 pub const MAX_CORRECT: usize = 16;
@@ -181,6 +181,12 @@ pub(crate) fn validate(input: &CodeTestsInput) -> Result<(), String> {
     }
     if input.wrong_solutions.len() > MAX_WRONG {
         return Err(format!("`wrong_solutions` may hold at most {MAX_WRONG} programs"));
+    }
+    let solutions = input.correct_solutions.iter().enumerate().map(|(i, s)| ("correct_solutions", i, s));
+    for (field, index, solution) in
+        solutions.chain(input.wrong_solutions.iter().enumerate().map(|(i, s)| ("wrong_solutions", i, s)))
+    {
+        check_source_length(&format!("`{field}[{index}]`"), solution)?;
     }
     if input.format == SuiteFormat::Asserts && input.language != Language::Python {
         return Err(format!(

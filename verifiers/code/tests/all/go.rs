@@ -161,3 +161,17 @@ async fn a_go_module_beyond_testify_is_a_compile_error_that_says_so() -> anyhow:
     );
     Ok(())
 }
+
+/// A test that needs more than one CPU fails in the sandbox (Go on WebAssembly has one), with a
+/// note after the test's own message that says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_go_test_that_needs_two_cpus_fails_with_a_note_saying_why() -> anyhow::Result<()> {
+    let tests = "package main\n\nimport (\n    \"runtime\"\n    \"testing\"\n)\n\nfunc TestParallel(t *testing.T) {\n    if runtime.NumCPU() < 2 {\n        t.Fatalf(\"needs two CPUs, has %d\", runtime.NumCPU())\n    }\n    if Add(1, 2) != 3 {\n        t.Fatal(\"wrong sum\")\n    }\n}\n";
+    let item = json!({"language": "go", "program": ADD, "check": {"program": tests, "entry_point": "Add"}});
+    let verdicts = common::judge(vec![serde_json::from_value(item)?]).await;
+    assert_eq!(common::verdict_names(&verdicts[0].details), ["wrong_answer"], "{:?}", verdicts[0].details);
+    let message = message(&verdicts[0].details);
+    assert!(message.contains("needs two CPUs, has 1"), "{message}");
+    assert!(message.contains("runtime.NumCPU() is 1 and GOMAXPROCS is 1"), "{message}");
+    Ok(())
+}

@@ -106,3 +106,127 @@ async fn c_and_cpp_check_programs_run_after_the_program() -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+/// `divide` and its tests: a plain test, a `#[should_panic]` test and one that expects a message.
+const DIVIDE_TESTS: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn divides() {\n        assert_eq!(divide(6, 3), 2);\n    }\n    #[test]\n    #[should_panic]\n    fn by_zero() {\n        divide(1, 0);\n    }\n    #[test]\n    #[should_panic(expected = \"divide by zero\")]\n    fn by_zero_says_so() {\n        divide(1, 0);\n    }\n}\n";
+
+/// Programs with `#[test]` checks whose verdict under `cargo test` (debug: `#[should_panic]` tests
+/// run, arithmetic overflow panics) differs from what a release build that skips
+/// `#[should_panic]` tests would say: (name, program, tests, passes under `cargo test`).
+const CARGO_TEST_CASES: [(&str, &str, &str, bool); 7] = [
+    (
+        "panics as it should",
+        "fn divide(a: i32, b: i32) -> i32 {\n    if b == 0 {\n        panic!(\"divide by zero\");\n    }\n    a / b\n}\n",
+        DIVIDE_TESTS,
+        true,
+    ),
+    (
+        "does not panic",
+        "fn divide(a: i32, b: i32) -> i32 {\n    if b == 0 {\n        return 0;\n    }\n    a / b\n}\n",
+        DIVIDE_TESTS,
+        false,
+    ),
+    (
+        "panics with another message",
+        "fn divide(a: i32, b: i32) -> i32 {\n    if b == 0 {\n        panic!(\"b is {}\", b);\n    }\n    a / b\n}\n",
+        DIVIDE_TESTS,
+        false,
+    ),
+    (
+        "panics by dividing",
+        "fn divide(a: i32, b: i32) -> i32 {\n    a / b\n}\n",
+        "#[test]\n#[should_panic(expected = \"attempt to divide by zero\")]\nfn by_zero() {\n    divide(1, 0);\n}\n",
+        true,
+    ),
+    (
+        "u8 overflow",
+        "fn add(a: u8, b: u8) -> u8 {\n    a + b\n}\n",
+        "#[test]\nfn wraps() {\n    assert_eq!(add(255, 1), 0);\n}\n",
+        false,
+    ),
+    (
+        "usize underflow",
+        "fn last(v: &[i32]) -> usize {\n    v.len() - 1\n}\n",
+        "#[test]\nfn empty() {\n    assert_eq!(last(&[]), usize::MAX);\n}\n",
+        false,
+    ),
+    (
+        "i32 sum overflow",
+        "fn total(v: &[i32]) -> i32 {\n    v.iter().sum()\n}\n",
+        "#[test]\nfn big() {\n    assert_eq!(total(&[i32::MAX, 1]), i32::MIN);\n}\n",
+        false,
+    ),
+];
+
+fn cargo_test_item(program: &str, tests: &str) -> anyhow::Result<referee_code::CodeInput> {
+    let item = json!({"language": "rust", "program": program, "check": {"program": tests, "entry_point": "f"}});
+    Ok(serde_json::from_value(item)?)
+}
+
+/// `#[should_panic]` tests run (libtest alone would skip them, as it cannot catch a panic in the
+/// sandbox), their `expected` text must be in the panic's message, and a check's arithmetic
+/// overflow panics: each case's verdict is the one `cargo test` gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rust_test_checks_are_judged_as_cargo_test_judges_them() -> anyhow::Result<()> {
+    let items = CARGO_TEST_CASES.iter().map(|(_, program, tests, _)| cargo_test_item(program, tests));
+    let verdicts = common::judge(items.collect::<anyhow::Result<_>>()?).await;
+    for ((name, _, _, passes), verdict) in CARGO_TEST_CASES.iter().zip(&verdicts) {
+        let expected = if *passes { Status::Correct } else { Status::Incorrect };
+        assert_eq!(verdict.status, expected, "{name}: {:?}", verdict.details);
+    }
+    let message = |i: usize| verdicts[i].details["tests"][0]["message"].as_str().unwrap_or("").to_owned();
+    assert_eq!(common::verdict_names(&verdicts[1].details), ["wrong_answer"]);
+    assert!(
+        message(1).contains("test tests::by_zero did not panic, but it is marked #[should_panic]"),
+        "{}",
+        message(1)
+    );
+    assert_eq!(common::verdict_names(&verdicts[2].details), ["wrong_answer"]);
+    assert!(
+        message(2).contains("panic message: `\"b is 0\"`")
+            && message(2).contains("expected substring: `\"divide by zero\"`"),
+        "{}",
+        message(2)
+    );
+    for overflow in 4..7 {
+        assert_eq!(common::verdict_names(&verdicts[overflow].details), ["runtime_error"]);
+        let stderr = verdicts[overflow].details["tests"][0]["stderr"].as_str().unwrap_or("");
+        assert!(stderr.contains("with overflow"), "{}: {stderr}", CARGO_TEST_CASES[overflow].0);
+    }
+    Ok(())
+}
+
+/// The same cases built natively by Debian's rustc as `cargo test` builds them (`--test`, debug)
+/// and run: each passes or fails as `CARGO_TEST_CASES` says.
+#[test]
+#[ignore = "full tier (scripts/test --full): builds and runs each case natively with rustc"]
+fn cargo_test_cases_pass_and_fail_natively_as_stated() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    for (index, (name, program, tests, passes)) in CARGO_TEST_CASES.iter().enumerate() {
+        let source = dir.path().join(format!("case{index}.rs"));
+        let binary = dir.path().join(format!("case{index}"));
+        std::fs::write(&source, format!("{program}\n{tests}\n"))?;
+        let built = std::process::Command::new("/usr/bin/rustc")
+            .args(["--edition=2021", "--cap-lints=allow", "--test", "-o"])
+            .arg(&binary)
+            .arg(&source)
+            .output()?;
+        anyhow::ensure!(built.status.success(), "{name}: {}", String::from_utf8_lossy(&built.stderr));
+        let ran = std::process::Command::new(&binary).output()?;
+        assert_eq!(ran.status.success(), *passes, "{name}: {}", String::from_utf8_lossy(&ran.stdout));
+    }
+    Ok(())
+}
+
+/// A program that spawns a thread fails (the sandbox's WebAssembly has one thread), with a
+/// message that names the cause.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_is_a_runtime_error_that_says_threads_are_unavailable() -> anyhow::Result<()> {
+    let program = "fn count() -> usize {\n    std::thread::spawn(|| 1).join().unwrap()\n}\nfn main() {\n    println!(\"{}\", count());\n}\n";
+    let item = json!({"language": "rust", "program": program, "tests": [{"stdin": "", "expected_stdout": "1\n"}]});
+    let verdicts = common::judge(vec![serde_json::from_value(item)?]).await;
+    assert_eq!(common::verdict_names(&verdicts[0].details), ["runtime_error"], "{:?}", verdicts[0].details);
+    let message = verdicts[0].details["tests"][0]["message"].as_str().unwrap_or("");
+    assert!(message.starts_with("threads are not available in the sandbox: std::thread::spawn"), "{message}");
+    Ok(())
+}
