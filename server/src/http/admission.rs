@@ -286,7 +286,9 @@ impl ItemAdmission {
 /// parsed and scored: the general API is refused at once with 503 `overloaded` and
 /// `Retry-After` when they do not fit; trainer-facing requests wait for room until their
 /// deadline ([`HoldUntil`]). A batch larger than the whole budget waits for
-/// all of it.
+/// all of it. The room is given back once the response is ready and every verifier thread the
+/// request started has returned ([`crate::engine::hold_while_working`]): a verifier that
+/// overruns the deadline keeps its items' room while it still works.
 pub async fn admit_items(State(admission): State<ItemAdmission>, request: Request, next: Next) -> Response {
     let route = request.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
     let access = crate::http::auth::access(request.method().as_str(), route.as_deref().unwrap_or(""));
@@ -344,9 +346,13 @@ pub async fn admit_items(State(admission): State<ItemAdmission>, request: Reques
             }
         }
     };
-    let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
-    drop(permit);
-    response
+    let request = Request::from_parts(parts, Body::from(bytes));
+    // A verifier that overruns the deadline is answered `timeout` while its thread still works:
+    // the room is given back when that work has returned, not with the response.
+    match permit {
+        Some(permit) => crate::engine::hold_while_working(permit, next.run(request)).await,
+        None => next.run(request).await,
+    }
 }
 
 pub(crate) fn content_length(headers: &HeaderMap) -> Option<usize> {
@@ -578,5 +584,48 @@ mod tests {
         drop(held);
         assert_eq!(waiting.await.unwrap_or_else(|e| panic!("{e}")), StatusCode::OK);
         assert_eq!(admission.budget.available_permits(), 10);
+    }
+
+    /// A verifier that ignores its deadline: it returns only when the test says so.
+    struct Gate(std::sync::Mutex<std::sync::mpsc::Receiver<()>>);
+
+    #[derive(serde::Deserialize, utoipa::ToSchema)]
+    struct GateInput {
+        #[allow(dead_code)]
+        response: String,
+    }
+
+    impl referee_core::Verifier for Gate {
+        type Input = GateInput;
+
+        fn description(&self) -> referee_core::Description {
+            referee_core::Description { id: "gate", version: "1", summary: "Returns when told to." }
+        }
+
+        fn verify_batch(&self, inputs: &[GateInput], _: &referee_core::Budget) -> Vec<referee_core::Verdict> {
+            let _ = self.0.lock().map(|r| r.recv());
+            inputs.iter().map(|_| referee_core::Verdict::correct()).collect()
+        }
+    }
+
+    #[tokio::test]
+    async fn room_is_held_until_a_timed_out_verifier_returns() {
+        let admission = ItemAdmission::new(10, 1);
+        let (finish, told) = std::sync::mpsc::channel();
+        let scorer = referee_core::Scorer::verifier(Gate(std::sync::Mutex::new(told)));
+        let handler = move |_: Bytes| async move {
+            let budget = referee_core::Budget::with_timeout(Duration::from_millis(10));
+            let verdicts = crate::engine::run_scorer(&scorer, vec![serde_json::json!({"response": "x"})], budget).await;
+            verdicts.first().map(|v| v.status.as_str()).unwrap_or_default().to_owned()
+        };
+        let app = Router::new()
+            .route("/v1/score", post(handler))
+            .layer(axum::middleware::from_fn_with_state(admission.clone(), admit_items));
+        // Answered (`timeout`) while the verifier still runs: its three items keep their room.
+        assert_eq!(score(app, 3).await, StatusCode::OK);
+        assert_eq!(admission.budget.available_permits(), 7, "the room was given back while the verifier ran");
+        finish.send(()).unwrap_or_else(|e| panic!("{e}"));
+        let all = tokio::time::timeout(Duration::from_secs(60), admission.budget.acquire_many(10)).await;
+        assert!(all.is_ok_and(|permit| permit.is_ok()), "the room never came back");
     }
 }
