@@ -173,6 +173,8 @@ fn stated_value(hay: &str, start: usize, end: usize, marker: &str) -> Option<(us
         if let Some(at) = verb {
             end = hay.len() - clause.len() + at;
         }
+    } else if let Some(at) = after_qualifiers(rest) {
+        end = hay.len() - rest.len() + at;
     }
     loop {
         let rest = &hay[end..];
@@ -203,6 +205,30 @@ fn stated_value(hay: &str, start: usize, end: usize, marker: &str) -> Option<(us
             || after.starts_with("\\[")
             || after.starts_with(|c: char| c.is_ascii_digit()));
     (stated || label).then_some((end, !stated))
+}
+
+/// Words that make `answer <word> is` a sentence about something else (`to answer it is hard`).
+const NOT_QUALIFIERS: &[&str] = &["it", "this", "that", "we", "i", "you", "they", "he", "she", "one"];
+
+/// `la réponse finale est`, `la respuesta correcta es`, `the answer choices are`: one or two
+/// words after the marker, then a verb or a colon; where that verb or colon starts.
+fn after_qualifiers(rest: &str) -> Option<usize> {
+    let mut at = 0;
+    for _ in 0..2 {
+        let tail = &rest[at..];
+        let word_len = tail.find(|c: char| !c.is_alphabetic()).unwrap_or(tail.len());
+        let word = &tail[..word_len];
+        if word.is_empty() || word.chars().count() > 12 || NOT_QUALIFIERS.contains(&word) || FILLERS.contains(&word) {
+            return None;
+        }
+        at += word_len;
+        at += rest[at..].len() - rest[at..].trim_start_matches([' ', '*', '_']).len();
+        let next = &rest[at..];
+        if next.starts_with([':', '：', '=']) || FILLERS.iter().any(|f| is_word_at(next, f)) {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// True when `s` starts with the word `w` (not followed by a letter).
@@ -417,6 +443,9 @@ mod tests {
         assert_eq!(stated("Since I need a decimal answer, I divide 7 by 2."), None);
         assert_eq!(stated("To get the final answer, I need the remainder mod 4."), None);
         assert_eq!(stated("I checked my answer twice."), None);
+        assert_eq!(stated("Donc la réponse finale est 4."), Some(("4".into(), None)));
+        assert_eq!(stated("La respuesta correcta es: 4"), Some(("4".into(), None)));
+        assert_eq!(stated("To answer it is hard."), None);
     }
 
     #[test]
