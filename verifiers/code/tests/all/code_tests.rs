@@ -255,3 +255,22 @@ async fn hostile_tests_and_solutions_cannot_inflate_the_score() -> anyhow::Resul
     }
     Ok(())
 }
+
+/// A solution over the cap on a source is refused as `invalid_input` naming it, whichever list
+/// it is in; it is never cut and judged in part.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solution_over_the_source_cap_is_refused() -> anyhow::Result<()> {
+    let long = format!("{SUM_C}/*{}*/\n", "x".repeat(referee_code::MAX_SOURCE_CHARS));
+    let suite = "```json\n[{\"input\": \"1 2\\n\", \"output\": \"3\\n\"}]\n```\n";
+    let items = vec![
+        item(json!({"language": "c", "response": suite, "correct_solutions": [SUM_C, long], "wrong_solutions": []})),
+        item(json!({"language": "c", "response": suite, "correct_solutions": [SUM_C], "wrong_solutions": [long]})),
+    ];
+    let verdicts = score(items).await?;
+    for (verdict, field) in verdicts.iter().zip(["`correct_solutions[1]`", "`wrong_solutions[0]`"]) {
+        assert_eq!(verdict.status, Status::InvalidInput, "{:?}", verdict.details);
+        let error = verdict.details["error"].as_str().unwrap_or("");
+        assert!(error.starts_with(field) && error.contains("over the cap of 1000000 characters"), "{error}");
+    }
+    Ok(())
+}
