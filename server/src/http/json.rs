@@ -385,9 +385,7 @@ mod tests {
             ),
             Ok(value) => panic!("{value:?}"),
         }
-        assert!(
-            parse::<Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok()
-        );
+        assert!(parse::<Value>(body.as_bytes(), Some(ItemField { name: "items", limit: 20 }), None).is_ok());
         // A count an earlier layer took is the one checked: the body is not scanned again.
         let carried = parse::<Value>(body.as_bytes(), Some(field), Some(Some(7)));
         assert!(carried.is_ok(), "{carried:?}");
@@ -396,9 +394,7 @@ mod tests {
     #[test]
     fn the_body_must_be_an_object() {
         assert!(matches!(parse::<Value>(b" [1]", None, None), Err(ref e) if e.code() == "invalid_body"));
-        assert!(
-            matches!(parse::<Value>(b"{\"a\": ", None, None), Err(ref e) if e.code() == "malformed_json")
-        );
+        assert!(matches!(parse::<Value>(b"{\"a\": ", None, None), Err(ref e) if e.code() == "malformed_json"));
         assert!(matches!(parse::<Value>(b"[1,", None, None), Err(ref e) if e.code() == "malformed_json"));
     }
 

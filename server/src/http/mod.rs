@@ -207,12 +207,8 @@ pub fn app(state: AppState, routes: Routes, document: Value) -> Router {
     // Uploads stream their body into the database in small transactions: they are not read
     // whole first, but timed as they arrive, and they take an upload slot of their own, so
     // that uploads (slow ones included) never hold the slots that scoring needs.
-    let uploads = middleware::RequestGate::new(
-        limits.max_concurrent_uploads,
-        0,
-        limits.request_timeout,
-        limits.retry_after_secs,
-    );
+    let uploads =
+        middleware::RequestGate::new(limits.max_concurrent_uploads, 0, limits.request_timeout, limits.retry_after_secs);
     let upload = Router::from(routes.upload)
         .layer(axum::middleware::from_fn_with_state(limits.max_upload_bytes, middleware::attach_body_limit))
         .layer(DefaultBodyLimit::max(limits.max_upload_bytes))
