@@ -7,8 +7,8 @@ use crate::extract::last_fenced_block;
 
 /// The most cycles an item may ask for.
 pub const MAX_CYCLES: u32 = 200;
-/// The cycles of an item that names none: the bound of a proof whose induction does not close.
-const DEFAULT_CYCLES: u32 = 40;
+/// The cycles of an item that names none.
+const DEFAULT_CYCLES: u32 = 20;
 /// The largest design source accepted, in bytes.
 const MAX_SOURCE_BYTES: usize = 1_000_000;
 
@@ -41,37 +41,26 @@ pub struct VerilogInput {
     pub candidate_top: Option<String>,
     /// The reset input, held active during the first cycle (whose outputs are not compared);
     /// `""` for none. By default the reference's input named `reset`, `rst`, `areset`, `arst`,
-    /// `reset_n`, `resetn`, `rst_n`, `rstn`, `areset_n`, `aresetn`, `arst_n` or `arstn` in any
-    /// case (`RST`, `Reset_N`), if it has one. The verdict of a sequential design states the reset
-    /// used (`reset`: its signal and polarity, or null).
+    /// `reset_n`, `resetn`, `rst_n`, `rstn`, `areset_n`, `aresetn`, `arst_n` or `arstn`, if it has one.
     #[serde(default)]
     pub reset: Option<String>,
     /// Whether the reset is active low; by default true for the names ending in `n` above.
     #[serde(default)]
     pub reset_active_low: Option<bool>,
     /// How many cycles a sequential proof may look at: the longest induction tried and, when
-    /// induction does not close, the bound of the proof (`depth`), past which random simulation
-    /// looks further. 1 to 200; default 40.
+    /// induction does not close, the bound of the proof. 1 to 200; default 20.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 200)]
     pub cycles: Option<u32>,
-    /// Whether random-stimulus simulation looks past a bounded proof, and checks a pair of
-    /// designs whose proof runs out of fuel instead (verdict `equivalent` with `bounded: true`, or
-    /// a `counterexample` found by it): default true; false leaves a bounded proof as it is and
-    /// makes a proof out of fuel a `timeout`.
+    /// Whether a pair of designs whose proof runs out of fuel is checked by random-stimulus
+    /// simulation instead (verdict `equivalent` with `method: simulation`, or a `counterexample`
+    /// found by it): default true; false makes such an item a `timeout`.
     #[serde(default)]
     pub simulate: Option<bool>,
-    /// The score of an `equivalent` that is not a complete proof (`bounded: true`: a bounded
-    /// proof to `depth` cycles and random simulation past it, or random simulation alone where the
-    /// proof ran out of fuel): 0 to 1, default 1 (status `correct`). Below 1 the status is
-    /// `partial`; 0 rewards only complete proofs (a combinational proof or a closed induction).
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 1)]
-    pub bounded_score: Option<f64>,
 }
 
 /// An item's settings once checked: names are Verilog identifiers, numbers in range.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Checked {
     pub top: Option<String>,
     pub candidate_top: Option<String>,
@@ -80,12 +69,9 @@ pub(crate) struct Checked {
     pub reset_active_low: Option<bool>,
     pub cycles: u32,
     pub simulate: bool,
-    /// The score of an equivalence that is not a complete proof.
-    pub bounded_score: f64,
 }
 
-/// The reset names looked for when an item names none (in any case), with whether each is
-/// active low.
+/// The reset names looked for when an item names none, with whether each is active low.
 pub(crate) const RESET_NAMES: [(&str, bool); 12] = [
     ("reset", false),
     ("rst", false),
@@ -137,10 +123,6 @@ impl VerilogInput {
         if !(1..=MAX_CYCLES).contains(&cycles) {
             return Err(format!("`cycles` must be from 1 to {MAX_CYCLES}, not {cycles}"));
         }
-        let bounded_score = self.bounded_score.unwrap_or(1.0);
-        if !(0.0..=1.0).contains(&bounded_score) {
-            return Err(format!("`bounded_score` must be from 0 to 1, not {bounded_score}"));
-        }
         Ok(Checked {
             top: self.top.clone(),
             candidate_top: self.candidate_top.clone(),
@@ -148,7 +130,6 @@ impl VerilogInput {
             reset_active_low: self.reset_active_low,
             cycles,
             simulate: self.simulate.unwrap_or(true),
-            bounded_score,
         })
     }
 
@@ -224,7 +205,6 @@ mod tests {
             reset_active_low: None,
             cycles: None,
             simulate: None,
-            bounded_score: None,
         }
     }
 
@@ -253,13 +233,6 @@ mod tests {
         let mut long = item("x");
         long.cycles = Some(MAX_CYCLES + 1);
         assert!(long.check().is_err_and(|e| e.contains("`cycles`")));
-        let mut score = item("x");
-        score.bounded_score = Some(1.5);
-        assert!(score.check().is_err_and(|e| e.contains("`bounded_score`")));
-        score.bounded_score = Some(f64::NAN);
-        assert!(score.check().is_err_and(|e| e.contains("`bounded_score`")));
-        score.bounded_score = Some(0.0);
-        assert!(score.check().is_ok_and(|c| c.bounded_score == 0.0));
         let mut both = item("x");
         both.program = Some("module A(); endmodule".to_owned());
         assert!(both.check().is_err());

@@ -9,12 +9,10 @@
 //! induction (`sat -tempinduct`): every register starts at zero, the reset (when the design has
 //! one) is held for the first cycle, and the proof either closes by induction (equivalent for
 //! every cycle), finds a counterexample (the input trace that makes the outputs differ), or
-//! reaches the item's bound (equivalent for that many cycles from reset, and no further). A
-//! purely combinational design is proved at the first step. When the proof reaches its bound, or
-//! runs out of fuel or memory, a third run writes both designs' gate-level netlists and
-//! [`simulate`] runs them side by side on random input traces far longer than the bound; an
-//! equivalence that is not a complete proof says so (`bounded: true`) and is scored as the item
-//! asks (`bounded_score`). See docs/verifiers/verilog.md.
+//! reaches the item's bound (equivalent for that many cycles from reset). A purely combinational
+//! design is proved at the first step. When the proof runs out of fuel or memory, a third run writes both
+//! designs' gate-level netlists and [`simulate`] runs them side by side on random input traces
+//! (the verdict says `method: simulation`). See docs/verifiers/verilog.md.
 
 mod design;
 mod input;
@@ -30,7 +28,7 @@ use referee_sandbox::{Limits, SandboxError, Termination, YOSYS_VERSION};
 use crate::CodeVerifier;
 use crate::sandbox::SandboxCell;
 use design::Elaborated;
-use report::{Proof, Unproved};
+use report::Proof;
 
 /// The verifier's id.
 pub const VERILOG_ID: &str = "verilog";
@@ -55,13 +53,13 @@ impl RewardModel for VerilogVerifier {
     fn description(&self) -> Description {
         Description {
             id: VERILOG_ID,
-            version: "3",
+            version: "2",
             summary: "Checks a model's Verilog module (given, or the last fenced block of a response) against a \
                       golden reference module with Yosys in the WebAssembly sandbox: a SAT proof for combinational \
                       designs, temporal induction or a bounded proof over N cycles from reset for sequential ones, \
-                      random-stimulus simulation past the bound or where the proof runs out of fuel. \
-                      Score 1 when equivalent (bounded_score when not a complete proof); 0 with the verdict \
-                      (counterexample with its input trace, syntax_error, port_mismatch) otherwise.",
+                      random-stimulus simulation where the proof runs out of fuel. \
+                      Score 1 when equivalent; 0 with the verdict (counterexample with its input trace, \
+                      syntax_error, port_mismatch) otherwise.",
         }
     }
 
@@ -87,15 +85,8 @@ const FUEL: u64 = 100_000_000_000;
 /// Wall-clock backstop of one Yosys run.
 const WALL_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// Judges one item; the verdict carries the fuel its Yosys runs used (`fuel`).
+/// Judges one item.
 async fn judge(input: VerilogInput, budget: Budget, sandbox: SandboxCell) -> Verdict {
-    let mut fuel = 0;
-    let verdict = check(input, budget, sandbox, &mut fuel).await;
-    if fuel > 0 { verdict.with("fuel", fuel) } else { verdict }
-}
-
-/// The checks of one item, adding the fuel of each Yosys run to `fuel`.
-async fn check(input: VerilogInput, budget: Budget, sandbox: SandboxCell, fuel: &mut u64) -> Verdict {
     let checked = match input.check() {
         Ok(checked) => checked,
         Err(reason) => return Verdict::invalid_input(reason),
@@ -114,16 +105,9 @@ async fn check(input: VerilogInput, budget: Budget, sandbox: SandboxCell, fuel: 
         ("reference.v".to_owned(), input::for_yosys(&input.reference)),
         ("candidate.v".to_owned(), input::for_yosys(&candidate)),
     ];
-    let mut counted = |run: Result<referee_sandbox::Execution, SandboxError>| {
-        if let Ok(execution) = &run {
-            *fuel += execution.fuel_used;
-        }
-        run
-    };
 
     let script = script::elaborate(&checked);
-    let run =
-        counted(std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await);
+    let run = std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await;
     let elaborated = match run.map(|execution| Elaborated::read(&execution)) {
         Ok(Ok(elaborated)) => elaborated,
         Ok(Err(stop)) => return stop.verdict(),
@@ -137,40 +121,31 @@ async fn check(input: VerilogInput, budget: Budget, sandbox: SandboxCell, fuel: 
         Err(reason) => return Verdict::invalid_input(reason),
     };
     let script = script::prove(&checked, &plan);
-    let run =
-        counted(std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await);
-    // What the proof left open: a bound it reached, or the fuel or memory it ran out of.
-    let unproved = match run.map(|execution| Proof::read(&execution)) {
-        Ok(Ok(Proof::Bounded)) => Unproved::Bounded { depth: plan.cycles },
-        Ok(Ok(proof)) => return proof.verdict(&plan, checked.bounded_score),
-        Ok(Err(stop @ (Stop::Timeout | Stop::Memory))) if checked.simulate => Unproved::Stopped(stop),
-        Ok(Err(stop)) => return stop.verdict(),
-        Err(error) => return sandbox_failure(&error),
-    };
-    if !checked.simulate {
-        return unproved.equivalent(checked.bounded_score, &plan).with("simulation", "off");
-    }
-    // Random simulation, past the bound or in place of the proof.
-    let seed = simulate::seed_of(&input.reference, &candidate);
-    let ports = elaborated.reference.ports;
-    let script = script::netlists(&checked, &plan);
-    let limits = Limits { stdout_bytes: NETLIST_LOG_BYTES, ..limits(budget) };
-    let run = counted(yosys.run_on(sandbox.host(), script, files, limits).await);
-    match run.map(|execution| simulate::read_netlists(&execution)) {
-        Ok(Ok([gold, gate])) => {
-            let deadline = budget.remaining().map(|left| std::time::Instant::now() + left);
-            let score = checked.bounded_score;
-            let simulated = tokio::task::spawn_blocking(move || {
-                let outcome = simulate::simulate(&gold, &gate, &ports, &plan, seed, deadline);
-                outcome.verdict(&plan, &unproved, score)
-            });
-            simulated.await.unwrap_or_else(|error| Verdict::internal_error(format!("simulating: {error}")))
+    let run = std::sync::Arc::clone(&yosys).run_on(sandbox.host(), script, files.clone(), limits(budget)).await;
+    match run.map(|execution| Proof::read(&execution)) {
+        Ok(Ok(proof)) => proof.verdict(&plan),
+        Ok(Err(stop @ (Stop::Timeout | Stop::Memory))) if checked.simulate => {
+            let proof = if stop == Stop::Timeout { "timeout" } else { "memory_limit" };
+            let seed = simulate::seed_of(&input.reference, &candidate);
+            let ports = elaborated.reference.ports;
+            let script = script::netlists(&checked, &plan);
+            let limits = Limits { stdout_bytes: NETLIST_LOG_BYTES, ..limits(budget) };
+            let run = yosys.run_on(sandbox.host(), script, files, limits).await;
+            match run.map(|execution| simulate::read_netlists(&execution)) {
+                Ok(Ok([gold, gate])) => {
+                    let deadline = budget.remaining().map(|left| std::time::Instant::now() + left);
+                    let simulated = tokio::task::spawn_blocking(move || {
+                        let outcome = simulate::simulate(&gold, &gate, &ports, &plan, seed, deadline);
+                        outcome.verdict(&plan, proof)
+                    });
+                    simulated.await.unwrap_or_else(|error| Verdict::internal_error(format!("simulating: {error}")))
+                }
+                // The netlists could not be had (too large, out of fuel): the proof's verdict stands.
+                Ok(Err(reason)) => stop.verdict().with("simulation", reason),
+                Err(error) => sandbox_failure(&error),
+            }
         }
-        // The netlists could not be had (too large, out of fuel): the proof's verdict stands.
-        Ok(Err(reason)) => match unproved {
-            Unproved::Bounded { .. } => unproved.equivalent(checked.bounded_score, &plan).with("simulation", reason),
-            Unproved::Stopped(stop) => stop.verdict().with("simulation", reason),
-        },
+        Ok(Err(stop)) => stop.verdict(),
         Err(error) => sandbox_failure(&error),
     }
 }

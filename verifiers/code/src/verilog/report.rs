@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use referee_core::{Status, Verdict};
+use referee_core::Verdict;
 use referee_sandbox::{Execution, YOSYS_VERSION};
 use serde::Serialize;
 
@@ -85,16 +85,22 @@ impl Proof {
         }
     }
 
-    /// The verdict of this proof under `plan`; a bounded one is scored `bounded_score` (see
-    /// [`Unproved::equivalent`]).
-    pub(crate) fn verdict(self, plan: &Plan, bounded_score: f64) -> Verdict {
+    /// The verdict of this proof under `plan`.
+    pub(crate) fn verdict(self, plan: &Plan) -> Verdict {
+        let method = match (&self, plan.sequential) {
+            (Proof::Proven { .. }, false) => "sat",
+            (Proof::Proven { .. }, true) => "induction",
+            (Proof::Bounded, _) => "bounded",
+            (Proof::Counterexample(_), _) => "counterexample",
+        };
         let base = match self {
             Proof::Proven { length } => {
-                let method = if plan.sequential { "induction" } else { "sat" };
                 let verdict = Verdict::correct().with("verdict", "equivalent").with("method", method);
                 if plan.sequential { verdict.with("induction_length", length) } else { verdict }
             }
-            Proof::Bounded => return Unproved::Bounded { depth: plan.cycles }.equivalent(bounded_score, plan),
+            Proof::Bounded => {
+                Verdict::correct().with("verdict", "equivalent").with("method", method).with("cycles", plan.cycles)
+            }
             Proof::Counterexample(trace) => {
                 let message = trace.describe(plan);
                 Verdict::incorrect()
@@ -107,68 +113,19 @@ impl Proof {
     }
 }
 
-/// What a proof left open when it gave no complete answer.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Unproved {
-    /// It reached its bound: the outputs agree on every input sequence of `depth` cycles from
-    /// reset, and nothing is proved beyond.
-    Bounded { depth: u32 },
-    /// It ran out of fuel ([`Stop::Timeout`]) or memory ([`Stop::Memory`]) before any answer.
-    Stopped(Stop),
-}
-
-impl Unproved {
-    /// How the details name it: `proof` (`bounded`, `timeout` or `memory_limit`), and the
-    /// `depth` of a bounded proof.
-    fn describe(&self, verdict: Verdict) -> Verdict {
-        match self {
-            Unproved::Bounded { depth } => verdict.with("proof", "bounded").with("depth", depth),
-            Unproved::Stopped(Stop::Memory) => verdict.with("proof", "memory_limit"),
-            Unproved::Stopped(_) => verdict.with("proof", "timeout"),
-        }
-    }
-
-    /// The verdict `equivalent` on this evidence, which is not a complete proof (`bounded: true`):
-    /// scored `score` (the item's `bounded_score`), `correct` at 1 and `partial` below. `method`
-    /// is `bounded` (the bounded proof, then the simulation past it where one ran) or
-    /// `simulation` (in place of the proof).
-    pub(crate) fn equivalent(&self, score: f64, plan: &Plan) -> Verdict {
-        let status = if score >= 1.0 { Status::Correct } else { Status::Partial };
-        let method = match self {
-            Unproved::Bounded { .. } => "bounded",
-            Unproved::Stopped(_) => "simulation",
-        };
-        let verdict = Verdict::new(score, status).with("verdict", "equivalent").with("method", method);
-        annotate(self.describe(verdict).with("bounded", true), plan)
-    }
-
-    /// The verdict of a counterexample that random simulation found where the proof left off.
-    pub(crate) fn counterexample(&self, trace: Trace, plan: &Plan) -> Verdict {
-        let verdict = Verdict::incorrect()
-            .with("verdict", "counterexample")
-            .with("method", "simulation")
-            .with("message", trace.describe(plan))
-            .with("counterexample", trace.steps);
-        annotate(self.describe(verdict), plan)
-    }
-}
-
-/// The fields every verdict of a check carries: how time was modelled, the Yosys version and,
-/// for a sequential design, the reset held in its first cycle (null when none).
-fn annotate(verdict: Verdict, plan: &Plan) -> Verdict {
+/// The fields every verdict of a check carries: how time was modelled, the Yosys version and
+/// the reset.
+pub(crate) fn annotate(verdict: Verdict, plan: &Plan) -> Verdict {
     let timing = match plan.timing {
         Timing::Cycles => "cycles",
         Timing::Events => "events",
     };
     let verdict = verdict.with("timing", timing).with("yosys", YOSYS_VERSION);
-    if !plan.sequential {
-        return verdict;
-    }
     match &plan.reset {
-        Some((reset, active_low)) => {
+        Some((reset, active_low)) if plan.sequential => {
             verdict.with("reset", serde_json::json!({"signal": reset, "active_low": active_low}))
         }
-        None => verdict.with("reset", serde_json::Value::Null),
+        _ => verdict,
     }
 }
 

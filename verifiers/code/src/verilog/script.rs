@@ -81,25 +81,19 @@ impl Plan {
     /// of the reference.
     pub(crate) fn of(checked: &Checked, elaborated: &Elaborated) -> Result<Plan, String> {
         let inputs: Vec<&str> = elaborated.reference.inputs().collect();
-        let known_low = |name: &str| RESET_NAMES.iter().find(|(known, _)| known.eq_ignore_ascii_case(name));
         let reset = match checked.reset.as_deref() {
             Some("") => None,
             Some(name) => {
                 if !inputs.contains(&name) {
                     return Err(format!("the reset `{name}` is not an input of the reference"));
                 }
-                let low = known_low(name).is_some_and(|(_, low)| *low);
+                let low = RESET_NAMES.iter().find(|(known, _)| *known == name).is_some_and(|(_, low)| *low);
                 Some((name.to_owned(), checked.reset_active_low.unwrap_or(low)))
             }
-            // The first name of the list that an input has, in any case; of inputs differing
-            // only in case, the one written as in the list first.
-            None => RESET_NAMES.iter().find_map(|(known, low)| {
-                let input = inputs
-                    .iter()
-                    .find(|input| *input == known)
-                    .or_else(|| inputs.iter().find(|input| input.eq_ignore_ascii_case(known)))?;
-                Some(((*input).to_owned(), checked.reset_active_low.unwrap_or(*low)))
-            }),
+            None => RESET_NAMES
+                .iter()
+                .find(|(known, _)| inputs.contains(known))
+                .map(|(name, low)| ((*name).to_owned(), checked.reset_active_low.unwrap_or(*low))),
         };
         let designs = [&elaborated.reference, &elaborated.candidate];
         let events = designs.iter().any(|d| d.latches > 0 || (d.negedge > 0 && d.posedge > 0));

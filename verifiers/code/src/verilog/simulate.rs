@@ -1,5 +1,4 @@
-//! Random-stimulus simulation: how an item is checked past the bound of a bounded proof, or
-//! in place of a proof that ran out of fuel.
+//! Random-stimulus simulation: how an item is checked when its proof runs out of fuel.
 //!
 //! Yosys writes each design's gate-level netlist (BLIF, one net per bit, Yosys's own gate cells,
 //! every flip-flop stepping once per step as in the proof); [`Netlist::parse`] reads it and
@@ -17,38 +16,17 @@ use referee_sandbox::Execution;
 
 use super::Stop;
 use super::design::{Log, NETLIST, Port, marker};
-use super::report::{Step, Trace, Unproved};
+use super::report::{Step, Trace, annotate};
 use super::script::{Plan, Timing};
 
 /// The most gate evaluations one item's simulation may take (one evaluation covers 64 traces).
 const WORK: u64 = 400_000_000;
-/// Clock cycles of one trace after the reset: far past any proof's bound, so that a state
-/// reached only after many cycles (a counter's thousandth count) is reached.
-pub(crate) const CYCLES: u32 = 2_000;
+/// Clock cycles of one trace after the reset.
+pub(crate) const CYCLES: u32 = 500;
 /// The most batches of 64 traces.
 const MAX_BATCHES: u32 = 16;
-
-/// The traces (bits of a word) whose one-bit reset is never asserted again after the first
-/// cycle, those where it is on about one cycle in 256, and those where it is on about one in 32:
-/// long runs from reset reach deep states, frequent resets check the reset itself.
-const NEVER_RESET: u64 = 0x1111_1111_1111_1111;
-const RARE_RESET: u64 = 0x2222_2222_2222_2222;
-const FREQUENT_RESET: u64 = 0xcccc_cccc_cccc_cccc;
-/// The traces whose inputs are 1 half the time, those where they are 1 seven times in eight, and
-/// those where they are 1 one time in eight (an enable held, a rare request), each crossing the
-/// reset groups above.
-const EVEN_INPUTS: u64 = 0x00ff_00ff_00ff_00ff;
-const MOSTLY_ONE: u64 = 0x0f00_0f00_0f00_0f00;
-const MOSTLY_ZERO: u64 = 0xf000_f000_f000_f000;
-const _: () = assert!(
-    NEVER_RESET ^ RARE_RESET ^ FREQUENT_RESET == !0
-        && NEVER_RESET & RARE_RESET == 0
-        && (NEVER_RESET | RARE_RESET) & FREQUENT_RESET == 0
-        && EVEN_INPUTS ^ MOSTLY_ONE ^ MOSTLY_ZERO == !0
-        && EVEN_INPUTS & MOSTLY_ONE == 0
-        && (EVEN_INPUTS | MOSTLY_ONE) & MOSTLY_ZERO == 0,
-    "each trace is in one reset group and one input group"
-);
+/// Out of how many cycles after the first the reset is asserted again, on average.
+const RESET_EVERY: u32 = 32;
 /// The most steps of a trace shown in a counterexample (those up to the difference).
 const SHOWN_STEPS: usize = 32;
 
@@ -381,16 +359,24 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    /// The verdict of the simulation, run where the proof left off (`unproved`: past its bound,
-    /// or in place of a proof that ran out of fuel or memory): equivalent on every trace simulated
-    /// (not proved; scored `bounded_score`), or the trace on which the outputs differ.
-    pub(crate) fn verdict(self, plan: &Plan, unproved: &Unproved, bounded_score: f64) -> Verdict {
-        match self {
-            Outcome::Agree { traces, cycles } => {
-                unproved.equivalent(bounded_score, plan).with("traces", traces).with("cycles", cycles)
-            }
-            Outcome::Differ(trace) => unproved.counterexample(trace, plan),
-        }
+    /// The verdict of the simulation, run because the proof ran out of fuel or memory (`proof`
+    /// says which): equivalent on every trace simulated (not proved), or the trace on which the
+    /// outputs differ.
+    pub(crate) fn verdict(self, plan: &Plan, proof: &str) -> Verdict {
+        let verdict = match self {
+            Outcome::Agree { traces, cycles } => Verdict::correct()
+                .with("verdict", "equivalent")
+                .with("method", "simulation")
+                .with("traces", traces)
+                .with("cycles", cycles)
+                .with("proof", proof),
+            Outcome::Differ(trace) => Verdict::incorrect()
+                .with("verdict", "counterexample")
+                .with("method", "simulation")
+                .with("message", trace.describe(plan))
+                .with("counterexample", trace.steps),
+        };
+        annotate(verdict, plan)
     }
 }
 
@@ -521,15 +507,10 @@ impl<'a> Bench<'a> {
                         }
                     }
                     Some((_, Some(active_low))) => {
-                        let frequent = (0..5).fold(!0, |word, _| word & random.next());
-                        let rare = (0..3).fold(frequent, |word, _| word & random.next());
-                        let asserted = (frequent & FREQUENT_RESET) | (rare & RARE_RESET);
+                        let asserted = (0..RESET_EVERY.trailing_zeros()).fold(!0, |word, _| word & random.next());
                         if active_low { !asserted } else { asserted }
                     }
-                    _ => {
-                        let [a, b, c] = [random.next(), random.next(), random.next()];
-                        (a & EVEN_INPUTS) | ((a | b | c) & MOSTLY_ONE) | (a & b & c & MOSTLY_ZERO)
-                    }
+                    _ => random.next(),
                 };
                 for (values, net) in values.iter_mut().zip(input.nets) {
                     if let Some(net) = net {
